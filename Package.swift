@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MediaLint",
+    products: [
+        .executable(name: "medialint", targets: ["medialint"]),
+        .library(name: "MediaIO", targets: ["MediaIO"]),
+        .library(name: "Reports", targets: ["Reports"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]
+        ),
+        .target(name: "MediaIO", dependencies: ["CFFmpeg"]),
+        .target(name: "Reports"),
+        .executableTarget(
+            name: "medialint",
+            dependencies: ["MediaIO", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+        .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),
+    ]
+)

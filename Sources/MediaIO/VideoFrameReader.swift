@@ -1,0 +1,81 @@
+import CFFmpeg
+
+/// Decodes a video stream frame by frame, on the calling thread.
+///
+/// Decoding is frame-threaded across the machine's cores. Each `nextFrame()` returns one picture; the
+/// reader keeps nothing once a frame is returned, so memory stays flat with the length of the media.
+/// For decoding on a thread of its own, beside the analysis, use `VideoFrameStream`.
+public final class VideoFrameReader {
+    /// What to decode and how.
+    public struct Options: Sendable {
+        /// The video stream to decode (FFmpeg's index); nil: the file's main video stream.
+        public var streamIndex: Int?
+        /// Decoder threads; 0 lets libav use every core.
+        public var threads: Int
+
+        public init(streamIndex: Int? = nil, threads: Int = 0) {
+            self.streamIndex = streamIndex
+            self.threads = threads
+        }
+    }
+
+    /// The path as given.
+    public let path: String
+    /// The stream being decoded, as `MediaProbe` describes it.
+    public let stream: StreamInfo
+
+    private let decoder: StreamDecoder
+    private let decoded = Frame()
+    private let converter = PlanarConverter()
+    private let streamColor: ColorInfo
+    private var lastTime: Double?
+
+    public init(path: String, options: Options = Options()) throws(MediaError) {
+        self.path = path
+        let input = try InputContainer(path: path)
+        let avStream = try input.selectStream(options.streamIndex, kind: .video)
+        stream = MediaProbe.describe(avStream)
+        streamColor = stream.video?.color ?? ColorInfo()
+        decoder = try StreamDecoder(input: input, stream: avStream, threads: options.threads)
+    }
+
+    /// Packets the decoder rejected as invalid so far (they are skipped, as the ffmpeg CLI does).
+    public var decodeErrorCount: Int { decoder.decodeErrorCount }
+    /// FFmpeg's message for the latest rejected packet.
+    public var lastDecodeError: String? { decoder.lastDecodeError }
+
+    /// The next frame in presentation order, or nil after the last one.
+    public func nextFrame() throws(MediaError) -> VideoFrame? {
+        guard try decoder.receive(into: decoded.pointer) else { return nil }
+        var frame = Frame()
+        av_frame_move_ref(frame.pointer, decoded.pointer)
+        let f = frame.pointer.pointee
+        let timeBase = decoder.timeBase
+        let nopts = mlav_nopts_value()
+        let duration = f.pkt_duration > 0 ? seconds(f.pkt_duration, timeBase) : nil
+        let timestamp = f.best_effort_timestamp != nopts ? f.best_effort_timestamp : f.pts
+        let time: Double
+        if timestamp != nopts {
+            time = seconds(timestamp, timeBase)
+        } else {
+            // No timestamp at all: continue from the previous frame.
+            time = (lastTime ?? 0) + (lastTime == nil ? 0 : duration ?? (stream.video?.fps).map { 1 / $0 } ?? 0)
+        }
+        lastTime = time
+
+        var color = ColorInfo(space: f.colorspace, range: f.color_range, transfer: f.color_trc,
+                              primaries: f.color_primaries).filling(from: streamColor)
+        let format = AVPixelFormat(f.format)
+        let layout: PixelLayout
+        if let native = PlanarConverter.nativeLayout(of: format) {
+            layout = native
+        } else {
+            (frame, color) = try converter.convert(frame, color: color, path: path)
+            guard let converted = PlanarConverter.nativeLayout(of: AVPixelFormat(frame.pointer.pointee.format)) else {
+                throw MediaError(.corrupt, path: path, reason: "unsupported picture format \(cString(av_get_pix_fmt_name(format)) ?? "?")")
+            }
+            layout = converted
+        }
+        return VideoFrame(frame: frame, time: time, duration: duration, layout: layout, color: color)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Standard output and error, and whether colour may be used on them.
+enum Console {
+    /// Prints `message` on standard error as `medialint: error: message` (one line).
+    static func error(_ message: String) {
+        let style = TextStyle(enabled: colorAllowed(on: STDERR_FILENO))
+        FileHandle.standardError.write(Data("medialint: \(style.red("error:")) \(message)\n".utf8))
+    }
+
+    /// Colour only on a terminal, never with `NO_COLOR` set (https://no-color.org) or `TERM=dumb`.
+    static func colorAllowed(on descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        if environment["TERM"] == "dumb" { return false }
+        return isatty(descriptor) == 1
+    }
+}
+
+/// ANSI styling that does nothing when disabled.
+struct TextStyle {
+    let enabled: Bool
+
+    static let plain = TextStyle(enabled: false)
+
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func green(_ text: String) -> String { wrap(text, "32") }
+    func yellow(_ text: String) -> String { wrap(text, "33") }
+    func cyan(_ text: String) -> String { wrap(text, "36") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

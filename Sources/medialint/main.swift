@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import MediaIO
+
+// The entry point: parses the command line, runs the command, and maps every failure to the exit
+// statuses of cli.md (0 ok · 1 a check failed · 2 usage error or unreadable input).
+do {
+    var command = try MediaLintCommand.parseAsRoot()
+    try command.run()
+} catch let error as MediaError {
+    Console.error(error.description)
+    exit(ExitStatus.unreadableInput.rawValue)
+} catch let error as CLIError {
+    Console.error(error.message)
+    exit(ExitStatus.unreadableInput.rawValue)
+} catch {
+    // ArgumentParser's own errors: help, version, completions (exit 0) and usage errors (our 2, not its 64).
+    let code = MediaLintCommand.exitCode(for: error)
+    if code == .validationFailure {
+        FileHandle.standardError.write(Data((MediaLintCommand.fullMessage(for: error) + "\n").utf8))
+        exit(ExitStatus.unreadableInput.rawValue)
+    }
+    MediaLintCommand.exit(withError: error)
+}

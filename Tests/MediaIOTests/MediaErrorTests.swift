@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import MediaIO
+
+/// Every way a file can fail to be media gives a typed error with a one-line reason; none crashes.
+@Suite struct MediaErrorTests {
+    @Test func missingFile() {
+        expectError(.notFound, reading: TestMedia.path("no-such-file.mp4"), mentioning: "no such file")
+    }
+
+    @Test func emptyFile() {
+        expectError(.notMedia, reading: TestMedia.path("empty.mp4"), mentioning: "empty")
+    }
+
+    @Test func textFileNamedLikeAVideo() {
+        expectError(.notMedia, reading: TestMedia.path("not-media.mp4"), mentioning: "not a media file")
+    }
+
+    @Test func corruptHeaderCarriesFFmpegsMessage() throws {
+        let error = expectError(.corrupt, reading: TestMedia.path("corrupt-header.mp4"), mentioning: "QuickTime / MOV")
+        #expect(error?.ffmpegMessage == "moov atom not found")
+    }
+
+    @Test func truncatedFileIsFoundByProbe() {
+        expectError(.corrupt, reading: TestMedia.path("truncated.mp4"), mentioning: "truncated")
+    }
+
+    @Test func directory() {
+        expectError(.unreadable, reading: TestMedia.root.appendingPathComponent("Media").path, mentioning: "directory")
+    }
+
+    /// Every reader checks the sample index when it opens a file, not only the probe.
+    @Test func truncatedFileIsRefusedByReaders() {
+        let path = TestMedia.path("truncated.mp4")
+        for open in [{ _ = try VideoFrameReader(path: path) }, { _ = try AudioSampleReader(path: path) }] as [() throws -> Void] {
+            #expect { try open() } throws: { ($0 as? MediaError)?.kind == .corrupt }
+        }
+    }
+
+    /// Matroska has no sample index: a cut file is found by its packets ending long before the stated duration.
+    @Test func truncatedMatroskaIsFoundByThePacketScan() throws {
+        let directory = try TestMedia.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestMedia.path("embedded-subtitles.mkv")))
+        let path = directory.appendingPathComponent("cut.mkv").path
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        expectError(.corrupt, reading: path, mentioning: "container says it lasts 12.021 s")
+
+        // Decoding what is there still works, and stops at the cut.
+        let reader = try VideoFrameReader(path: path)
+        var frames = 0
+        while try reader.nextFrame() != nil { frames += 1 }
+        #expect(frames > 100 && frames < 250)
+    }
+
+    @Test func missingDecoder() throws {
+        #expect(throws: MediaError.self) { try VideoFrameReader(path: TestMedia.path("unknown-codec.avi")) }
+        do throws(MediaError) {
+            _ = try VideoFrameReader(path: TestMedia.path("unknown-codec.avi"))
+        } catch {
+            #expect(error.kind == .decoderMissing)
+            #expect(error.reason.contains("tag 'ZZZZ'"))
+        }
+    }
+
+    @Test func missingStreams() throws {
+        let noAudio = TestMedia.path("no-audio.mp4")
+        #expect(throws: MediaError(.noSuchStream, path: noAudio, reason: "the file has no audio stream")) {
+            try AudioSampleReader(path: noAudio)
+        }
+        #expect(throws: MediaError(.noSuchStream, path: noAudio, reason: "there is no stream #7 (the file has 1)")) {
+            try VideoFrameReader(path: noAudio, options: .init(streamIndex: 7))
+        }
+        #expect(throws: MediaError(.noSuchStream, path: noAudio, reason: "stream #0 is not an audio stream")) {
+            try AudioSampleReader(path: noAudio, options: .init(streamIndex: 0))
+        }
+    }
+
+    /// Garbage in the middle of the coded data: decoding goes on past it, counting what it rejects.
+    @Test func corruptPayloadDoesNotStopDecoding() throws {
+        let directory = try TestMedia.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var data = try Data(contentsOf: URL(fileURLWithPath: TestMedia.path("no-audio.mp4")))
+        var generator = SplitMix64(seed: 7)
+        for i in (data.count / 2)..<(data.count / 2 + 4096) { data[i] = UInt8(truncatingIfNeeded: generator.next()) }
+        let path = directory.appendingPathComponent("garbled.mp4").path
+        try data.write(to: URL(fileURLWithPath: path))
+
+        let reader = try VideoFrameReader(path: path)
+        var last: Double = -1
+        while let frame = try reader.nextFrame() { last = frame.time }
+        #expect(last > 3.5)  // reached the end of the 4 s clip
+        #expect(reader.decodeErrorCount > 0)
+    }
+
+    @discardableResult
+    private func expectError(_ kind: MediaError.Kind, reading path: String, mentioning text: String,
+                             sourceLocation: SourceLocation = #_sourceLocation) -> MediaError? {
+        do throws(MediaError) {
+            _ = try MediaProbe.probe(path)
+            Issue.record("\(path) was read without error", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            #expect(error.kind == kind, sourceLocation: sourceLocation)
+            #expect(error.description.contains(text), "\(error.description)", sourceLocation: sourceLocation)
+            #expect(!error.description.contains("\n"), sourceLocation: sourceLocation)
+            #expect(error.path == path, sourceLocation: sourceLocation)
+            return error
+        }
+    }
+}
+
+/// A small seeded generator, so "random" test data is the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import Reports
+
+@Suite struct JSONValueTests {
+    struct Inner: Encodable {
+        var width = 320
+        var ratio = 0.5
+    }
+
+    struct Outer: Encodable {
+        var zebra = "first"
+        var apple: Int? = nil
+        var list = [1, 2]
+        var inner = Inner()
+        var flag = true
+        var optionalInner: Inner? = nil
+    }
+
+    @Test func keepsDeclarationOrderAndOmitsNil() throws {
+        let json = try JSONValueEncoder().encode(Outer()).serialized()
+        #expect(json == #"{"zebra":"first","list":[1,2],"inner":{"width":320,"ratio":0.5},"flag":true}"#)
+    }
+
+    @Test func prettyOutput() throws {
+        let json = try JSONValueEncoder().encode(["a": [1]]).serialized(pretty: true)
+        #expect(json == "{\n  \"a\": [\n    1\n  ]\n}")
+        #expect(JSONValue.array([]).serialized(pretty: true) == "[]")
+        #expect(JSONValue.object([]).serialized(pretty: true) == "{}")
+    }
+
+    @Test func numbers() {
+        #expect(JSONValue.number(12).serialized() == "12")
+        #expect(JSONValue.number(12.021).serialized() == "12.021")
+        #expect(JSONValue.number(-0.8).serialized() == "-0.8")
+        #expect(JSONValue.number(.nan).serialized() == "null")
+        #expect(JSONValue.number(1e20).serialized() == "1e+20")
+    }
+
+    @Test func escapesStrings() {
+        #expect(JSONValue.string("a\"b\\c\nd\u{1}é").serialized() == #""a\"b\\c\nd\u0001é""#)
+    }
+
+    /// Whatever is written parses back with Foundation's JSON reader to the same values.
+    @Test func readsBackWithJSONSerialization() throws {
+        let value = JSONValue.object([("text", .string("line\ttab \u{7f} ✓")), ("n", .number(0.1)), ("i", .integer(-3)),
+                                      ("nested", .array([.null, .bool(false)]))])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(value.serialized().utf8)) as? [String: Any])
+        #expect(parsed["text"] as? String == "line\ttab \u{7f} ✓")
+        #expect(parsed["n"] as? Double == 0.1)
+        #expect(parsed["i"] as? Int == -3)
+        #expect((parsed["nested"] as? [Any])?.count == 2)
+    }
+
+    @Test func nestedContainersAndEnums() throws {
+        enum Kind: String, Encodable { case video }
+        struct Custom: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Key.self)
+                var nested = container.nestedContainer(keyedBy: Key.self, forKey: .a)
+                try nested.encode(Kind.video, forKey: .b)
+                var list = container.nestedUnkeyedContainer(forKey: .b)
+                try list.encode("x")
+                var inner = list.nestedContainer(keyedBy: Key.self)
+                try inner.encode(1, forKey: .a)
+            }
+            enum Key: String, CodingKey { case a, b }
+        }
+        #expect(try JSONValueEncoder().encode(Custom()).serialized() == #"{"a":{"b":"video"},"b":["x",{"a":1}]}"#)
+    }
+}
