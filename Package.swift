@@ -23,6 +23,8 @@ let package = Package(
             name: "medialint",
             dependencies: ["MediaIO", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO"]),
+        .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),

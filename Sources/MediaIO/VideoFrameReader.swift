@@ -10,7 +10,7 @@ public final class VideoFrameReader {
     public struct Options: Sendable {
         /// The video stream to decode (FFmpeg's index); nil: the file's main video stream.
         public var streamIndex: Int?
-        /// Decoder threads; 0 lets libav use every core.
+        /// Decoder threads; 0: one per core.
         public var threads: Int
 
         public init(streamIndex: Int? = nil, threads: Int = 0) {

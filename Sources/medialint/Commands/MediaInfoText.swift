@@ -44,7 +44,7 @@ struct MediaInfoText {
             timing.append(seconds(duration) + (stream.durationSource == .packets ? " (measured)" : ""))
         }
         if let count = stream.frameCount {
-            let unit = stream.kind == .video ? "frames" : "packets"
+            let unit = switch stream.kind { case .video: "frames"; case .subtitle: "cues"; default: "packets" }
             timing.append("\(count) \(unit)" + (stream.frameCountSource == .packets ? " (counted)" : ""))
         }
         var text = "#\(stream.index) " + style.cyan(stream.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))

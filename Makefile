@@ -1,0 +1,81 @@
+# MediaLint — every task a developer or CI runs. On a fresh Debian/Ubuntu machine with the Swift
+# toolchain, `make demo` and `make test` install what is missing (FFmpeg's libraries and CLI, espeak-ng,
+# sox, SQLite) and then build and run.
+
+SWIFT        ?= swift
+PREFIX       ?= /usr/local
+RELEASE_DIR  := .build/release
+DEBUG_BIN    := .build/debug/medialint
+RELEASE_BIN  := $(RELEASE_DIR)/medialint
+
+# Debian packages the build, the tests and Media/generate.sh need.
+DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
+                pkg-config ffmpeg espeak-ng sox libsqlite3-dev
+
+.PHONY: all deps build release test demo bench media install clean help
+
+all: build
+
+help:
+	@echo "make demo     install what is missing, build, run medialint on the bundled samples"
+	@echo "make test     install what is missing, build, run every test"
+	@echo "make bench    release build; speed against reference tools measured in the same run"
+	@echo "make build    debug build            make release   release build"
+	@echo "make media    rebuild Media/ samples (Media/generate.sh) and the ffprobe records"
+	@echo "make install  install medialint into \$$PREFIX/bin (PREFIX=$(PREFIX))"
+	@echo "make deps     install missing Debian packages (as root, or with sudo)"
+	@echo "make clean    remove build products and generated benchmark media"
+
+# Installs only the packages that are missing, as root or through sudo.
+deps:
+	@missing=""; \
+	for package in $(DEB_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "make deps: missing:$$missing — install them with your system's package manager (this Makefile knows apt-get)" >&2; exit 1; \
+	fi; \
+	if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; \
+	else echo "make deps: missing:$$missing — run as root or install sudo" >&2; exit 1; fi; \
+	echo "make deps: installing$$missing"; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null && \
+	echo "make deps: done"
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+# The main job on the bundled samples: what each file holds, and how bad files are refused.
+demo: release
+	@echo
+	@for file in Media/speech.mp4 Media/embedded-subtitles.mkv Media/audio-only.ogg Media/rgb-primaries.mkv; do \
+	    $(RELEASE_BIN) probe $$file || exit 1; echo; \
+	done
+	@echo "JSON for scripts and CI (medialint probe --format json):"
+	@$(RELEASE_BIN) probe Media/no-audio.mp4 --format json | head -n 12; echo "  …"; echo
+	@echo "Bad input: one line saying why, exit status 2:"
+	@for file in Media/truncated.mp4 Media/corrupt-header.mp4 Media/empty.mp4 Media/not-media.mp4 Media/missing.mp4; do \
+	    $(RELEASE_BIN) probe $$file; echo "  → exit status $$?"; \
+	done
+
+bench: release
+	$(RELEASE_DIR)/MediaLintBench
+
+media: deps
+	Media/generate.sh
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/medialint
+
+clean:
+	rm -rf .build

@@ -1,0 +1,53 @@
+import Foundation
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Wall time and peak memory of one process run.
+struct ProcessRun {
+    var seconds: Double
+    var peakMemoryMiB: Double
+}
+
+enum Measure {
+    /// Runs `executable` with `arguments` (output discarded) and measures it; throws if it fails.
+    static func run(_ executable: String, _ arguments: [String]) throws -> ProcessRun {
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = now()
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw BenchError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = now() - start
+        guard status == 0 else { throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status \(status))") }
+        return ProcessRun(seconds: elapsed, peakMemoryMiB: Double(usage.ru_maxrss) / 1024)
+    }
+
+    /// Best (shortest) of `repetitions` runs of each command, interleaved so both see the same machine load.
+    static func compare(ours: (String, [String]), reference: (String, [String]), repetitions: Int = 5) throws -> (ours: ProcessRun, reference: ProcessRun) {
+        var best: (ours: ProcessRun?, reference: ProcessRun?) = (nil, nil)
+        for _ in 0..<repetitions {
+            let r = try run(reference.0, reference.1)
+            let o = try run(ours.0, ours.1)
+            if best.reference == nil || r.seconds < best.reference!.seconds { best.reference = r }
+            if best.ours == nil || o.seconds < best.ours!.seconds { best.ours = o }
+        }
+        return (best.ours!, best.reference!)
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
