@@ -133,8 +133,10 @@ final class InputContainer {
         }
         let type = info.st_mode & S_IFMT
         if type == S_IFDIR { throw MediaError(.unreadable, path: path, reason: "is a directory, not a media file") }
+        // Pipes, sockets and devices could block or never end: only regular files are read.
+        if type != S_IFREG { throw MediaError(.unreadable, path: path, reason: "not a regular file") }
         if access(path, R_OK) != 0 { throw MediaError(.unreadable, path: path, reason: String(cString: strerror(errno))) }
-        if type == S_IFREG && info.st_size == 0 { throw MediaError(.notMedia, path: path, reason: "the file is empty") }
+        if info.st_size == 0 { throw MediaError(.notMedia, path: path, reason: "the file is empty") }
         return Int64(info.st_size)
     }
 

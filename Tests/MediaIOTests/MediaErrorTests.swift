@@ -29,6 +29,16 @@ import Testing
         expectError(.unreadable, reading: TestMedia.root.appendingPathComponent("Media").path, mentioning: "directory")
     }
 
+    /// A pipe with no writer would block a reader forever: only regular files are opened.
+    @Test func namedPipeIsRefusedWithoutBlocking() throws {
+        let directory = try TestMedia.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("pipe.mp4").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        expectError(.unreadable, reading: fifo, mentioning: "not a regular file")
+        expectError(.unreadable, reading: "/dev/zero", mentioning: "not a regular file")
+    }
+
     /// Every reader checks the sample index when it opens a file, not only the probe.
     @Test func truncatedFileIsRefusedByReaders() {
         let path = TestMedia.path("truncated.mp4")
