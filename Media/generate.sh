@@ -78,6 +78,12 @@ printf '%s' "$srt" > speech.srt
 sox -D -n -r 48000 -c 1 -b 16 "$work/tone.wav" synth 3 sine 440 vol -12dB pad 1 1
 "${ff[@]}" -i "$work/tone.wav" -c:a libopus -b:a 48k "${exact[@]}" audio-only.ogg
 
+# --- audio-with-cover.m4a --------------------------------------------------------------------
+# 2 s of a 330 Hz tone (AAC) with cover art: a JPEG "video" stream marked attached_pic. It is a picture,
+# not video: MediaIO's video readers do not pick it.
+"${ff[@]}" -f lavfi -i "sine=frequency=330:sample_rate=48000:duration=2" -f lavfi -i "color=c=orange:size=64x64:duration=1" \
+    -map 0 -map 1 -frames:v 1 -c:a aac -b:a 32k -c:v mjpeg -disposition:v:0 attached_pic "${exact[@]}" audio-with-cover.m4a
+
 # --- embedded-subtitles.mkv ------------------------------------------------------------------
 # speech.mp4's video and audio in Matroska with the same captions as three embedded text tracks:
 # #2 SubRip (eng, default + hearing_impaired), #3 ASS (eng, "Styled"), #4 WebVTT (eng, "WebVTT").
@@ -129,8 +135,8 @@ printf 'This is a text file, not a video.\n' > not-media.mp4
 # For each readable sample: ffprobe's format, streams, packet and frame counts, and the video frames'
 # presentation times. MediaIO's probe and decoders must agree with these.
 rm -rf "$records" && mkdir -p "$records"
-for media in speech.mp4 flashing.mp4 no-audio.mp4 audio-only.ogg embedded-subtitles.mkv gray-ramp-10bit.mkv rgb-primaries.mkv \
-    unknown-codec.avi; do
+for media in speech.mp4 flashing.mp4 no-audio.mp4 audio-only.ogg audio-with-cover.m4a embedded-subtitles.mkv \
+    gray-ramp-10bit.mkv rgb-primaries.mkv unknown-codec.avi; do
     ffprobe -v error -show_format -show_streams -count_frames -count_packets -of json "$media" \
         > "$records/$media.json"
     frames=$(ffprobe -v error -select_streams v:0 -show_entries frame=best_effort_timestamp_time -of csv=p=0 "$media" \

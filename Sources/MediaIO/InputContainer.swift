@@ -52,7 +52,8 @@ final class InputContainer {
         return context.pointee.streams[index]
     }
 
-    /// Picks the stream to decode: `index` when given (it must be of `kind`), else FFmpeg's best stream of `kind`.
+    /// Picks the stream to decode: `index` when given (it must be of `kind`), else FFmpeg's best stream of
+    /// `kind` (never cover art for video).
     func selectStream(_ index: Int?, kind: StreamKind) throws(MediaError) -> UnsafeMutablePointer<AVStream> {
         let type = kind.mediaType
         if let index {
@@ -68,6 +69,10 @@ final class InputContainer {
         let best = av_find_best_stream(context, type, -1, -1, nil, 0)
         guard best >= 0, let stream = stream(at: Int(best)) else {
             throw MediaError(.noSuchStream, path: path, reason: "the file has no \(kind.rawValue) stream")
+        }
+        // Cover art is stored as a one-picture video stream: it is not video.
+        if kind == .video, stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+            throw MediaError(.noSuchStream, path: path, reason: "the file has no video stream (only cover art)")
         }
         return stream
     }

@@ -79,9 +79,9 @@ public struct StreamInfo: Sendable, Codable, Equatable {
 public struct VideoStreamInfo: Sendable, Codable, Equatable {
     public var width: Int
     public var height: Int
-    /// Average frame rate in frames per second (absent when unknown).
+    /// Frame rate in frames per second: the average rate, else the container's base rate (absent when unknown).
     public var fps: Double?
-    /// The average frame rate as FFmpeg's exact rational, e.g. `30000/1001`.
+    /// The average frame rate as FFmpeg's exact rational, e.g. `30000/1001` (ffprobe's `avg_frame_rate`).
     public var frameRate: String?
     /// FFmpeg's pixel format name, e.g. `yuv420p`, `yuv420p10le`.
     public var pixelFormat: String?

@@ -96,13 +96,17 @@ public enum MediaProbe {
         let parameters = st.codecpar.pointee
         let pixelFormat = AVPixelFormat(parameters.format)
         let descriptor = av_pix_fmt_desc_get(pixelFormat)
-        let rate = st.avg_frame_rate.num > 0 && st.avg_frame_rate.den > 0 ? st.avg_frame_rate : st.r_frame_rate
+        func valid(_ rate: AVRational) -> Bool { rate.num > 0 && rate.den > 0 }
+        let isCoverArt = st.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+        // The average rate; else the container's base rate, except for cover art (one picture, no rate).
+        let fps = valid(st.avg_frame_rate) ? av_q2d(st.avg_frame_rate)
+            : valid(st.r_frame_rate) && !isCoverArt ? av_q2d(st.r_frame_rate) : nil
         let aspect = parameters.sample_aspect_ratio
         return VideoStreamInfo(
             width: Int(parameters.width),
             height: Int(parameters.height),
-            fps: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
-            frameRate: rate.num > 0 && rate.den > 0 ? "\(rate.num)/\(rate.den)" : nil,
+            fps: fps,
+            frameRate: valid(st.avg_frame_rate) ? "\(st.avg_frame_rate.num)/\(st.avg_frame_rate.den)" : nil,
             pixelFormat: cString(av_get_pix_fmt_name(pixelFormat)),
             bitDepth: descriptor.map { Int($0.pointee.comp.0.depth) },
             color: ColorInfo(space: parameters.color_space, range: parameters.color_range,

@@ -86,6 +86,19 @@ import Testing
         }
     }
 
+    /// Cover art is a picture in a video stream, not video; an explicit index still reads it.
+    @Test func coverArtIsNotVideo() throws {
+        let path = TestMedia.path("audio-with-cover.m4a")
+        #expect(throws: MediaError(.noSuchStream, path: path, reason: "the file has no video stream (only cover art)")) {
+            try VideoFrameReader(path: path)
+        }
+        let probe = try MediaProbe.probe(path)
+        #expect(probe.streams[1].has(disposition: "attached_pic"))
+        let cover = try VideoFrameReader(path: path, options: .init(streamIndex: 1))
+        #expect(try cover.nextFrame()?.width == 64)
+        #expect(try AudioSampleReader(path: path).nextChunk() != nil)
+    }
+
     /// Garbage in the middle of the coded data: decoding goes on past it, counting what it rejects.
     @Test func corruptPayloadDoesNotStopDecoding() throws {
         let directory = try TestMedia.temporaryDirectory()
