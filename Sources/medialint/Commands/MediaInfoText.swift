@@ -44,8 +44,8 @@ struct MediaInfoText {
             timing.append(seconds(duration) + (stream.durationSource == .packets ? " (measured)" : ""))
         }
         if let count = stream.frameCount {
-            let unit = switch stream.kind { case .video: "frames"; case .subtitle: "cues"; default: "packets" }
-            timing.append("\(count) \(unit)" + (stream.frameCountSource == .packets ? " (counted)" : ""))
+            let unit = switch stream.kind { case .video: "frame"; case .subtitle: "cue"; default: "packet" }
+            timing.append("\(count) \(unit)\(count == 1 ? "" : "s")" + (stream.frameCountSource == .packets ? " (counted)" : ""))
         }
         var text = "#\(stream.index) " + style.cyan(stream.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))
             + parts.joined(separator: ", ")
