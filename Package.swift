@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "medialint", targets: ["medialint"]),
         .library(name: "MediaIO", targets: ["MediaIO"]),
         .library(name: "Reports", targets: ["Reports"]),
+        .library(name: "Captions", targets: ["Captions"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -19,6 +20,7 @@ let package = Package(
         ),
         .target(name: "MediaIO", dependencies: ["CFFmpeg"]),
         .target(name: "Reports"),
+        .target(name: "Captions"),
         .executableTarget(
             name: "medialint",
             dependencies: ["MediaIO", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -27,6 +29,7 @@ let package = Package(
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+        .testTarget(name: "CaptionsTests", dependencies: ["Captions"], exclude: ["Fixtures"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),
     ]
 )

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Reading and writing caption files: format from the extension or the content, encoding detected.
+public enum CaptionFile {
+    /// The format of a file: from its extension, else from its content (`WEBVTT` signature, else SRT).
+    public static func format(of path: String, bytes: [UInt8]) -> CaptionFormat {
+        if let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) { return format }
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(6)) : Array(bytes.prefix(6))
+        return start == Array("WEBVTT".utf8) ? .webvtt : .srt
+    }
+
+    /// Reads the caption file at `path`.
+    public static func read(_ path: String, format: CaptionFormat? = nil, encoding: String? = nil,
+                            mode: WebVTTReader.Mode = .lenient) throws(CaptionError) -> CaptionDocument {
+        let bytes = try contents(of: path)
+        return try read(bytes, format: format ?? self.format(of: path, bytes: bytes), encoding: encoding, mode: mode)
+    }
+
+    /// Reads caption bytes in a known format.
+    public static func read(_ bytes: [UInt8], format: CaptionFormat, encoding: String? = nil,
+                            mode: WebVTTReader.Mode = .lenient) throws(CaptionError) -> CaptionDocument {
+        switch format {
+        case .webvtt: return try WebVTTReader(mode: mode).read(bytes, encoding: encoding)
+        case .srt: return try SRTReader().read(bytes, encoding: encoding)
+        }
+    }
+
+    /// The document written in `format` (converted first when it is in the other one).
+    public static func encode(_ document: CaptionDocument, as format: CaptionFormat) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        let (converted, conversion) = CaptionConverter.convert(document, to: format)
+        let written = format == .webvtt ? WebVTTWriter().write(converted) : SRTWriter().write(converted)
+        return (written.bytes, conversion + written.diagnostics)
+    }
+
+    static func contents(of path: String) throws(CaptionError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CaptionError(rule: "captions.read", message: "\(path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw CaptionError(rule: "captions.read", message: "\(path): is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CaptionError(rule: "captions.read", message: "\(path): cannot be read (permission denied?)")
+        }
+        return [UInt8](data)
+    }
+}

@@ -1,0 +1,80 @@
+/// Writes SubRip in canonical form: cues numbered from 1, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, the text, a blank
+/// line after each cue; LF line breaks (or CRLF). Reading the output gives back the same cues.
+public struct SRTWriter: Sendable {
+    public enum LineEnding: Sendable { case lf, crlf }
+
+    public var lineEnding: LineEnding
+
+    public init(lineEnding: LineEnding = .lf) { self.lineEnding = lineEnding }
+
+    public func write(_ document: CaptionDocument) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        var out: [UInt8] = []
+        out.reserveCapacity(document.cues.count * 96)
+        var diagnostics: [CaptionDiagnostic] = []
+        let newline: [UInt8] = lineEnding == .crlf ? [0x0D, 0x0A] : [0x0A]
+        for (index, cue) in document.cues.enumerated() {
+            if index > 0 { out.append(contentsOf: newline) }
+            appendNumber(index + 1, to: &out)
+            out.append(contentsOf: newline)
+            cue.start.appendFormatted(to: &out, separator: UInt8(ascii: ","))
+            out.append(contentsOf: " --> ".utf8)
+            cue.end.appendFormatted(to: &out, separator: UInt8(ascii: ","))
+            if !cue.hasDefaultSettings, let coordinates = cue.settings.srtCoordinates, !coordinates.isEmpty {
+                out.append(0x20)
+                out.append(contentsOf: coordinates.utf8)
+            }
+            out.append(contentsOf: newline)
+            appendText(cue.text, index: index, newline: newline, to: &out, &diagnostics)
+        }
+        return (out, diagnostics)
+    }
+
+    private func appendNumber(_ number: Int, to out: inout [UInt8]) {
+        if number < 10 {
+            out.append(0x30 + UInt8(number))
+        } else {
+            out.append(contentsOf: String(number).utf8)
+        }
+    }
+
+    /// The text's lines; blank lines (they would end the cue) are dropped, and so is a line that would read
+    /// as a timing line or as an index followed by one.
+    private func appendText(_ text: String, index: Int, newline: [UInt8], to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+        guard !text.isEmpty else { return }
+        if newline.count == 1, !text.utf8.contains(0x0D), !text.contains("-->"), !hasBlankLine(text) {
+            out.append(contentsOf: text.utf8)
+            out.append(0x0A)
+            return
+        }
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        let count = lines.count
+        lines.removeAll { $0.allSatisfy { $0 == " " || $0 == "\t" } }
+        if lines.count != count {
+            diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
+                                                 message: "cue \(index + 1): blank lines removed from its text (a blank line ends an SRT cue)"))
+        }
+        for line in lines {
+            var line = String(line)
+            if line.contains("-->") {
+                line = line.replacingOccurrences(of: "-->", with: "->")
+                diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
+                                                     message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
+            }
+            out.append(contentsOf: line.utf8)
+            out.append(contentsOf: newline)
+        }
+    }
+
+    private func hasBlankLine(_ text: String) -> Bool {
+        var lineIsBlank = true
+        for b in text.utf8 {
+            if b == 0x0A {
+                if lineIsBlank { return true }
+                lineIsBlank = true
+            } else if b != 0x20 && b != 0x09 {
+                lineIsBlank = false
+            }
+        }
+        return lineIsBlank
+    }
+}

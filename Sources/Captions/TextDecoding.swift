@@ -1,0 +1,178 @@
+import Foundation
+
+/// Turns a caption file's bytes into UTF-8, detecting the encoding when none is given:
+/// a byte-order mark (UTF-8, UTF-16 LE/BE), else valid UTF-8, else Windows-1252.
+/// Named encodings (`--encoding`) go through the system's iconv, which knows hundreds of them.
+public enum TextDecoding {
+    /// The decoded text as UTF-8 bytes (without a byte-order mark) and the name of the encoding used.
+    public struct Result: Sendable {
+        public var utf8: [UInt8]
+        public var encoding: String
+        /// True when the name came from a guess (no BOM, not valid UTF-8).
+        public var guessed: Bool
+        /// True when invalid UTF-8 sequences were found (they read as U+FFFD).
+        public var hadInvalidUTF8: Bool
+    }
+
+    /// Decodes `bytes`. `encoding` (an IANA/iconv name such as `windows-1251`) overrides detection;
+    /// `fallback` is what non-UTF-8 text without a BOM is read as (nil: keep it as UTF-8 with replacements).
+    public static func decode(_ bytes: [UInt8], encoding: String? = nil,
+                              fallback: String? = "windows-1252") throws(CaptionError) -> Result {
+        if let encoding { return try decode(bytes, named: encoding) }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            let body = Array(bytes.dropFirst(3))
+            return Result(utf8: body, encoding: "utf-8", guessed: false, hadInvalidUTF8: !isValidUTF8(body))
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) {
+            return Result(utf8: utf16ToUTF8(bytes.dropFirst(2), bigEndian: false), encoding: "utf-16le", guessed: false, hadInvalidUTF8: false)
+        }
+        if bytes.starts(with: [0xFE, 0xFF]) {
+            return Result(utf8: utf16ToUTF8(bytes.dropFirst(2), bigEndian: true), encoding: "utf-16be", guessed: false, hadInvalidUTF8: false)
+        }
+        if isValidUTF8(bytes) { return Result(utf8: bytes, encoding: "utf-8", guessed: false, hadInvalidUTF8: false) }
+        if let bigEndian = looksLikeUTF16WithoutBOM(bytes) {
+            return Result(utf8: utf16ToUTF8(bytes[...], bigEndian: bigEndian), encoding: bigEndian ? "utf-16be" : "utf-16le",
+                          guessed: true, hadInvalidUTF8: false)
+        }
+        guard let fallback else { return Result(utf8: bytes, encoding: "utf-8", guessed: false, hadInvalidUTF8: true) }
+        var result = try decode(bytes, named: fallback)
+        result.guessed = true
+        return result
+    }
+
+    /// Decodes `bytes` as the named encoding.
+    static func decode(_ bytes: [UInt8], named name: String) throws(CaptionError) -> Result {
+        switch name.lowercased() {
+        case "utf-8", "utf8":
+            let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+            return Result(utf8: body, encoding: "utf-8", guessed: false, hadInvalidUTF8: !isValidUTF8(body))
+        case "windows-1252", "cp1252", "latin1", "iso-8859-1", "us-ascii", "ascii":
+            // As browsers do (WHATWG Encoding), Latin-1 and ASCII labels read as Windows-1252.
+            return Result(utf8: windows1252ToUTF8(bytes), encoding: "windows-1252", guessed: false, hadInvalidUTF8: false)
+        default:
+            return Result(utf8: try iconvToUTF8(bytes, from: name), encoding: name.lowercased(), guessed: false, hadInvalidUTF8: false)
+        }
+    }
+
+    // MARK: - UTF-8
+
+    /// True when `bytes` is well-formed UTF-8.
+    public static func isValidUTF8<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        if let fast = bytes.withContiguousStorageIfAvailable({ validate($0) }) { return fast }
+        return Array(bytes).withUnsafeBufferPointer { validate($0) }
+    }
+
+    private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var minimum: UInt32
+            var scalar: UInt32
+            switch b {
+            case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(b & 0x1F)
+            case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(b & 0x0F)
+            case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(b & 0x07)
+            default: return false
+            }
+            guard i + length <= n else { return false }
+            for k in 1..<length {
+                let c = bytes[i + k]
+                guard c & 0xC0 == 0x80 else { return false }
+                scalar = scalar << 6 | UInt32(c & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return false }
+            minimum = 0
+            i += length
+        }
+        return true
+    }
+
+    // MARK: - UTF-16
+
+    private static func utf16ToUTF8(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> [UInt8] {
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var i = bytes.startIndex
+        while i + 1 < bytes.endIndex {
+            let a = UInt16(bytes[i]), b = UInt16(bytes[i + 1])
+            units.append(bigEndian ? a << 8 | b : b << 8 | a)
+            i += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+
+    /// UTF-16 text without a BOM shows as many zero bytes in one byte position: nil when it does not.
+    private static func looksLikeUTF16WithoutBOM(_ bytes: [UInt8]) -> Bool? {
+        let sample = bytes.prefix(4096)
+        guard sample.count >= 8 else { return nil }
+        var evenZeros = 0, oddZeros = 0
+        for (i, b) in sample.enumerated() where b == 0 {
+            if i % 2 == 0 { evenZeros += 1 } else { oddZeros += 1 }
+        }
+        let half = sample.count / 2
+        if oddZeros > half * 3 / 5 && evenZeros < half / 10 { return false }  // ASCII in LE: "A\0"
+        if evenZeros > half * 3 / 5 && oddZeros < half / 10 { return true }
+        return nil
+    }
+
+    // MARK: - Windows-1252
+
+    /// Code points of bytes 0x80–0x9F in Windows-1252 (undefined bytes keep their C1 code point, as WHATWG says).
+    private static let windows1252High: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+
+    static func windows1252ToUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 8)
+        for b in bytes {
+            if b < 0x80 {
+                output.append(b)
+                continue
+            }
+            let scalar = b < 0xA0 ? windows1252High[Int(b - 0x80)] : UInt32(b)
+            output.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
+        }
+        return output
+    }
+
+    // MARK: - iconv
+
+    private static func iconvToUTF8(_ bytes: [UInt8], from name: String) throws(CaptionError) -> [UInt8] {
+        let converter = iconv_open("UTF-8", name)
+        guard converter != iconv_t(bitPattern: -1) else {
+            throw CaptionError(rule: "captions.encoding", message: "unknown text encoding '\(name)' (try utf-8, utf-16, windows-1252, windows-1251, iso-8859-2, gb2312, big5, shift_jis …)")
+        }
+        defer { iconv_close(converter) }
+        var input = bytes
+        var output = [UInt8](repeating: 0, count: bytes.count * 4 + 16)
+        var failedAt: Int?
+        let produced = input.withUnsafeMutableBufferPointer { inBuffer -> Int in
+            output.withUnsafeMutableBufferPointer { outBuffer -> Int in
+                var inPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inBuffer.baseAddress)?.assumingMemoryBound(to: CChar.self)
+                var inLeft = inBuffer.count
+                var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBuffer.baseAddress)?.assumingMemoryBound(to: CChar.self)
+                var outLeft = outBuffer.count
+                while inLeft > 0 {
+                    if iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft) == -1 {
+                        failedAt = inBuffer.count - inLeft
+                        break
+                    }
+                }
+                return outBuffer.count - outLeft
+            }
+        }
+        if let failedAt {
+            throw CaptionError(rule: "captions.encoding", message: "the text is not valid \(name): bad byte sequence at byte \(failedAt)")
+        }
+        output.removeLast(output.count - produced)
+        return output.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(output.dropFirst(3)) : output
+    }
+}

@@ -1,0 +1,72 @@
+/// Moves and stretches cue times: `new = old × scale + offset`. Times that would fall below zero are
+/// set to zero and reported. Timestamps inside WebVTT cue text (`<00:00:01.500>`) move with their cue.
+public struct TimingEdit: Sendable, Equatable {
+    /// Seconds added after scaling.
+    public var offset: Double
+    /// The stretch factor, e.g. 25/23.976 for a PAL speed-up.
+    public var scale: Double
+
+    public init(offset: Double = 0, scale: Double = 1) {
+        self.offset = offset
+        self.scale = scale
+    }
+
+    /// The time `t` is moved to (before clamping).
+    public func apply(to time: CaptionTime) -> CaptionTime {
+        CaptionTime(seconds: time.seconds * scale + offset)
+    }
+
+    /// Applies the edit to every cue of `document`; returns what had to be clamped.
+    public func apply(to document: inout CaptionDocument) -> [CaptionDiagnostic] {
+        var clamped = 0
+        var firstClamped: Int?
+        for i in document.cues.indices {
+            var cue = document.cues[i]
+            var start = apply(to: cue.start), end = apply(to: cue.end)
+            if start < .zero || end < .zero {
+                clamped += 1
+                firstClamped = firstClamped ?? i
+                start = max(start, .zero)
+                end = max(end, .zero)
+            }
+            cue.start = start
+            cue.end = end
+            if document.format == .webvtt, cue.text.utf8.contains(UInt8(ascii: "<")) {
+                cue.text = movingInlineTimestamps(in: cue.text)
+            }
+            document.cues[i] = cue
+        }
+        guard clamped > 0, let firstClamped else { return [] }
+        return [CaptionDiagnostic(line: 0, rule: "captions.timing-clamped", severity: .warning,
+                                  message: "\(clamped) cue\(clamped == 1 ? "" : "s") would start or end before 0 and were set to 0 (first: cue \(firstClamped + 1))")]
+    }
+
+    /// The text with each valid `<timestamp>` tag moved by this edit.
+    private func movingInlineTimestamps(in text: String) -> String {
+        var output = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            output += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: ">"), rest[afterOpen...].first?.isASCII == true,
+                  rest[afterOpen...].first?.isNumber == true, let time = Self.timestamp(String(rest[afterOpen..<close])) else {
+                output += "<"
+                rest = rest[afterOpen...]
+                continue
+            }
+            output += "<\(max(apply(to: time), .zero).webVTTString)>"
+            rest = rest[rest.index(after: close)...]
+        }
+        return output + rest
+    }
+
+    private static func timestamp(_ text: String) -> CaptionTime? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            let view = ByteText(bytes: UnsafeBufferPointer(buffer))
+            var position = 0
+            let time = WebVTTSyntax.timestamp(view, &position, view.count)
+            return position == view.count ? time : nil
+        }
+    }
+}

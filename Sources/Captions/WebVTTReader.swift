@@ -1,0 +1,305 @@
+/// Reads WebVTT by the W3C WebVTT parser algorithm: only a bad signature is fatal; every other problem
+/// drops or ignores just the part concerned, and is reported as a diagnostic.
+public struct WebVTTReader: Sendable {
+    /// How much the reader reports.
+    public enum Mode: Sendable {
+        /// Like a browser: report what was dropped or ignored.
+        case lenient
+        /// A validator: also report every deviation from the WebVTT syntax (including inside cue text).
+        case strict
+    }
+
+    public var mode: Mode
+
+    public init(mode: Mode = .lenient) { self.mode = mode }
+
+    /// Reads UTF-8 text (one leading BOM is skipped).
+    public func read(utf8 bytes: [UInt8]) throws(CaptionError) -> CaptionDocument {
+        try parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, encoding: "utf-8")
+    }
+
+    /// Parses decoded text (its BOM already removed: a second one makes the signature invalid).
+    private func parse(_ bytes: [UInt8], encoding: String) throws(CaptionError) -> CaptionDocument {
+        var input = bytes
+        var diagnostics: [CaptionDiagnostic] = []
+        if let replaced = replacingNulls(in: input) {
+            input = replaced
+            diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.null", message: "NUL characters read as U+FFFD"))
+        }
+        var result: Result<CaptionDocument, CaptionError>!
+        input.withUnsafeBufferPointer { buffer in
+            var parser = WebVTTParser(text: ByteText(bytes: buffer), strict: mode == .strict)
+            parser.diagnostics = diagnostics
+            result = parser.parse().map { document in
+                var document = document
+                document.encoding = encoding
+                return document
+            }
+        }
+        return try result.get()
+    }
+
+    /// Reads a WebVTT file's bytes. WebVTT is UTF-8 by definition; `encoding` overrides that for files
+    /// that are not (and UTF-16 with a byte-order mark is recognised).
+    public func read(_ bytes: [UInt8], encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
+        let decoded = try TextDecoding.decode(bytes, encoding: encoding, fallback: nil)
+        var document = try parse(decoded.utf8, encoding: decoded.encoding)
+        if decoded.hadInvalidUTF8 {
+            document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "webvtt.encoding", severity: .warning,
+                                                          message: "the file is not valid UTF-8: invalid bytes read as U+FFFD (use --encoding to name its encoding)"), at: 0)
+        }
+        return document
+    }
+}
+
+/// One run of the WebVTT parser algorithm over a text.
+private struct WebVTTParser {
+    let text: ByteText
+    let strict: Bool
+    var position = 0
+    /// 1-based number of the line starting at `position`.
+    var lineNumber = 1
+    var seenCue = false
+    var document = CaptionDocument(format: .webvtt)
+    var regions: [CueRegion] = []
+    var diagnostics: [CaptionDiagnostic] = []
+
+    init(text: ByteText, strict: Bool) {
+        self.text = text
+        self.strict = strict
+    }
+
+    mutating func parse() -> Result<CaptionDocument, CaptionError> {
+        guard signatureIsValid() else {
+            return .failure(CaptionError(rule: "webvtt.signature",
+                                         message: "not a WebVTT file: it must start with \"WEBVTT\" followed by a space, a tab or a line break"))
+        }
+        // The rest of the signature line.
+        let signatureEnd = text.lineEnd(from: 6)
+        var header = text.string(6, signatureEnd)
+        position = signatureEnd
+        if position < text.count {
+            advanceLine(to: text.nextLineStart(after: position))
+            if position < text.count {
+                if !isLineBreak(position) {
+                    let block = collectBlock(inHeader: true)
+                    if !block.text.isEmpty { header += "\n" + block.text }
+                } else {
+                    advanceLine(to: text.nextLineStart(after: position))
+                }
+                skipBlankLines()
+                while position < text.count {
+                    let block = collectBlock(inHeader: false)
+                    add(block)
+                    skipBlankLines()
+                }
+            }
+        }
+        document.header = header
+        document.diagnostics = diagnostics
+        return .success(document)
+    }
+
+    // MARK: - Signature and lines
+
+    private func signatureIsValid() -> Bool {
+        guard text.count >= 6, text.hasPrefix("WEBVTT", 0, text.count) else { return false }
+        guard text.count > 6 else { return true }
+        let seventh = text[6]
+        return seventh == 0x20 || seventh == 0x09 || seventh == 0x0A || seventh == 0x0D
+    }
+
+    private func isLineBreak(_ i: Int) -> Bool { text[i] == 0x0A || text[i] == 0x0D }
+
+    private mutating func advanceLine(to next: Int) {
+        position = next
+        lineNumber += 1
+    }
+
+    private mutating func skipBlankLines() {
+        while position < text.count, isLineBreak(position) { advanceLine(to: text.nextLineStart(after: position)) }
+    }
+
+    // MARK: - Blocks
+
+    private enum BlockKind {
+        case cue(Cue)
+        case style
+        case region
+        case other
+    }
+
+    private struct Block {
+        var kind: BlockKind
+        /// The collected text (the cue text for a cue).
+        var text: String
+        var firstLine: Int
+    }
+
+    /// "Collect a WebVTT block".
+    private mutating func collectBlock(inHeader: Bool) -> Block {
+        var lineCount = 0
+        var previousPosition = position
+        var previousLineNumber = lineNumber
+        var bufferStart = -1, bufferEnd = -1
+        var seenArrow = false
+        var cue: Cue?
+        var cueFailed = false
+        var isStyle = false, isRegion = false
+        let firstLine = lineNumber
+
+        loop: while true {
+            let lineStart = position
+            let lineEnd = text.lineEnd(from: position)
+            let currentLine = lineNumber
+            lineCount += 1
+            let seenEOF = lineEnd >= text.count
+            if !seenEOF { advanceLine(to: text.nextLineStart(after: lineEnd)) } else { position = lineEnd }
+
+            if text.containsArrow(lineStart, lineEnd) {
+                if !inHeader && (lineCount == 1 || (lineCount == 2 && !seenArrow)) {
+                    seenArrow = true
+                    previousPosition = position
+                    previousLineNumber = lineNumber
+                    let identifier = bufferStart >= 0 ? text.string(bufferStart, bufferEnd) : ""
+                    if let parsed = parseTimingLine(lineStart, lineEnd, line: currentLine, identifier: identifier) {
+                        cue = parsed
+                        cueFailed = false
+                        bufferStart = -1
+                        seenCue = true
+                    } else {
+                        cue = nil
+                        cueFailed = true
+                    }
+                } else {
+                    position = previousPosition
+                    lineNumber = previousLineNumber
+                    break loop
+                }
+            } else if lineStart == lineEnd {
+                break loop
+            } else {
+                if !inHeader && lineCount == 2 && bufferStart >= 0 && !seenCue {
+                    if text.hasPrefix("STYLE", bufferStart, bufferEnd), text.isBlank(bufferStart + 5, bufferEnd) {
+                        isStyle = true
+                        bufferStart = -1
+                    } else if text.hasPrefix("REGION", bufferStart, bufferEnd), text.isBlank(bufferStart + 6, bufferEnd) {
+                        isRegion = true
+                        bufferStart = -1
+                    }
+                }
+                if bufferStart < 0 { bufferStart = lineStart }
+                bufferEnd = lineEnd
+                previousPosition = position
+                previousLineNumber = lineNumber
+            }
+            if seenEOF { break loop }
+        }
+
+        let buffer = bufferStart >= 0 ? text.string(bufferStart, bufferEnd) : ""
+        if var cue {
+            cue.text = buffer
+            return Block(kind: .cue(cue), text: buffer, firstLine: firstLine)
+        }
+        if cueFailed {
+            return Block(kind: .other, text: "", firstLine: -1)  // already reported
+        }
+        if isStyle { return Block(kind: .style, text: buffer, firstLine: firstLine) }
+        if isRegion { return Block(kind: .region, text: buffer, firstLine: firstLine) }
+        return Block(kind: .other, text: buffer, firstLine: firstLine)
+    }
+
+    private mutating func add(_ block: Block) {
+        switch block.kind {
+        case .cue(let cue):
+            if strict { validate(cue, line: block.firstLine) }
+            document.cues.append(cue)
+        case .style:
+            document.headerBlocks.append(.style(block.text))
+        case .region:
+            let region = WebVTTSyntax.region(Substring(block.text)) { setting in
+                report(block.firstLine + 1, "webvtt.region-setting", "region setting \"\(setting)\" ignored")
+            }
+            regions.append(region)
+            document.headerBlocks.append(.region(region))
+        case .other:
+            guard block.firstLine > 0 else { return }
+            if isNote(block.text) {
+                let note = String(block.text.dropFirst(4))
+                if document.cues.isEmpty {
+                    document.headerBlocks.append(.note(note))
+                } else {
+                    document.notes.append(CaptionNote(cuesBefore: document.cues.count, text: note))
+                }
+            } else if block.text.hasPrefix("STYLE") || block.text.hasPrefix("REGION") {
+                report(block.firstLine, "webvtt.block-order", "\(block.text.hasPrefix("STYLE") ? "STYLE" : "REGION") block after the first cue ignored (they must come before any cue)")
+            } else {
+                report(block.firstLine, "webvtt.block", "block without a timing line ignored: \"\(block.text.prefix(40))\"")
+            }
+        }
+    }
+
+    private func isNote(_ text: String) -> Bool {
+        guard text.hasPrefix("NOTE") else { return false }
+        let rest = text.utf8.dropFirst(4)
+        return rest.isEmpty || rest.first == 0x20 || rest.first == 0x09 || rest.first == 0x0A
+    }
+
+    // MARK: - Timing lines
+
+    /// "Collect WebVTT cue timings and settings" for a new cue.
+    private mutating func parseTimingLine(_ start: Int, _ end: Int, line: Int, identifier: String) -> Cue? {
+        var p = start
+        WebVTTSyntax.skipWhitespace(text, &p, end)
+        guard let cueStart = WebVTTSyntax.timestamp(text, &p, end) else {
+            report(line, p - start + 1, "webvtt.timing", .error, "invalid start time: cue dropped")
+            return nil
+        }
+        WebVTTSyntax.skipWhitespace(text, &p, end)
+        guard p + 2 < end, text[p] == 0x2D, text[p + 1] == 0x2D, text[p + 2] == 0x3E else {
+            report(line, p - start + 1, "webvtt.timing", .error, "expected \"-->\" after the start time: cue dropped")
+            return nil
+        }
+        p += 3
+        WebVTTSyntax.skipWhitespace(text, &p, end)
+        guard let cueEnd = WebVTTSyntax.timestamp(text, &p, end) else {
+            report(line, p - start + 1, "webvtt.timing", .error, "invalid end time: cue dropped")
+            return nil
+        }
+        var cue = Cue(identifier: identifier, start: cueStart, end: cueEnd, text: "")
+        if !text.isBlank(p, end) {
+            let settingsText = Substring(text.string(p, end))
+            let column = p - start + 1
+            var ignoredSettings: [Substring] = []
+            cue.settings = WebVTTSyntax.cueSettings(settingsText, regions: regions) { ignoredSettings.append($0) }
+            for setting in ignoredSettings {
+                report(line, column, "webvtt.setting", .warning, "cue setting \"\(setting)\" ignored")
+            }
+        }
+        if cueEnd < cueStart {
+            report(line, "webvtt.timing-order", "the cue ends (\(cueEnd)) before it starts (\(cueStart))")
+        }
+        return cue
+    }
+
+    // MARK: - Strict checks
+
+    private mutating func validate(_ cue: Cue, line: Int) {
+        if let previous = document.cues.last, cue.start < previous.start {
+            report(line, "webvtt.cue-order", "cue starts (\(cue.start)) before the previous cue (\(previous.start))")
+        }
+        var problems: [CueTextProblem] = []
+        _ = CueTextParser.parse(cue.text, problems: &problems)
+        for problem in problems {
+            report(line + (cue.identifier.isEmpty ? 1 : 2), "webvtt.cue-text", problem.message)
+        }
+    }
+
+    private mutating func report(_ line: Int, _ rule: String, _ message: String) {
+        report(line, 1, rule, .warning, message)
+    }
+
+    private mutating func report(_ line: Int, _ column: Int, _ rule: String, _ severity: CaptionDiagnostic.Severity, _ message: String) {
+        diagnostics.append(CaptionDiagnostic(line: line, column: column, rule: rule, severity: severity, message: message))
+    }
+}

@@ -1,0 +1,168 @@
+/// Writes WebVTT in canonical form: `WEBVTT` and the header, then header blocks, cues and notes, each
+/// followed by one blank line; hours always written; settings in a fixed order with defaults left out;
+/// LF line breaks. Reading the output gives back the same document.
+public struct WebVTTWriter: Sendable {
+    public init() {}
+
+    /// The document as UTF-8 bytes. Text that would break the file's structure is made safe and reported.
+    public func write(_ document: CaptionDocument) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        var out: [UInt8] = []
+        out.reserveCapacity(document.cues.count * 96 + 64)
+        var diagnostics: [CaptionDiagnostic] = []
+        out.append(contentsOf: "WEBVTT".utf8)
+        out.append(contentsOf: safeHeader(document.header).utf8)
+        out.append(0x0A)
+        for block in document.headerBlocks {
+            out.append(0x0A)
+            switch block {
+            case .style(let css):
+                out.append(contentsOf: "STYLE\n".utf8)
+                out.append(contentsOf: safeBlockText(css, what: "STYLE block", &diagnostics).utf8)
+            case .region(let region):
+                out.append(contentsOf: "REGION\n".utf8)
+                out.append(contentsOf: Self.settingsText(of: region).utf8)
+            case .note(let text):
+                out.append(contentsOf: "NOTE".utf8)
+                out.append(contentsOf: safeBlockText(text, what: "NOTE", &diagnostics).utf8)
+            }
+            out.append(0x0A)
+        }
+        var notes = document.notes.sorted { $0.cuesBefore < $1.cuesBefore }[...]
+        for (index, cue) in document.cues.enumerated() {
+            while let note = notes.first, note.cuesBefore <= index, index > 0 {
+                writeNote(note, to: &out, &diagnostics)
+                notes = notes.dropFirst()
+            }
+            out.append(0x0A)
+            if !cue.identifier.isEmpty {
+                out.append(contentsOf: safeIdentifier(cue.identifier, index: index, &diagnostics).utf8)
+                out.append(0x0A)
+            }
+            cue.start.appendFormatted(to: &out, separator: UInt8(ascii: "."))
+            out.append(contentsOf: " --> ".utf8)
+            cue.end.appendFormatted(to: &out, separator: UInt8(ascii: "."))
+            if !cue.hasDefaultSettings {
+                let settings = Self.settingsText(of: cue.settings)
+                if !settings.isEmpty {
+                    out.append(0x20)
+                    out.append(contentsOf: settings.utf8)
+                }
+            }
+            out.append(0x0A)
+            appendCueText(cue.text, index: index, to: &out, &diagnostics)
+        }
+        for note in notes { writeNote(note, to: &out, &diagnostics) }
+        return (out, diagnostics)
+    }
+
+    private func writeNote(_ note: CaptionNote, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+        out.append(0x0A)
+        out.append(contentsOf: "NOTE".utf8)
+        out.append(contentsOf: safeBlockText(note.text, what: "NOTE", &diagnostics).utf8)
+        out.append(0x0A)
+    }
+
+    /// Cue text, with the two things WebVTT cannot hold inside a cue made safe: empty lines (they would end
+    /// the cue) and "-->" (it would start a new one).
+    private func appendCueText(_ text: String, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+        guard !text.isEmpty else { return }
+        if !Self.needsRepair(text) {
+            out.append(contentsOf: text.utf8)
+            out.append(0x0A)
+            return
+        }
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        let count = lines.count
+        lines.removeAll { $0.isEmpty }
+        if lines.count != count {
+            diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
+                                                 message: "cue \(index + 1): empty lines removed from its text (an empty line ends a WebVTT cue)"))
+        }
+        for line in lines {
+            var line = String(line)
+            if line.contains("-->") {
+                line = line.replacingOccurrences(of: "-->", with: "--&gt;")
+                diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
+                                                     message: "cue \(index + 1): \"-->\" in its text written as \"--&gt;\""))
+            }
+            out.append(contentsOf: line.utf8)
+            out.append(0x0A)
+        }
+    }
+
+    /// True when the text has a CR, an empty line (also at either end) or "-->".
+    private static func needsRepair(_ text: String) -> Bool {
+        var previous: UInt8 = 0x0A  // an LF first would be an empty first line
+        var beforePrevious: UInt8 = 0
+        for b in text.utf8 {
+            if b == 0x0D { return true }
+            if b == 0x0A && previous == 0x0A { return true }
+            if b == 0x3E && previous == 0x2D && beforePrevious == 0x2D { return true }
+            beforePrevious = previous
+            previous = b
+        }
+        return previous == 0x0A
+    }
+
+    private func safeHeader(_ header: String) -> String {
+        // The header ends at the first blank line and may not hold "-->" (that line would start a cue).
+        let lines = header.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.first else { return "" }
+        var kept = [first]
+        for line in lines.dropFirst() where !line.isEmpty && !line.contains("-->") { kept.append(line) }
+        let firstLine = kept[0].isEmpty || kept[0].first == " " || kept[0].first == "\t" ? String(kept[0]) : " " + kept[0]
+        return ([firstLine] + kept.dropFirst().map(String.init)).joined(separator: "\n")
+    }
+
+    private func safeBlockText(_ text: String, what: String, _ diagnostics: inout [CaptionDiagnostic]) -> String {
+        guard text.contains("\n\n") || text.contains("-->") else { return text }
+        diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
+                                             message: "\(what): blank lines and \"-->\" removed (they would end the block)"))
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map {
+            $0.replacingOccurrences(of: "-->", with: "->")
+        }.joined(separator: "\n")
+    }
+
+    private func safeIdentifier(_ identifier: String, index: Int, _ diagnostics: inout [CaptionDiagnostic]) -> String {
+        guard identifier.contains("-->") || identifier.contains("\n") else { return identifier }
+        diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
+                                             message: "cue \(index + 1): identifier made safe (no line breaks or \"-->\")"))
+        return identifier.replacingOccurrences(of: "-->", with: "->").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// Cue settings in canonical order (region last, so that reading them back gives the same cue).
+    static func settingsText(of settings: CueSettings) -> String {
+        var parts: [String] = []
+        if settings.vertical != .horizontal { parts.append("vertical:\(settings.vertical.rawValue)") }
+        if let line = settings.line {
+            var text = "line:" + NumberFormatting.plainDecimal(line) + (settings.snapToLines ? "" : "%")
+            if settings.lineAlign != .start { text += ",\(settings.lineAlign.rawValue)" }
+            parts.append(text)
+        }
+        if let position = settings.position {
+            var text = "position:" + NumberFormatting.plainDecimal(position) + "%"
+            if settings.positionAlign != .auto { text += ",\(settings.positionAlign.rawValue)" }
+            parts.append(text)
+        }
+        if settings.size != 100 { parts.append("size:" + NumberFormatting.plainDecimal(settings.size) + "%") }
+        if settings.align != .center { parts.append("align:\(settings.align.rawValue)") }
+        if let region = settings.region { parts.append("region:\(region)") }
+        return parts.joined(separator: " ")
+    }
+
+    /// A region's settings line, defaults left out.
+    static func settingsText(of region: CueRegion) -> String {
+        var parts: [String] = []
+        if !region.identifier.isEmpty { parts.append("id:\(region.identifier)") }
+        if region.width != 100 { parts.append("width:" + NumberFormatting.plainDecimal(region.width) + "%") }
+        if region.lines != 3 { parts.append("lines:" + NumberFormatting.plainDecimal(region.lines)) }
+        if region.anchorX != 0 || region.anchorY != 100 {
+            parts.append("regionanchor:\(NumberFormatting.plainDecimal(region.anchorX))%,\(NumberFormatting.plainDecimal(region.anchorY))%")
+        }
+        if region.viewportAnchorX != 0 || region.viewportAnchorY != 100 {
+            parts.append("viewportanchor:\(NumberFormatting.plainDecimal(region.viewportAnchorX))%,\(NumberFormatting.plainDecimal(region.viewportAnchorY))%")
+        }
+        if region.scrollUp { parts.append("scroll:up") }
+        return parts.joined(separator: " ")
+    }
+}
