@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "Captions"),
         .executableTarget(
             name: "medialint",
-            dependencies: ["MediaIO", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MediaIO", "Captions", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO"]),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),

@@ -1,5 +1,5 @@
 /// Writes SubRip in canonical form: cues numbered from 1, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, the text, a blank
-/// line after each cue; LF line breaks (or CRLF). Reading the output gives back the same cues.
+/// line after each cue (the last one too, as most tools write it); LF line breaks (or CRLF). Reading the output gives back the same cues.
 public struct SRTWriter: Sendable {
     public enum LineEnding: Sendable { case lf, crlf }
 
@@ -13,7 +13,6 @@ public struct SRTWriter: Sendable {
         var diagnostics: [CaptionDiagnostic] = []
         let newline: [UInt8] = lineEnding == .crlf ? [0x0D, 0x0A] : [0x0A]
         for (index, cue) in document.cues.enumerated() {
-            if index > 0 { out.append(contentsOf: newline) }
             appendNumber(index + 1, to: &out)
             out.append(contentsOf: newline)
             cue.start.appendFormatted(to: &out, separator: UInt8(ascii: ","))
@@ -25,6 +24,7 @@ public struct SRTWriter: Sendable {
             }
             out.append(contentsOf: newline)
             appendText(cue.text, index: index, newline: newline, to: &out, &diagnostics)
+            out.append(contentsOf: newline)
         }
         return (out, diagnostics)
     }

@@ -38,7 +38,8 @@ public struct TimingEdit: Sendable, Equatable {
         }
         guard clamped > 0, let firstClamped else { return [] }
         return [CaptionDiagnostic(line: 0, rule: "captions.timing-clamped", severity: .warning,
-                                  message: "\(clamped) cue\(clamped == 1 ? "" : "s") would start or end before 0 and were set to 0 (first: cue \(firstClamped + 1))")]
+                                  message: clamped == 1 ? "1 cue would start or end before 0 and was set to 0 (cue \(firstClamped + 1))"
+                                      : "\(clamped) cues would start or end before 0 and were set to 0 (first: cue \(firstClamped + 1))")]
     }
 
     /// The text with each valid `<timestamp>` tag moved by this edit.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Captions
 import MediaIO
 
 // The entry point: parses the command line, runs the command, and maps every failure to the exit
@@ -9,6 +10,9 @@ do {
     try command.run()
 } catch let error as MediaError {
     Console.error(error.description)
+    exit(ExitStatus.unreadableInput.rawValue)
+} catch let error as CaptionError {
+    Console.error(error.message)
     exit(ExitStatus.unreadableInput.rawValue)
 } catch let error as CLIError {
     Console.error(error.message)

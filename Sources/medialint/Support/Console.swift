@@ -5,7 +5,12 @@ enum Console {
     /// Prints `message` on standard error as `medialint: error: message` (one line).
     static func error(_ message: String) {
         let style = TextStyle(enabled: colorAllowed(on: STDERR_FILENO))
-        FileHandle.standardError.write(Data("medialint: \(style.red("error:")) \(message)\n".utf8))
+        writeError("medialint: \(style.red("error:")) \(message)\n")
+    }
+
+    /// Writes text on standard error as it is.
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// Colour only on a terminal, never with `NO_COLOR` set (https://no-color.org) or `TERM=dumb`.

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Captions
+
+/// `medialint shift CAPTIONS --by SECONDS [--scale RATIO] -o OUT`: move and stretch cue times.
+struct ShiftCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shift",
+        abstract: "Move and stretch cue times: new = old × scale + offset.",
+        discussion: """
+            Everything but the times is kept (timestamps inside WebVTT cue text move too). Times that would \
+            fall below zero are set to zero and reported. The format is kept. Examples:
+              medialint shift talk.srt --by 1.5 -o talk-fixed.srt
+              medialint shift film.vtt --by=-0.8 --scale 25/23.976 -o film-pal.vtt
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The caption file.", valueName: "captions"))
+    var captions: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to add (negative: earlier).", valueName: "seconds"))
+    var by: Double = 0
+
+    @Option(help: ArgumentHelp("Stretch factor, as a number or a ratio such as 25/23.976.", valueName: "ratio"))
+    var scale: Ratio = Ratio(value: 1)
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write (default: standard output).", valueName: "file"))
+    var outputPath: String?
+
+    @Flag(help: "Rewrite the caption file itself (atomically).")
+    var inPlace = false
+
+    @OptionGroup var input: CaptionInputOptions
+
+    func validate() throws {
+        if inPlace, outputPath != nil { throw ValidationError("Give either -o or --in-place, not both.") }
+        if !by.isFinite { throw ValidationError("--by must be a number of seconds.") }
+    }
+
+    func run() throws {
+        var document = try input.read(captions)
+        let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
+        let (bytes, written) = CaptionFile.encode(document, as: document.format)
+        try CaptionOutput.write(bytes, to: inPlace ? captions : outputPath ?? "-", input: captions, inPlace: inPlace)
+        Diagnostics.print(document.diagnostics + edits + written, file: captions)
+    }
+}
+
+/// A positive ratio: `1.001`, `25/23.976`.
+struct Ratio: ExpressibleByArgument {
+    var value: Double
+
+    init(value: Double) { self.value = value }
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == parts.count, (1...2).contains(numbers.count) else { return nil }
+        let value = numbers.count == 2 ? numbers[0] / numbers[1] : numbers[0]
+        guard value.isFinite, value > 0 else { return nil }
+        self.value = value
+    }
+}

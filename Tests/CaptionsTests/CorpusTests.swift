@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import Captions
+
+/// Real-world files (Fixtures/captions-corpus): each loads or fails with a clear message, and writing
+/// is stable: convert → parse → convert gives the same bytes, in either format.
+@Suite struct CorpusTests {
+    static let files: [String] = ((try? Fixtures.files(in: "captions-corpus")) ?? []).filter { $0 != "SOURCES.md" }
+
+    @Test func corpusIsThere() { #expect(Self.files.count == 51) }
+
+    @Test(arguments: files)
+    func loadsOrFailsClearly(file: String) throws {
+        let path = Fixtures.url("captions-corpus/\(file)").path
+        let document: CaptionDocument
+        do {
+            document = try CaptionFile.read(path)
+        } catch {
+            #expect(!error.message.isEmpty && !error.message.contains("\n"), "\(file): \(error.message)")
+            #expect(error.rule == "webvtt.signature", "\(file) failed: \(error.message)")
+            return
+        }
+        for target in CaptionFormat.allCases {
+            let first = CaptionFile.encode(document, as: target).bytes
+            let reread = try CaptionFile.read(first, format: target)
+            let second = CaptionFile.encode(reread, as: target).bytes
+            #expect(first == second, "\(file) → \(target) is not stable")
+            #expect(reread.cues.count == document.cues.count, "\(file) → \(target) lost cues")
+            #expect(reread.cues.map(\.start) == document.cues.map(\.start))
+        }
+        // Same format: unchanged in meaning.
+        let same = try CaptionFile.read(CaptionFile.encode(document, as: document.format).bytes, format: document.format)
+        #expect(same.cues.map { $0.plainText.filter { !$0.isNewline } } == document.cues.map { $0.plainText.filter { !$0.isNewline } })
+        #expect(same.cues.map(\.settings) == document.cues.map(\.settings))
+        #expect(same.headerBlocks == document.headerBlocks)
+    }
+
+    /// The corpus's non-UTF-8 files load, with the encoding said; naming it reads them right.
+    @Test func legacyEncodings() throws {
+        let gb = Fixtures.url("captions-corpus/srt__gb2312.srt").path
+        let guessed = try CaptionFile.read(gb)
+        #expect(guessed.diagnostics.first?.rule == "srt.encoding")
+        let named = try CaptionFile.read(gb, encoding: "gb2312")
+        #expect(named.cues.contains { $0.text.contains("宇宙守护神") })
+        let cyrillic = try CaptionFile.read(Fixtures.url("captions-corpus/subtitleedit__libse_auto_detect_windows-1251.srt").path,
+                                            encoding: "windows-1251")
+        #expect(cyrillic.cues.contains { $0.text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } })
+    }
+}
