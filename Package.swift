@@ -25,7 +25,7 @@ let package = Package(
             name: "medialint",
             dependencies: ["MediaIO", "Captions", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO"]),
+        .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO", "Captions"]),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),

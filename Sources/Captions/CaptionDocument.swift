@@ -49,6 +49,12 @@ public struct CaptionDocument: Sendable, Equatable {
         headerBlocks.compactMap { if case .region(let region) = $0 { region } else { nil } }
     }
 
+    /// About how many bytes a writer produces, to size its buffer once: timing lines, identifiers and text
+    /// (a UTF-8 count is free for native strings).
+    var estimatedWrittenSize: Int {
+        cues.reduce(256 + header.utf8.count) { $0 + 48 + $1.identifier.utf8.count + $1.text.utf8.count }
+    }
+
     /// The style sheets (CSS text) defined in the header.
     public var styleSheets: [String] {
         headerBlocks.compactMap { if case .style(let css) = $0 { css } else { nil } }

@@ -9,11 +9,16 @@ public enum CaptionFile {
         return start == Array("WEBVTT".utf8) ? .webvtt : .srt
     }
 
-    /// Reads the caption file at `path`.
+    /// Reads the caption file at `path` (mapped into memory and read in place, its pages given back as they
+    /// are read: memory holds the cues, not the file).
     public static func read(_ path: String, format: CaptionFormat? = nil, encoding: String? = nil,
                             mode: WebVTTReader.Mode = .lenient) throws(CaptionError) -> CaptionDocument {
-        let bytes = try contents(of: path)
-        return try read(bytes, format: format ?? self.format(of: path, bytes: bytes), encoding: encoding, mode: mode)
+        let file = try MappedFile(path: path)
+        let buffer = file.buffer
+        switch format ?? self.format(of: path, bytes: Array(buffer.prefix(9))) {
+        case .webvtt: return try WebVTTReader(mode: mode).read(buffer: buffer, encoding: encoding, mapping: file)
+        case .srt: return try SRTReader().read(buffer: buffer, encoding: encoding, mapping: file)
+        }
     }
 
     /// Reads caption bytes in a known format.
@@ -30,17 +35,5 @@ public enum CaptionFile {
         let (converted, conversion) = CaptionConverter.convert(document, to: format)
         let written = format == .webvtt ? WebVTTWriter().write(converted) : SRTWriter().write(converted)
         return (written.bytes, conversion + written.diagnostics)
-    }
-
-    static func contents(of path: String) throws(CaptionError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CaptionError(rule: "captions.read", message: "\(path): no such file")
-        }
-        guard !isDirectory.boolValue else { throw CaptionError(rule: "captions.read", message: "\(path): is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CaptionError(rule: "captions.read", message: "\(path): cannot be read (permission denied?)")
-        }
-        return [UInt8](data)
     }
 }

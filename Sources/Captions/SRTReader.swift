@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads SubRip (SRT) leniently, the way real files need: the index line may be missing or out of order,
 /// times may use `.` or loose digits, text may hold blank lines or lone numbers. Every deviation is
 /// reported as a diagnostic; only unreadable text throws.
@@ -6,169 +8,253 @@ public struct SRTReader: Sendable {
 
     /// Reads an SRT file's bytes, detecting the encoding (BOM, UTF-8, else Windows-1252) unless `encoding` names it.
     public func read(_ bytes: [UInt8], encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
-        let decoded = try TextDecoding.decode(bytes, encoding: encoding)
-        var document = parse(decoded.utf8, encoding: decoded.encoding)
-        if decoded.guessed {
-            document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
-                                                          message: "the text is not UTF-8; read as \(decoded.encoding) (use --encoding to name the right one)"), at: 0)
-        } else if decoded.hadInvalidUTF8 {
-            document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
-                                                          message: "invalid UTF-8 bytes read as U+FFFD"), at: 0)
-        }
-        return document
+        try bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(CaptionError) in try read(buffer: buffer, encoding: encoding, mapping: nil) }
+        }.get()
     }
 
     /// Reads UTF-8 text (one leading BOM is skipped).
     public func read(utf8 bytes: [UInt8]) -> CaptionDocument {
-        parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, encoding: "utf-8")
+        bytes.withUnsafeBufferPointer { buffer in
+            parse(UnsafeBufferPointer(rebasing: buffer[(buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)...]), mapping: nil, encoding: "utf-8")
+        }
     }
 
-    private func parse(_ input: [UInt8], encoding: String) -> CaptionDocument {
-        input.withUnsafeBufferPointer { buffer in
-            var parser = SRTParser(text: ByteText(bytes: buffer))
-            var document = parser.parse()
-            document.encoding = encoding
+    /// Reads bytes in place (pages of `mapping` are given back as they are read).
+    func read(buffer: UnsafeBufferPointer<UInt8>, encoding: String?, mapping: MappedFile?) throws(CaptionError) -> CaptionDocument {
+        switch try TextDecoding.detect(buffer, encoding: encoding, fallback: "windows-1252") {
+        case let .utf8(bomLength, valid):
+            var document = parse(UnsafeBufferPointer(rebasing: buffer[bomLength...]), mapping: mapping, encoding: "utf-8")
+            if !valid {
+                document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
+                                                              message: "invalid UTF-8 bytes read as U+FFFD"), at: 0)
+            }
+            return document
+        case .converted(let decoded):
+            var document = decoded.utf8.withUnsafeBufferPointer { parse($0, mapping: nil, encoding: decoded.encoding) }
+            if decoded.guessed {
+                document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
+                                                              message: "the text is not UTF-8; read as \(decoded.encoding) (use --encoding to name the right one)"), at: 0)
+            }
             return document
         }
     }
+
+    private func parse(_ buffer: UnsafeBufferPointer<UInt8>, mapping: MappedFile?, encoding: String) -> CaptionDocument {
+        var parser = SRTParser(text: ByteText(bytes: buffer, mapping: mapping))
+        var document = parser.parse()
+        document.encoding = encoding
+        return document
+    }
 }
 
-/// One pass over the text, line by line, looking ahead where SRT's layout is ambiguous.
+/// One pass over the text: each line is scanned once (its end and its kind). Where SRT's layout is
+/// ambiguous the parser reads a line or two ahead and pushes them back.
 private struct SRTParser {
     let text: ByteText
     var cues: [Cue] = []
     var diagnostics: [CaptionDiagnostic] = []
+    private var scanPosition = 0
+    private var scanLineNumber = 1
+    /// Lines read ahead and pushed back, oldest first.
+    private var pushedBack: (Line?, Line?) = (nil, nil)
+    private var timingCache: (start: Int, timing: Timing?) = (-1, nil)
 
-    init(text: ByteText) { self.text = text }
+    init(text: ByteText) {
+        self.text = text
+        cues.reserveCapacity(text.arrowCount())
+    }
 
-    /// A line: its bounds (without the line break) and where the next line starts.
+    /// What a line can be: blank, a number alone, a line with "-->", or other text.
+    private enum Kind { case blank, number, arrow, text }
+
+    /// A scanned line: its bounds (without the line break), kind and 1-based number.
     private struct Line {
         var start: Int
         var end: Int
-        var next: Int
+        var kind: Kind
+        var number: Int
     }
 
-    private func line(at position: Int) -> Line {
-        let end = text.lineEnd(from: position)
-        return Line(start: position, end: end, next: text.nextLineStart(after: end))
+    // MARK: - Lines
+
+    private mutating func nextLine() -> Line? {
+        if let first = pushedBack.0 {
+            pushedBack = (pushedBack.1, nil)
+            return first
+        }
+        guard scanPosition < text.count else { return nil }
+        return scan()
     }
+
+    /// Puts `line` back in front of the lines still to read (at most two are ever pushed back).
+    private mutating func pushBack(_ line: Line) {
+        pushedBack = (line, pushedBack.0)
+    }
+
+    /// Finds the line's end and classifies it. Most lines are text: once a character other than a digit
+    /// or whitespace shows, only a "-->" can change the answer, and that is searched for with memchr.
+    private mutating func scan() -> Line {
+        let start = scanPosition
+        let n = text.count
+        let base = text.bytes.baseAddress!
+        var end = n
+        if let lf = memchr(base + start, 0x0A, n - start) { end = base.distance(to: lf.assumingMemoryBound(to: UInt8.self)) }
+        if text.hasCarriageReturns, let cr = memchr(base + start, 0x0D, end - start) {
+            end = base.distance(to: cr.assumingMemoryBound(to: UInt8.self))
+        }
+        scanPosition = text.nextLineStart(after: end)
+        var kind = Kind.blank
+        var i = start
+        while i < end {
+            let b = base[i]
+            if b &- 0x30 < 10 {
+                kind = .number
+            } else if !b.isASCIIWhitespace {
+                kind = .text
+                var from = i
+                while from < end, let found = memchr(base + from, 0x3E, end - from) {
+                    let gt = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if gt >= start + 2, base[gt - 1] == 0x2D, base[gt - 2] == 0x2D {
+                        kind = .arrow
+                        break
+                    }
+                    from = gt + 1
+                }
+                break
+            }
+            i += 1
+        }
+        defer { scanLineNumber += 1 }
+        return Line(start: start, end: end, kind: kind, number: scanLineNumber)
+    }
+
+    /// The timing of an arrow line, parsed once even when a block is looked at ahead and then read.
+    private mutating func timing(of line: Line) -> Timing? {
+        guard line.kind == .arrow else { return nil }
+        if timingCache.start == line.start { return timingCache.timing }
+        let parsed = timing(line.start, line.end)
+        timingCache = (line.start, parsed)
+        return parsed
+    }
+
+    /// True when `line` starts a cue: a timing line, or an index line followed by one. A line read to
+    /// decide is pushed back; `line` itself is not.
+    private mutating func startsBlock(_ line: Line) -> Bool {
+        switch line.kind {
+        case .arrow: return timing(of: line) != nil
+        case .number:
+            guard let next = nextLine() else { return false }
+            pushBack(next)
+            return timing(of: next) != nil
+        case .blank, .text: return false
+        }
+    }
+
+    // MARK: - Blocks
 
     mutating func parse() -> CaptionDocument {
-        var position = 0
-        var lineNumber = 1
         var expectedIndex = 1
-        let count = text.count
-        while position < count {
-            let first = line(at: position)
-            if isBlank(first) {
-                position = first.next
-                lineNumber += 1
-                continue
-            }
+        while let first = nextLine() {
+            if first.kind == .blank { continue }
+            text.consumed(upTo: first.start)
             // A block: [index line] timing line, then text.
             var identifier = ""
-            var timingLine = first
-            var timingLineNumber = lineNumber
-            let parsed: Timing
-            if let index = indexValue(first), first.next < count, let found = timing(line(at: first.next)) {
-                identifier = trimmed(first)
-                if index != expectedIndex {
-                    report(lineNumber, "srt.index-order", .info, "cue index \(index) where \(expectedIndex) was expected")
+            var index = expectedIndex
+            var found: (timing: Timing, line: Int)?
+            if first.kind == .number, let second = nextLine() {
+                if let timing = timing(of: second) {
+                    let (start, end) = trimmedBounds(first.start, first.end)
+                    identifier = text.string(start, end)
+                    index = number(start, end) ?? expectedIndex
+                    if index != expectedIndex {
+                        report(first.number, "srt.index-order", .info, "cue index \(index) where \(expectedIndex) was expected")
+                    }
+                    found = (timing, second.number)
+                } else {
+                    pushBack(second)
                 }
-                timingLine = line(at: first.next)
-                timingLineNumber += 1
-                parsed = found
-            } else if let found = timing(first) {
-                report(lineNumber, "srt.index", .info, "cue without an index line")
-                parsed = found
-            } else {
-                // Neither an index nor a timing: skip to the next blank line.
-                var containsArrow = false
-                let blockLine = lineNumber
-                var skipped = first
-                while true {
-                    containsArrow = containsArrow || text.containsArrow(skipped.start, skipped.end)
-                    position = skipped.next
-                    lineNumber += 1
-                    guard position < count else { break }
-                    skipped = line(at: position)
-                    if isBlank(skipped) { break }
-                }
-                let shown = trimmed(first).prefix(60)
-                report(blockLine, containsArrow ? "srt.timing" : "srt.garbage", .error,
-                       containsArrow ? "unreadable timing line \"\(shown)\": block skipped" : "text outside any cue skipped: \"\(shown)\"")
+            } else if let timing = timing(of: first) {
+                report(first.number, "srt.index", .info, "cue without an index line")
+                found = (timing, first.number)
+            }
+            guard let (parsed, timingLine) = found else {
+                skipBlock(startingWith: first)
                 continue
             }
-            for note in parsed.notes { report(timingLineNumber, "srt.timing-format", .info, note) }
-            if parsed.end < parsed.start {
-                report(timingLineNumber, "srt.timing-order", .warning,
-                       "the cue ends (\(parsed.end.srtString)) before it starts (\(parsed.start.srtString))")
-            }
+            reportTimingNotes(parsed, line: timingLine)
 
             // Text: up to a blank line followed by a new block or the end. A blank line followed by more text
             // stays in the cue; a timing line (or index + timing) without a blank line before it ends the cue.
-            position = timingLine.next
-            lineNumber = timingLineNumber + 1
             var textStart = -1, textEnd = -1
-            while position < count {
-                let current = line(at: position)
-                if isBlank(current) {
-                    var ahead = current.next
-                    var blanks = 1
-                    while ahead < count, isBlank(line(at: ahead)) {
-                        ahead = line(at: ahead).next
-                        blanks += 1
+            var pending = nextLine()
+            while let current = pending {
+                pending = nil
+                if current.kind == .blank {
+                    var after: Line?
+                    while let line = nextLine() {
+                        if line.kind != .blank {
+                            after = line
+                            break
+                        }
                     }
-                    if ahead >= count || startsBlock(line(at: ahead)) { break }
+                    guard let after else { break }
+                    if startsBlock(after) {
+                        pushBack(after)
+                        break
+                    }
                     if textStart >= 0 {
-                        report(lineNumber, "srt.blank-line", .warning, "blank line inside a cue's text (kept in the cue)")
+                        report(current.number, "srt.blank-line", .warning, "blank line inside a cue's text (kept in the cue)")
                     }
-                    position = ahead
-                    lineNumber += blanks
+                    pending = after
                     continue
                 }
-                if startsBlock(current) {
-                    report(lineNumber, "srt.missing-blank-line", .warning, "no blank line before the next cue")
+                if current.kind != .text, startsBlock(current) {
+                    report(current.number, "srt.missing-blank-line", .warning, "no blank line before the next cue")
+                    pushBack(current)
                     break
                 }
                 if textStart < 0 { textStart = current.start }
                 textEnd = current.end
-                position = current.next
-                lineNumber += 1
+                pending = nextLine()
             }
             var cue = Cue(identifier: identifier, start: parsed.start, end: parsed.end,
                           text: textStart < 0 ? "" : text.string(textStart, textEnd))
             if let coordinates = parsed.coordinates {
                 var settings = CueSettings()
-                settings.srtCoordinates = coordinates
+                let (from, to) = trimmedBounds(coordinates.lowerBound, coordinates.upperBound)
+                settings.srtCoordinates = text.string(from, to)
                 cue.settings = settings
             }
             cues.append(cue)
-            expectedIndex = (Int(identifier) ?? expectedIndex) + 1
+            expectedIndex = index + 1
         }
         return CaptionDocument(format: .srt, cues: cues, diagnostics: diagnostics)
     }
 
-    // MARK: - Lines
+    /// Skips a block that is neither an index nor a timing, up to the next blank line, and reports it.
+    private mutating func skipBlock(startingWith first: Line) {
+        var containsArrow = first.kind == .arrow
+        while let line = nextLine() {
+            if line.kind == .blank { break }
+            containsArrow = containsArrow || line.kind == .arrow
+        }
+        let (start, end) = trimmedBounds(first.start, first.end)
+        let shown = text.string(start, end).prefix(60)
+        report(first.number, containsArrow ? "srt.timing" : "srt.garbage", .error,
+               containsArrow ? "unreadable timing line \"\(shown)\": block skipped" : "text outside any cue skipped: \"\(shown)\"")
+    }
 
-    private func isBlank(_ line: Line) -> Bool { text.isBlank(line.start, line.end) }
-
-    /// The line's bounds without surrounding whitespace.
-    private func trimmedBounds(_ line: Line) -> (Int, Int) {
-        var start = line.start, end = line.end
+    /// Bounds without surrounding whitespace.
+    private func trimmedBounds(_ start: Int, _ end: Int) -> (Int, Int) {
+        var start = start, end = end
         while start < end, text[start].isASCIIWhitespace { start += 1 }
         while end > start, text[end - 1].isASCIIWhitespace { end -= 1 }
         return (start, end)
     }
 
-    private func trimmed(_ line: Line) -> String {
-        let (start, end) = trimmedBounds(line)
-        return text.string(start, end)
-    }
-
-    /// A line that is a number alone (an index), surrounding whitespace allowed.
-    private func indexValue(_ line: Line) -> Int? {
-        let (start, end) = trimmedBounds(line)
+    /// The value of a run of digits (an index line).
+    private func number(_ start: Int, _ end: Int) -> Int? {
         guard start < end, end - start <= 18 else { return nil }
         var value = 0
         for p in start..<end {
@@ -178,77 +264,116 @@ private struct SRTParser {
         return value
     }
 
-    /// True when `line` starts a cue: a timing line, or an index line followed by one.
-    private func startsBlock(_ line: Line) -> Bool {
-        if timing(line) != nil { return true }
-        return indexValue(line) != nil && line.next < text.count && timing(self.line(at: line.next)) != nil
-    }
-
     private mutating func report(_ line: Int, _ rule: String, _ severity: CaptionDiagnostic.Severity, _ message: String) {
         diagnostics.append(CaptionDiagnostic(line: line, rule: rule, severity: severity, message: message))
     }
 
     // MARK: - Timing lines
 
+    /// What was loose about a timing line (a bit set, to keep `Timing` a plain value).
+    private struct TimingNotes: OptionSet {
+        let rawValue: UInt8
+        static let looseDigits = TimingNotes(rawValue: 1)
+        static let dotSeparator = TimingNotes(rawValue: 2)
+        static let shortOrLongFraction = TimingNotes(rawValue: 4)
+        static let noFraction = TimingNotes(rawValue: 8)
+        static let above59 = TimingNotes(rawValue: 16)
+    }
+
     private struct Timing {
         var start: CaptionTime
         var end: CaptionTime
-        var coordinates: String?
-        var notes: [String]
+        /// Where the `X1:… Y2:…` coordinates after the times are, if any.
+        var coordinates: Range<Int>?
+        var notes: TimingNotes
+    }
+
+    private mutating func reportTimingNotes(_ timing: Timing, line: Int) {
+        let notes = timing.notes
+        if !notes.isEmpty {
+            if notes.contains(.looseDigits) { report(line, "srt.timing-format", .info, "loose digits in a time (expected HH:MM:SS,mmm)") }
+            if notes.contains(.dotSeparator) { report(line, "srt.timing-format", .info, "\".\" instead of \",\" before the milliseconds") }
+            if notes.contains(.shortOrLongFraction) {
+                report(line, "srt.timing-format", .info, "milliseconds not written with 3 digits (read as a decimal fraction of a second: \",5\" is 500 ms)")
+            }
+            if notes.contains(.noFraction) { report(line, "srt.timing-format", .info, "a time without milliseconds") }
+            if notes.contains(.above59) { report(line, "srt.timing-format", .info, "minutes or seconds above 59") }
+        }
+        if timing.end < timing.start {
+            report(line, "srt.timing-order", .warning, "the cue ends (\(timing.end.srtString)) before it starts (\(timing.start.srtString))")
+        }
     }
 
     /// `H:MM:SS,mmm --> H:MM:SS,mmm [X1:… X2:… Y1:… Y2:…]`, leniently.
-    private func timing(_ line: Line) -> Timing? {
-        let start = line.start, end = line.end
-        // Cheap rejection first: most lines are text.
-        guard end - start >= 10, text.containsArrow(start, end) else { return nil }
+    private func timing(_ start: Int, _ end: Int) -> Timing? {
+        guard end - start >= 10 else { return nil }
         var p = start
-        var notes: [String] = []
+        var timing = Timing(start: .zero, end: .zero, coordinates: nil, notes: [])
         WebVTTSyntax.skipWhitespace(text, &p, end)
-        guard let from = time(&p, end, &notes) else { return nil }
+        guard let from = time(&p, end, &timing) else { return nil }
         WebVTTSyntax.skipWhitespace(text, &p, end)
         guard p + 2 < end, text[p] == 0x2D, text[p + 1] == 0x2D, text[p + 2] == 0x3E else { return nil }
         p += 3
         WebVTTSyntax.skipWhitespace(text, &p, end)
-        guard let to = time(&p, end, &notes) else { return nil }
-        var coordinates: String?
-        if !text.isBlank(p, end) {
+        guard let to = time(&p, end, &timing) else { return nil }
+        if p < end, !text.isBlank(p, end) {
             guard text[p].isASCIIWhitespace else { return nil }
-            coordinates = trimmed(Line(start: p, end: end, next: end))
+            timing.coordinates = p..<end
         }
-        return Timing(start: from, end: to, coordinates: coordinates, notes: notes)
+        timing.start = from
+        timing.end = to
+        return timing
+    }
+
+    /// Up to `limit` ASCII digits: their count and value.
+    @inline(__always)
+    private func digits(_ p: inout Int, _ end: Int, limit: Int) -> (count: Int, value: Int64) {
+        var count = 0
+        var value: Int64 = 0
+        while p < end, count < limit {
+            let d = text[p] &- 0x30
+            guard d < 10 else { break }
+            value = value * 10 + Int64(d)
+            count += 1
+            p += 1
+        }
+        return (count, value)
     }
 
     /// `H+:M{1,2}:S{1,2}[,.]F{1,3}` (fraction optional), reading a short fraction as a decimal (",5" is 500 ms).
-    private func time(_ p: inout Int, _ end: Int, _ notes: inout [String]) -> CaptionTime? {
-        let hours = WebVTTSyntax.digits(text, &p, end)
-        guard hours.count >= 1, !hours.overflowed, hours.value < 1_000_000, p < end, text[p] == 0x3A else { return nil }
+    private func time(_ p: inout Int, _ end: Int, _ timing: inout Timing) -> CaptionTime? {
+        let hours = digits(&p, end, limit: 7)
+        guard hours.count >= 1, p < end, text[p] == 0x3A else { return nil }
         p += 1
-        let minutes = WebVTTSyntax.digits(text, &p, end)
+        let minutes = digits(&p, end, limit: 3)
         guard (1...2).contains(minutes.count), p < end, text[p] == 0x3A else { return nil }
         p += 1
-        let seconds = WebVTTSyntax.digits(text, &p, end)
+        let seconds = digits(&p, end, limit: 3)
         guard (1...2).contains(seconds.count) else { return nil }
-        if minutes.count != 2 || seconds.count != 2 || hours.count > 2 && hours.value < 100 {
-            notes.append("loose digits in a time (expected HH:MM:SS,mmm)")
-        }
+        if minutes.count != 2 || seconds.count != 2 || (hours.count > 2 && hours.value < 100) { timing.notes.insert(.looseDigits) }
         var milliseconds: Int64 = 0
         if p < end, text[p] == 0x2C || text[p] == 0x2E {
-            if text[p] == 0x2E { notes.append("\".\" instead of \",\" before the milliseconds") }
+            if text[p] == 0x2E { timing.notes.insert(.dotSeparator) }
             p += 1
             let fractionStart = p
-            let fraction = WebVTTSyntax.digits(text, &p, end)
+            let fraction = digits(&p, end, limit: 4)
             guard fraction.count >= 1 else { return nil }
-            if fraction.count != 3 { notes.append("\(fraction.count) digits of milliseconds (read as a decimal fraction of a second)") }
-            // The first three digits as a decimal fraction; a fourth rounds.
-            var value: Int64 = 0
-            for k in 0..<3 { value = value * 10 + (k < fraction.count ? Int64(text[fractionStart + k] - 0x30) : 0) }
-            if fraction.count > 3, text[fractionStart + 3] >= 0x35 { value += 1 }
-            milliseconds = value
+            while p < end, text[p].isASCIIDigit { p += 1 }  // digits past the fourth are dropped
+            let count = p - fractionStart
+            if count == 3 {
+                milliseconds = fraction.value
+            } else {
+                timing.notes.insert(.shortOrLongFraction)
+                // The first three digits as a decimal fraction; a fourth rounds.
+                var value: Int64 = 0
+                for k in 0..<3 { value = value * 10 + (k < count ? Int64(text[fractionStart + k] - 0x30) : 0) }
+                if count > 3, text[fractionStart + 3] >= 0x35 { value += 1 }
+                milliseconds = value
+            }
         } else {
-            notes.append("a time without milliseconds")
+            timing.notes.insert(.noFraction)
         }
-        if minutes.value > 59 || seconds.value > 59 { notes.append("minutes or seconds above 59") }
+        if minutes.value > 59 || seconds.value > 59 { timing.notes.insert(.above59) }
         return CaptionTime(milliseconds: hours.value * 3_600_000 + minutes.value * 60_000 + seconds.value * 1000 + milliseconds)
     }
 }

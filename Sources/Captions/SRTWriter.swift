@@ -9,12 +9,16 @@ public struct SRTWriter: Sendable {
 
     public func write(_ document: CaptionDocument) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
         var out: [UInt8] = []
-        out.reserveCapacity(document.cues.count * 96)
+        out.reserveCapacity(document.estimatedWrittenSize)
         var diagnostics: [CaptionDiagnostic] = []
-        let newline: [UInt8] = lineEnding == .crlf ? [0x0D, 0x0A] : [0x0A]
+        let crlf = lineEnding == .crlf
+        @inline(__always) func newline(_ out: inout [UInt8]) {
+            if crlf { out.append(0x0D) }
+            out.append(0x0A)
+        }
         for (index, cue) in document.cues.enumerated() {
             appendNumber(index + 1, to: &out)
-            out.append(contentsOf: newline)
+            newline(&out)
             cue.start.appendFormatted(to: &out, separator: UInt8(ascii: ","))
             out.append(contentsOf: " --> ".utf8)
             cue.end.appendFormatted(to: &out, separator: UInt8(ascii: ","))
@@ -22,26 +26,34 @@ public struct SRTWriter: Sendable {
                 out.append(0x20)
                 out.append(contentsOf: coordinates.utf8)
             }
-            out.append(contentsOf: newline)
-            appendText(cue.text, index: index, newline: newline, to: &out, &diagnostics)
-            out.append(contentsOf: newline)
+            newline(&out)
+            appendText(cue.text, index: index, crlf: crlf, to: &out, &diagnostics)
+            newline(&out)
         }
         return (out, diagnostics)
     }
 
     private func appendNumber(_ number: Int, to out: inout [UInt8]) {
-        if number < 10 {
-            out.append(0x30 + UInt8(number))
-        } else {
-            out.append(contentsOf: String(number).utf8)
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var value = number
+            var i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = 0x30 + UInt8(value % 10)
+                value /= 10
+            } while value > 0
+            out.append(contentsOf: buffer[i...])
         }
     }
 
     /// The text's lines; blank lines (they would end the cue) are dropped, and so is a line that would read
     /// as a timing line or as an index followed by one.
-    private func appendText(_ text: String, index: Int, newline: [UInt8], to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+    private func appendText(_ text: String, index: Int, crlf: Bool, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
         guard !text.isEmpty else { return }
-        if newline.count == 1, !text.utf8.contains(0x0D), !text.contains("-->"), !hasBlankLine(text) {
+        let shape = TextShape(text)
+        if !crlf, !shape.hasCarriageReturn, !shape.hasArrow, !shape.hasBlankLine {
             out.append(contentsOf: text.utf8)
             out.append(0x0A)
             return
@@ -61,20 +73,8 @@ public struct SRTWriter: Sendable {
                                                      message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
             }
             out.append(contentsOf: line.utf8)
-            out.append(contentsOf: newline)
+            if crlf { out.append(0x0D) }
+            out.append(0x0A)
         }
-    }
-
-    private func hasBlankLine(_ text: String) -> Bool {
-        var lineIsBlank = true
-        for b in text.utf8 {
-            if b == 0x0A {
-                if lineIsBlank { return true }
-                lineIsBlank = true
-            } else if b != 0x20 && b != 0x09 {
-                lineIsBlank = false
-            }
-        }
-        return lineIsBlank
     }
 }

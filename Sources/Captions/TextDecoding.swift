@@ -18,26 +18,50 @@ public enum TextDecoding {
     /// `fallback` is what non-UTF-8 text without a BOM is read as (nil: keep it as UTF-8 with replacements).
     public static func decode(_ bytes: [UInt8], encoding: String? = nil,
                               fallback: String? = "windows-1252") throws(CaptionError) -> Result {
-        if let encoding { return try decode(bytes, named: encoding) }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            let body = Array(bytes.dropFirst(3))
-            return Result(utf8: body, encoding: "utf-8", guessed: false, hadInvalidUTF8: !isValidUTF8(body))
+        let detection = try bytes.withUnsafeBufferPointer { buffer in
+            Swift.Result { () throws(CaptionError) in try detect(buffer, encoding: encoding, fallback: fallback) }
+        }.get()
+        switch detection {
+        case let .utf8(bomLength, valid):
+            return Result(utf8: bomLength == 0 ? bytes : Array(bytes.dropFirst(bomLength)), encoding: "utf-8", guessed: false,
+                          hadInvalidUTF8: !valid)
+        case .converted(let result):
+            return result
         }
+    }
+
+    /// What the bytes are: UTF-8 to read in place (after a BOM of `bomLength` bytes), or text converted to UTF-8.
+    enum Detection {
+        case utf8(bomLength: Int, valid: Bool)
+        case converted(Result)
+    }
+
+    /// Detects the encoding of `bytes` without copying them when they are UTF-8.
+    static func detect(_ bytes: UnsafeBufferPointer<UInt8>, encoding: String?, fallback: String?) throws(CaptionError) -> Detection {
+        let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        if let encoding {
+            let name = encoding.lowercased()
+            if name == "utf-8" || name == "utf8" {
+                return .utf8(bomLength: hasBOM ? 3 : 0, valid: validate(bytes))
+            }
+            return .converted(try decode(Array(bytes), named: encoding))
+        }
+        if hasBOM { return .utf8(bomLength: 3, valid: validate(UnsafeBufferPointer(rebasing: bytes[3...]))) }
         if bytes.starts(with: [0xFF, 0xFE]) {
-            return Result(utf8: utf16ToUTF8(bytes.dropFirst(2), bigEndian: false), encoding: "utf-16le", guessed: false, hadInvalidUTF8: false)
+            return .converted(Result(utf8: utf16ToUTF8(bytes[2...], bigEndian: false), encoding: "utf-16le", guessed: false, hadInvalidUTF8: false))
         }
         if bytes.starts(with: [0xFE, 0xFF]) {
-            return Result(utf8: utf16ToUTF8(bytes.dropFirst(2), bigEndian: true), encoding: "utf-16be", guessed: false, hadInvalidUTF8: false)
+            return .converted(Result(utf8: utf16ToUTF8(bytes[2...], bigEndian: true), encoding: "utf-16be", guessed: false, hadInvalidUTF8: false))
         }
-        if isValidUTF8(bytes) { return Result(utf8: bytes, encoding: "utf-8", guessed: false, hadInvalidUTF8: false) }
+        if validate(bytes) { return .utf8(bomLength: 0, valid: true) }
         if let bigEndian = looksLikeUTF16WithoutBOM(bytes) {
-            return Result(utf8: utf16ToUTF8(bytes[...], bigEndian: bigEndian), encoding: bigEndian ? "utf-16be" : "utf-16le",
-                          guessed: true, hadInvalidUTF8: false)
+            return .converted(Result(utf8: utf16ToUTF8(bytes[...], bigEndian: bigEndian), encoding: bigEndian ? "utf-16be" : "utf-16le",
+                                     guessed: true, hadInvalidUTF8: false))
         }
-        guard let fallback else { return Result(utf8: bytes, encoding: "utf-8", guessed: false, hadInvalidUTF8: true) }
-        var result = try decode(bytes, named: fallback)
+        guard let fallback else { return .utf8(bomLength: 0, valid: false) }
+        var result = try decode(Array(bytes), named: fallback)
         result.guessed = true
-        return result
+        return .converted(result)
     }
 
     /// Decodes `bytes` as the named encoding.
@@ -65,14 +89,19 @@ public enum TextDecoding {
     private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = bytes.count
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
         while i < n {
+            // ASCII runs, eight bytes at a time.
+            while i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            guard i < n else { break }
             let b = bytes[i]
             if b < 0x80 {
                 i += 1
                 continue
             }
             let length: Int
-            var minimum: UInt32
+            let minimum: UInt32
             var scalar: UInt32
             switch b {
             case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(b & 0x1F)
@@ -87,7 +116,6 @@ public enum TextDecoding {
                 scalar = scalar << 6 | UInt32(c & 0x3F)
             }
             if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return false }
-            minimum = 0
             i += length
         }
         return true
@@ -95,7 +123,7 @@ public enum TextDecoding {
 
     // MARK: - UTF-16
 
-    private static func utf16ToUTF8(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> [UInt8] {
+    private static func utf16ToUTF8(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, bigEndian: Bool) -> [UInt8] {
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
         var i = bytes.startIndex
@@ -108,7 +136,7 @@ public enum TextDecoding {
     }
 
     /// UTF-16 text without a BOM shows as many zero bytes in one byte position: nil when it does not.
-    private static func looksLikeUTF16WithoutBOM(_ bytes: [UInt8]) -> Bool? {
+    private static func looksLikeUTF16WithoutBOM(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         let sample = bytes.prefix(4096)
         guard sample.count >= 8 else { return nil }
         var evenZeros = 0, oddZeros = 0

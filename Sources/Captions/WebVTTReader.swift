@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads WebVTT by the W3C WebVTT parser algorithm: only a bad signature is fatal; every other problem
 /// drops or ignores just the part concerned, and is reported as a diagnostic.
 public struct WebVTTReader: Sendable {
@@ -15,39 +17,47 @@ public struct WebVTTReader: Sendable {
 
     /// Reads UTF-8 text (one leading BOM is skipped).
     public func read(utf8 bytes: [UInt8]) throws(CaptionError) -> CaptionDocument {
-        try parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, encoding: "utf-8")
-    }
-
-    /// Parses decoded text (its BOM already removed: a second one makes the signature invalid).
-    private func parse(_ bytes: [UInt8], encoding: String) throws(CaptionError) -> CaptionDocument {
-        var input = bytes
-        var diagnostics: [CaptionDiagnostic] = []
-        if let replaced = replacingNulls(in: input) {
-            input = replaced
-            diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.null", message: "NUL characters read as U+FFFD"))
-        }
-        var result: Result<CaptionDocument, CaptionError>!
-        input.withUnsafeBufferPointer { buffer in
-            var parser = WebVTTParser(text: ByteText(bytes: buffer), strict: mode == .strict)
-            parser.diagnostics = diagnostics
-            result = parser.parse().map { document in
-                var document = document
-                document.encoding = encoding
-                return document
-            }
-        }
-        return try result.get()
+        try read(bytes, encoding: "utf-8")
     }
 
     /// Reads a WebVTT file's bytes. WebVTT is UTF-8 by definition; `encoding` overrides that for files
     /// that are not (and UTF-16 with a byte-order mark is recognised).
     public func read(_ bytes: [UInt8], encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
-        let decoded = try TextDecoding.decode(bytes, encoding: encoding, fallback: nil)
-        var document = try parse(decoded.utf8, encoding: decoded.encoding)
-        if decoded.hadInvalidUTF8 {
-            document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "webvtt.encoding", severity: .warning,
-                                                          message: "the file is not valid UTF-8: invalid bytes read as U+FFFD (use --encoding to name its encoding)"), at: 0)
+        try bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(CaptionError) in try read(buffer: buffer, encoding: encoding, mapping: nil) }
+        }.get()
+    }
+
+    /// Reads bytes in place (pages of `mapping` are given back as they are read).
+    func read(buffer: UnsafeBufferPointer<UInt8>, encoding: String?, mapping: MappedFile?) throws(CaptionError) -> CaptionDocument {
+        switch try TextDecoding.detect(buffer, encoding: encoding, fallback: nil) {
+        case let .utf8(bomLength, valid):
+            var document = try parse(UnsafeBufferPointer(rebasing: buffer[bomLength...]), mapping: mapping, encoding: "utf-8")
+            if !valid {
+                document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "webvtt.encoding", severity: .warning,
+                                                              message: "the file is not valid UTF-8: invalid bytes read as U+FFFD (use --encoding to name its encoding)"), at: 0)
+            }
+            return document
+        case .converted(let decoded):
+            return try decoded.utf8.withUnsafeBufferPointer { converted in
+                Result { () throws(CaptionError) in try parse(converted, mapping: nil, encoding: decoded.encoding) }
+            }.get()
         }
+    }
+
+    /// Parses decoded text (its BOM already removed: a second one makes the signature invalid).
+    private func parse(_ buffer: UnsafeBufferPointer<UInt8>, mapping: MappedFile?, encoding: String) throws(CaptionError) -> CaptionDocument {
+        if let base = buffer.baseAddress, memchr(base, 0, buffer.count) != nil, let copy = replacingNulls(in: Array(buffer)) {
+            // NUL characters read as U+FFFD: parse a copy with them replaced.
+            var document = try copy.withUnsafeBufferPointer { replaced in
+                Result { () throws(CaptionError) in try parse(replaced, mapping: nil, encoding: encoding) }
+            }.get()
+            document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "webvtt.null", message: "NUL characters read as U+FFFD"), at: 0)
+            return document
+        }
+        var parser = WebVTTParser(text: ByteText(bytes: buffer, mapping: mapping), strict: mode == .strict)
+        var document = try parser.parse().get()
+        document.encoding = encoding
         return document
     }
 }
@@ -67,6 +77,7 @@ private struct WebVTTParser {
     init(text: ByteText, strict: Bool) {
         self.text = text
         self.strict = strict
+        document.cues.reserveCapacity(text.arrowCount())
     }
 
     mutating func parse() -> Result<CaptionDocument, CaptionError> {
@@ -89,6 +100,7 @@ private struct WebVTTParser {
                 }
                 skipBlankLines()
                 while position < text.count {
+                    text.consumed(upTo: position)
                     let block = collectBlock(inHeader: false)
                     add(block)
                     skipBlankLines()
@@ -150,13 +162,13 @@ private struct WebVTTParser {
 
         loop: while true {
             let lineStart = position
-            let lineEnd = text.lineEnd(from: position)
+            let (lineEnd, hasArrow) = text.scanLine(from: position)
             let currentLine = lineNumber
             lineCount += 1
             let seenEOF = lineEnd >= text.count
             if !seenEOF { advanceLine(to: text.nextLineStart(after: lineEnd)) } else { position = lineEnd }
 
-            if text.containsArrow(lineStart, lineEnd) {
+            if hasArrow {
                 if !inHeader && (lineCount == 1 || (lineCount == 2 && !seenArrow)) {
                     seenArrow = true
                     previousPosition = position

@@ -44,10 +44,11 @@ enum WebVTTSyntax {
         while position < end {
             let d = text[position] &- 0x30
             guard d < 10 else { break }
-            if value > (Int64.max - 9) / 10 { overflowed = true } else { value = value * 10 + Int64(d) }
+            value = value &* 10 &+ Int64(d)
             count += 1
             position += 1
         }
+        if count > 18 { overflowed = true }  // more digits than an Int64 holds
         return (count, value, overflowed)
     }
 

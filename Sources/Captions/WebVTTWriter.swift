@@ -7,7 +7,7 @@ public struct WebVTTWriter: Sendable {
     /// The document as UTF-8 bytes. Text that would break the file's structure is made safe and reported.
     public func write(_ document: CaptionDocument) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
         var out: [UInt8] = []
-        out.reserveCapacity(document.cues.count * 96 + 64)
+        out.reserveCapacity(document.estimatedWrittenSize)
         var diagnostics: [CaptionDiagnostic] = []
         out.append(contentsOf: "WEBVTT".utf8)
         out.append(contentsOf: safeHeader(document.header).utf8)
@@ -66,7 +66,8 @@ public struct WebVTTWriter: Sendable {
     /// the cue) and "-->" (it would start a new one).
     private func appendCueText(_ text: String, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
         guard !text.isEmpty else { return }
-        if !Self.needsRepair(text) {
+        let shape = TextShape(text)
+        if !(shape.hasCarriageReturn || shape.hasEmptyLine || shape.hasArrow) {
             out.append(contentsOf: text.utf8)
             out.append(0x0A)
             return
@@ -90,20 +91,6 @@ public struct WebVTTWriter: Sendable {
         }
     }
 
-    /// True when the text has a CR, an empty line (also at either end) or "-->".
-    private static func needsRepair(_ text: String) -> Bool {
-        var previous: UInt8 = 0x0A  // an LF first would be an empty first line
-        var beforePrevious: UInt8 = 0
-        for b in text.utf8 {
-            if b == 0x0D { return true }
-            if b == 0x0A && previous == 0x0A { return true }
-            if b == 0x3E && previous == 0x2D && beforePrevious == 0x2D { return true }
-            beforePrevious = previous
-            previous = b
-        }
-        return previous == 0x0A
-    }
-
     private func safeHeader(_ header: String) -> String {
         // The header ends at the first blank line and may not hold "-->" (that line would start a cue).
         let lines = header.split(separator: "\n", omittingEmptySubsequences: false)
@@ -124,10 +111,12 @@ public struct WebVTTWriter: Sendable {
     }
 
     private func safeIdentifier(_ identifier: String, index: Int, _ diagnostics: inout [CaptionDiagnostic]) -> String {
-        guard identifier.contains("-->") || identifier.contains("\n") else { return identifier }
+        let shape = TextShape(identifier)
+        guard shape.hasArrow || shape.hasCarriageReturn || identifier.utf8.contains(0x0A) else { return identifier }
         diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
                                              message: "cue \(index + 1): identifier made safe (no line breaks or \"-->\")"))
-        return identifier.replacingOccurrences(of: "-->", with: "->").replacingOccurrences(of: "\n", with: " ")
+        return identifier.replacingOccurrences(of: "-->", with: "->").replacingOccurrences(of: "\r", with: " ")
+            .replacingOccurrences(of: "\n", with: " ")
     }
 
     /// Cue settings in canonical order (region last, so that reading them back gives the same cue).

@@ -33,6 +33,43 @@ enum Measure {
         return ProcessRun(seconds: elapsed, peakMemoryMiB: Double(usage.ru_maxrss) / 1024)
     }
 
+    /// Runs `executable` and returns its standard output too (standard error discarded).
+    static func runCapturing(_ executable: String, _ arguments: [String]) throws -> (run: ProcessRun, output: String) {
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw BenchError("pipe failed") }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = now()
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+        close(pipe[1])
+        guard spawned == 0 else {
+            close(pipe[0])
+            throw BenchError("cannot start \(executable)")
+        }
+        var output = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = read(pipe[0], &chunk, chunk.count)
+            if got <= 0 { break }
+            output += chunk[0..<got]
+        }
+        close(pipe[0])
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = now() - start
+        guard status == 0 else { throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status \(status))") }
+        return (ProcessRun(seconds: elapsed, peakMemoryMiB: Double(usage.ru_maxrss) / 1024),
+                String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     /// Best (shortest) of `repetitions` runs of each command, interleaved so both see the same machine load.
     static func compare(ours: (String, [String]), reference: (String, [String]), repetitions: Int = 5) throws -> (ours: ProcessRun, reference: ProcessRun) {
         var best: (ours: ProcessRun?, reference: ProcessRun?) = (nil, nil)
@@ -43,6 +80,13 @@ enum Measure {
             if best.ours == nil || o.seconds < best.ours!.seconds { best.ours = o }
         }
         return (best.ours!, best.reference!)
+    }
+
+    /// CPU time of the calling thread: what "on one core" means, without the time the machine lent to others.
+    static func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     static func now() -> Double {

@@ -4,23 +4,32 @@ import MediaIO
 // `make bench`: MediaLint's speed against reference tools measured in the same run, on this machine.
 // Each benchmark prints our time, the reference's time, their ratio and the target from its issue.
 //
-//   medialint-bench                  run every benchmark
-//   medialint-bench decode-luma FILE decode FILE's video to luma planes (a worker the benchmarks time)
+//   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, captions)
+//   MediaLintBench decode-luma FILE   decode FILE's video to luma planes (a worker the benchmarks time)
+//   MediaLintBench parse-captions F   parse a caption file 3 times, print the best seconds and cues (a worker)
+//   MediaLintBench parse-captions-once F   the same, once (for its peak memory)
+//   MediaLintBench write-captions F   parse, then time writing it back (a worker)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "decode-luma":
-        guard arguments.count >= 2 else { throw BenchError("usage: medialint-bench decode-luma FILE [THREADS]") }
+        guard arguments.count >= 2 else { throw BenchError("usage: MediaLintBench decode-luma FILE [THREADS]") }
         let threads = arguments.count > 2 ? Int(arguments[2]) ?? 0 : 0
         try Workers.decodeLuma(path: arguments[1], threads: threads)
-    case nil:
-        let results = try Benchmarks.runAll()
+    case "parse-captions" where arguments.count == 2:
+        try CaptionBench.parse(path: arguments[1], repetitions: 3)
+    case "parse-captions-once" where arguments.count == 2:
+        try CaptionBench.parse(path: arguments[1], repetitions: 1)
+    case "write-captions" where arguments.count == 2:
+        try CaptionBench.write(path: arguments[1])
+    case nil, "decode", "captions":
+        let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:
         throw BenchError("unknown mode \(arguments[0]); run without arguments for every benchmark")
     }
 } catch {
-    FileHandle.standardError.write(Data("medialint-bench: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("MediaLintBench: \(error)\n".utf8))
     exit(2)
 }

@@ -43,7 +43,7 @@ import Testing
         #expect(times(document) == [[1500, 2250], [442_800_000, 442_801_000], [5000, 6000]])
         #expect(document.diagnostics.allSatisfy { $0.rule == "srt.timing-format" })
         #expect(document.diagnostics.contains { $0.message.contains("\".\" instead of \",\"") })
-        #expect(document.diagnostics.contains { $0.message.contains("1 digits of milliseconds") })
+        #expect(document.diagnostics.contains { $0.message.contains("\",5\" is 500 ms") })
     }
 
     @Test func coordinatesAreKept() {

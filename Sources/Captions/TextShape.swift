@@ -1,0 +1,54 @@
+/// What a piece of text holds that could break a caption file's structure, found in one pass over its bytes.
+struct TextShape {
+    var hasCarriageReturn = false
+    var hasArrow = false
+    /// A line with no characters, counting a line break at the very start or end.
+    var hasEmptyLine = false
+    /// A line of only spaces and tabs (or nothing).
+    var hasBlankLine = false
+
+    init(_ text: String) {
+        if let shape = text.utf8.withContiguousStorageIfAvailable({ TextShape(utf8: $0) }) {
+            self = shape
+        } else {
+            self = Array(text.utf8).withUnsafeBufferPointer { TextShape(utf8: $0) }
+        }
+    }
+
+    init(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        guard n > 0 else {
+            hasEmptyLine = true
+            hasBlankLine = true
+            return
+        }
+        var lineIsBlank = true
+        var i = 0
+        while i < n {
+            let b = bytes[i]
+            i += 1
+            // Letters and every non-ASCII byte are above ">": most bytes take this one branch.
+            if b > 0x3E {
+                lineIsBlank = false
+                continue
+            }
+            switch b {
+            case 0x0D:
+                hasCarriageReturn = true
+            case 0x0A:
+                if i == 1 || bytes[i - 2] == 0x0A { hasEmptyLine = true }
+                if lineIsBlank { hasBlankLine = true }
+                lineIsBlank = true
+            case 0x3E:
+                if i >= 3, bytes[i - 2] == 0x2D, bytes[i - 3] == 0x2D { hasArrow = true }
+                lineIsBlank = false
+            case 0x20, 0x09:
+                break
+            default:
+                lineIsBlank = false
+            }
+        }
+        if bytes[n - 1] == 0x0A { hasEmptyLine = true }
+        if lineIsBlank { hasBlankLine = true }
+    }
+}

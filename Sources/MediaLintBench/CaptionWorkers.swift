@@ -1,0 +1,72 @@
+import Captions
+import Foundation
+
+/// Caption benchmarks' generated inputs and timed work.
+enum CaptionBench {
+    /// Writes a deterministic caption file of `cues` cues (about 100 bytes each) in `format`.
+    static func generate(cues count: Int, format: CaptionFormat, to path: String) throws {
+        var random = SplitMix64(seed: 2026)
+        let words = ["the", "a", "caption", "speech", "video", "sound", "music", "door", "opens", "quietly", "laughter", "running",
+                     "we", "you", "they", "said", "never", "always", "here", "there", "coffee", "morning", "station", "train"]
+        var document = CaptionDocument(format: format)
+        document.cues.reserveCapacity(count)
+        for i in 0..<count {
+            let start = Int64(i) * 2000
+            var lines: [String] = []
+            for _ in 0..<2 {
+                var line = (0..<5).map { _ in words[Int(random.next() % UInt64(words.count))] }.joined(separator: " ")
+                if random.next() % 8 == 0 { line = "<i>\(line)</i>" }
+                lines.append(line)
+            }
+            document.cues.append(Cue(identifier: format == .srt ? String(i + 1) : "", start: CaptionTime(milliseconds: start),
+                                     end: CaptionTime(milliseconds: start + 1500), text: lines.joined(separator: "\n")))
+        }
+        let bytes = CaptionFile.encode(document, as: format).bytes
+        try Data(bytes).write(to: URL(fileURLWithPath: path + ".partial"))
+        try FileManager.default.moveItem(atPath: path + ".partial", toPath: path)
+    }
+
+    /// Reads the caption file at `path` `repetitions` times (each timed: mapping, decoding and parsing it;
+    /// one document alive at a time) and prints `bestSeconds cues`. Peak memory is measured on a process
+    /// that reads once: freed memory stays with the allocator, so later reads would add the file's pages to it.
+    static func parse(path: String, repetitions: Int) throws {
+        var best = Double.infinity, bestCPU = Double.infinity
+        var cues = 0
+        for _ in 0..<repetitions {
+            let start = Measure.now(), startCPU = Measure.threadCPUTime()
+            let document = try CaptionFile.read(path)
+            best = min(best, Measure.now() - start)
+            bestCPU = min(bestCPU, Measure.threadCPUTime() - startCPU)
+            cues = document.cues.count
+        }
+        print(best, bestCPU, cues)
+    }
+
+    /// Reads `path`, then times writing it back in its own format three times; prints `bestSeconds bytes`.
+    static func write(path: String) throws {
+        let document = try CaptionFile.read(path)
+        var best = Double.infinity, bestCPU = Double.infinity
+        var count = 0
+        for _ in 0..<3 {
+            let start = Measure.now(), startCPU = Measure.threadCPUTime()
+            let written = CaptionFile.encode(document, as: document.format).bytes
+            best = min(best, Measure.now() - start)
+            bestCPU = min(bestCPU, Measure.threadCPUTime() - startCPU)
+            count = written.count
+        }
+        print(best, bestCPU, count)
+    }
+}
+
+/// A small seeded generator, so generated inputs are the same on every machine.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
