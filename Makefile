@@ -12,7 +12,10 @@ RELEASE_BIN  := $(RELEASE_DIR)/medialint
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
                 pkg-config ffmpeg espeak-ng sox libsqlite3-dev
 
-.PHONY: all deps build release test demo bench media install clean help
+FUZZ_SECONDS ?= 600
+FUZZ_DIR     := .build-fuzz
+
+.PHONY: all deps build release test demo bench fuzz media install clean help
 
 all: build
 
@@ -21,6 +24,7 @@ help:
 	@echo "make test     install what is missing, build, run every test"
 	@echo "make bench    release build; speed against reference tools measured in the same run"
 	@echo "make build    debug build            make release   release build"
+	@echo "make fuzz     fuzz the caption readers and writers with libFuzzer (FUZZ_SECONDS=$(FUZZ_SECONDS))"
 	@echo "make media    rebuild Media/ samples (Media/generate.sh) and the ffprobe records"
 	@echo "make install  install medialint into \$$PREFIX/bin (PREFIX=$(PREFIX))"
 	@echo "make deps     install missing Debian packages (as root, or with sudo)"
@@ -54,7 +58,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# The main job on the bundled samples: what each file holds, and how bad files are refused.
+# The main job on the bundled samples: what each file holds, its captions, and how bad files are refused.
 demo: release
 	@echo
 	@for file in Media/speech.mp4 Media/embedded-subtitles.mkv Media/audio-only.ogg Media/rgb-primaries.mkv; do \
@@ -66,9 +70,26 @@ demo: release
 	@for file in Media/truncated.mp4 Media/corrupt-header.mp4 Media/empty.mp4 Media/not-media.mp4 Media/missing.mp4; do \
 	    $(RELEASE_BIN) probe $$file; echo "  → exit status $$?"; \
 	done
+	@echo; echo "The captions of Media/speech.mp4 (medialint cues Media/speech.vtt):"
+	@$(RELEASE_BIN) cues Media/speech.vtt
+	@echo; echo "0.8 s earlier, then to WebVTT (medialint shift Media/speech.srt --by=-0.8 -o shifted.srt; medialint convert shifted.srt - --to vtt):"
+	@$(RELEASE_BIN) shift Media/speech.srt --by=-0.8 -o .build/demo-shifted.srt 2>&1 | sed 's/^/  /'
+	@$(RELEASE_BIN) convert .build/demo-shifted.srt - --to vtt | head -n 8
 
 bench: release
 	$(RELEASE_DIR)/MediaLintBench
+
+# libFuzzer on the caption readers and writers (Sources/CaptionsFuzzer), seeded with the test fixtures.
+# Crashes are written to $(FUZZ_DIR)/artifacts/; replay one with `swift run CaptionsFuzzer FILE`.
+fuzz:
+	$(SWIFT) build -c release --scratch-path $(FUZZ_DIR) --product CaptionsFuzzer \
+	    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	@cp -n Tests/CaptionsTests/Fixtures/captions-corpus/*.*t Media/*.vtt Media/*.srt $(FUZZ_DIR)/corpus/ 2>/dev/null || true
+	@for f in Tests/CaptionsTests/Fixtures/webvtt-wpt/file-parsing/*/input.vtt; do \
+	    cp -n "$$f" "$(FUZZ_DIR)/corpus/wpt-$$(basename $$(dirname $$f)).vtt"; done
+	$(FUZZ_DIR)/release/CaptionsFuzzer $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	    -artifact_prefix=$(FUZZ_DIR)/artifacts/ -print_final_stats=1
 
 media: deps
 	Media/generate.sh
@@ -78,4 +99,4 @@ install: release
 	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/medialint
 
 clean:
-	rm -rf .build
+	rm -rf .build $(FUZZ_DIR)

@@ -25,11 +25,13 @@ let package = Package(
             name: "medialint",
             dependencies: ["MediaIO", "Captions", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO", "Captions"]),
+        .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO", "Captions", "TestSupport"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"], exclude: ["Fixtures"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
-        .testTarget(name: "CaptionsTests", dependencies: ["Captions"], exclude: ["Fixtures"]),
+        .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),
     ]
 )

@@ -14,6 +14,7 @@ public enum CaptionFile {
     public static func read(_ path: String, format: CaptionFormat? = nil, encoding: String? = nil,
                             mode: WebVTTReader.Mode = .lenient) throws(CaptionError) -> CaptionDocument {
         let file = try MappedFile(path: path)
+        defer { withExtendedLifetime(file) {} }  // the mapping must outlive every use of its buffer
         let buffer = file.buffer
         switch format ?? self.format(of: path, bytes: Array(buffer.prefix(9))) {
         case .webvtt: return try WebVTTReader(mode: mode).read(buffer: buffer, encoding: encoding, mapping: file)
@@ -28,6 +29,12 @@ public enum CaptionFile {
         case .webvtt: return try WebVTTReader(mode: mode).read(bytes, encoding: encoding)
         case .srt: return try SRTReader().read(bytes, encoding: encoding)
         }
+    }
+
+    /// The bytes of the file at `path`.
+    public static func readBytes(_ path: String) throws(CaptionError) -> [UInt8] {
+        let file = try MappedFile(path: path)
+        return withExtendedLifetime(file) { Array(file.buffer) }
     }
 
     /// The document written in `format` (converted first when it is in the other one).

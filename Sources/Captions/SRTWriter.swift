@@ -60,7 +60,7 @@ public struct SRTWriter: Sendable {
         }
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         let count = lines.count
-        lines.removeAll { $0.allSatisfy { $0 == " " || $0 == "\t" } }
+        lines.removeAll { $0.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{0C}" } }
         if lines.count != count {
             diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
                                                  message: "cue \(index + 1): blank lines removed from its text (a blank line ends an SRT cue)"))
@@ -68,7 +68,7 @@ public struct SRTWriter: Sendable {
         for line in lines {
             var line = String(line)
             if line.contains("-->") {
-                line = line.replacingOccurrences(of: "-->", with: "->")
+                while line.contains("-->") { line = line.replacingOccurrences(of: "-->", with: "->") }  // "---->" too
                 diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
                                                      message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
             }

@@ -4,7 +4,7 @@ struct TextShape {
     var hasArrow = false
     /// A line with no characters, counting a line break at the very start or end.
     var hasEmptyLine = false
-    /// A line of only spaces and tabs (or nothing).
+    /// A line of only ASCII whitespace (spaces, tabs, form feeds) or nothing: what SRT readers take for blank.
     var hasBlankLine = false
 
     init(_ text: String) {
@@ -42,7 +42,7 @@ struct TextShape {
             case 0x3E:
                 if i >= 3, bytes[i - 2] == 0x2D, bytes[i - 3] == 0x2D { hasArrow = true }
                 lineIsBlank = false
-            case 0x20, 0x09:
+            case 0x20, 0x09, 0x0C:
                 break
             default:
                 lineIsBlank = false

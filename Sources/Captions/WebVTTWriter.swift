@@ -20,7 +20,9 @@ public struct WebVTTWriter: Sendable {
                 out.append(contentsOf: safeBlockText(css, what: "STYLE block", &diagnostics).utf8)
             case .region(let region):
                 out.append(contentsOf: "REGION\n".utf8)
-                out.append(contentsOf: Self.settingsText(of: region).utf8)
+                // A REGION block needs a settings line to be one: a region of defaults says its width.
+                let settings = Self.settingsText(of: region)
+                out.append(contentsOf: (settings.isEmpty ? "width:100%" : settings).utf8)
             case .note(let text):
                 out.append(contentsOf: "NOTE".utf8)
                 out.append(contentsOf: safeBlockText(text, what: "NOTE", &diagnostics).utf8)
@@ -52,6 +54,11 @@ public struct WebVTTWriter: Sendable {
             appendCueText(cue.text, index: index, to: &out, &diagnostics)
         }
         for note in notes { writeNote(note, to: &out, &diagnostics) }
+        // WebVTT readers turn NUL into U+FFFD: write it so, and the file reads back as written.
+        if let replaced = replacingNulls(in: out) {
+            out = replaced
+            diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info, message: "NUL characters written as U+FFFD"))
+        }
         return (out, diagnostics)
     }
 

@@ -1,11 +1,12 @@
 import Captions
 import Foundation
+import TestSupport
 
 /// Caption benchmarks' generated inputs and timed work.
 enum CaptionBench {
     /// Writes a deterministic caption file of `cues` cues (about 100 bytes each) in `format`.
     static func generate(cues count: Int, format: CaptionFormat, to path: String) throws {
-        var random = SplitMix64(seed: 2026)
+        var random = SeededRandom(seed: 2026)
         let words = ["the", "a", "caption", "speech", "video", "sound", "music", "door", "opens", "quietly", "laughter", "running",
                      "we", "you", "they", "said", "never", "always", "here", "there", "coffee", "morning", "station", "train"]
         var document = CaptionDocument(format: format)
@@ -55,18 +56,5 @@ enum CaptionBench {
             count = written.count
         }
         print(best, bestCPU, count)
-    }
-}
-
-/// A small seeded generator, so generated inputs are the same on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -14,23 +14,7 @@ struct ProcessRun {
 enum Measure {
     /// Runs `executable` with `arguments` (output discarded) and measures it; throws if it fails.
     static func run(_ executable: String, _ arguments: [String]) throws -> ProcessRun {
-        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let start = now()
-        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw BenchError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let elapsed = now() - start
-        guard status == 0 else { throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status \(status))") }
-        return ProcessRun(seconds: elapsed, peakMemoryMiB: Double(usage.ru_maxrss) / 1024)
+        try runCapturing(executable, arguments).run
     }
 
     /// Runs `executable` and returns its standard output too (standard error discarded).

@@ -20,19 +20,23 @@ import Testing
             #expect(error.rule == "webvtt.signature", "\(file) failed: \(error.message)")
             return
         }
-        for target in CaptionFormat.allCases {
-            let first = CaptionFile.encode(document, as: target).bytes
-            let reread = try CaptionFile.read(first, format: target)
-            let second = CaptionFile.encode(reread, as: target).bytes
-            #expect(first == second, "\(file) → \(target) is not stable")
-            #expect(reread.cues.count == document.cues.count, "\(file) → \(target) lost cues")
-            #expect(reread.cues.map(\.start) == document.cues.map(\.start))
-        }
+        try expectStableWriting(document, context: file)
         // Same format: unchanged in meaning.
         let same = try CaptionFile.read(CaptionFile.encode(document, as: document.format).bytes, format: document.format)
         #expect(same.cues.map { $0.plainText.filter { !$0.isNewline } } == document.cues.map { $0.plainText.filter { !$0.isNewline } })
         #expect(same.cues.map(\.settings) == document.cues.map(\.settings))
         #expect(same.headerBlocks == document.headerBlocks)
+    }
+
+    /// Inputs on which `make fuzz` once found writer output that did not read back the same
+    /// (Fixtures/fuzz-regressions): read both ways, they must now write stably.
+    @Test(arguments: (try? Fixtures.files(in: "fuzz-regressions")) ?? [])
+    func fuzzRegressions(file: String) throws {
+        let bytes = try Fixtures.bytes("fuzz-regressions/\(file)")
+        for format in CaptionFormat.allCases {
+            guard let document = try? CaptionFile.read(bytes, format: format) else { continue }
+            try expectStableWriting(document, context: "\(file) read as \(format)")
+        }
     }
 
     /// The corpus's non-UTF-8 files load, with the encoding said; naming it reads them right.
@@ -45,5 +49,17 @@ import Testing
         let cyrillic = try CaptionFile.read(Fixtures.url("captions-corpus/subtitleedit__libse_auto_detect_windows-1251.srt").path,
                                             encoding: "windows-1251")
         #expect(cyrillic.cues.contains { $0.text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } })
+    }
+}
+
+/// Written in either format, read back and written again: the same bytes, and no cue lost.
+func expectStableWriting(_ document: CaptionDocument, context: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    for target in CaptionFormat.allCases {
+        let first = CaptionFile.encode(document, as: target).bytes
+        let reread = try CaptionFile.read(first, format: target)
+        let second = CaptionFile.encode(reread, as: target).bytes
+        #expect(first == second, "\(context) → \(target) is not stable", sourceLocation: sourceLocation)
+        #expect(reread.cues.count == document.cues.count, "\(context) → \(target) lost cues", sourceLocation: sourceLocation)
+        #expect(reread.cues.map(\.start) == document.cues.map(\.start), sourceLocation: sourceLocation)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Captions
 
@@ -6,7 +7,7 @@ import Testing
 @Suite struct RoundTripPropertyTests {
     @Test(arguments: 0..<150)
     func webVTT(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let document = randomWebVTT(&random)
         let (bytes, diagnostics) = WebVTTWriter().write(document)
         #expect(diagnostics.isEmpty)
@@ -21,7 +22,7 @@ import Testing
 
     @Test(arguments: 0..<150)
     func srt(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed &+ 1000)
+        var random = SeededRandom(seed: seed &+ 1000)
         var document = CaptionDocument(format: .srt)
         for i in 0..<Int.random(in: 0...12, using: &random) {
             var cue = Cue(identifier: String(i + 1), start: randomTime(&random), end: randomTime(&random),
@@ -41,7 +42,7 @@ import Testing
 
     // MARK: - Generators
 
-    private func randomWebVTT(_ random: inout SplitMix64) -> CaptionDocument {
+    private func randomWebVTT(_ random: inout SeededRandom) -> CaptionDocument {
         var document = CaptionDocument(format: .webvtt)
         document.header = Bool.random(using: &random) ? "" : " " + word(&random) + (Bool.random(using: &random) ? "\nKind: captions" : "")
         var regionIDs: [String] = []
@@ -88,37 +89,24 @@ import Testing
         return document
     }
 
-    private func randomTime(_ random: inout SplitMix64) -> CaptionTime {
+    private func randomTime(_ random: inout SeededRandom) -> CaptionTime {
         CaptionTime(milliseconds: Int64.random(in: 0...(Bool.random(using: &random) ? 10_000_000 : 400_000_000_000), using: &random))
     }
 
-    private func percentage(_ random: inout SplitMix64) -> Double {
+    private func percentage(_ random: inout SeededRandom) -> Double {
         Double(Int.random(in: 0...100_000, using: &random)) / 1000
     }
 
-    private func word(_ random: inout SplitMix64) -> String {
+    private func word(_ random: inout SeededRandom) -> String {
         let letters = Array("abcdefghijklmnopqrstuvwxyzÄßé漢字0123456789-_")
         return String((0..<Int.random(in: 1...8, using: &random)).map { _ in letters.randomElement(using: &random)! })
     }
 
-    private func randomText(_ random: inout SplitMix64, markup: [String]) -> String {
+    private func randomText(_ random: inout SeededRandom, markup: [String]) -> String {
         (0..<Int.random(in: 0...3, using: &random)).map { _ -> String in
             (0..<Int.random(in: 1...5, using: &random)).map { _ in
                 Int.random(in: 0...3, using: &random) == 0 ? markup.randomElement(using: &random)! : word(&random)
             }.joined(separator: " ")
         }.joined(separator: "\n")
-    }
-}
-
-/// A small seeded generator, so "random" test data is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -100,4 +100,28 @@ import Testing
         #expect(NumberFormatting.plainDecimal(-0.0) == "0")
         #expect(NumberFormatting.plainDecimal(100) == "100")
     }
+
+    /// Found by `make fuzz`: cases where written output did not read back the same.
+    @Test func fuzzFindings() throws {
+        // "---->" in SRT text: replacing "-->" once leaves "--->"… every arrow must go.
+        let arrows = SRTWriter().write(CaptionDocument(format: .srt, cues: [
+            Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "a ----> b"),
+        ])).bytes
+        #expect(String(decoding: arrows, as: UTF8.self).contains("a -> b"))
+        // A line of a form feed is text in WebVTT but blank in SRT.
+        let formFeed = SRTWriter().write(CaptionDocument(format: .srt, cues: [
+            Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "x\n\u{0C}"),
+        ])).bytes
+        #expect(String(decoding: formFeed, as: UTF8.self) == "1\n00:00:00,000 --> 00:00:00,001\nx\n\n")
+        // NUL reads as U+FFFD in WebVTT, so it is written so.
+        let nul = WebVTTWriter().write(CaptionDocument(format: .webvtt, cues: [
+            Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "a\u{0}b"),
+        ])).bytes
+        #expect(try WebVTTReader().read(nul).cues.first?.text == "a\u{FFFD}b")
+        #expect(!nul.contains(0))
+        // A region of defaults still needs a settings line to be a region.
+        let region = WebVTTWriter().write(CaptionDocument(format: .webvtt, headerBlocks: [.region(CueRegion())])).bytes
+        #expect(String(decoding: region, as: UTF8.self) == "WEBVTT\n\nREGION\nwidth:100%\n")
+        #expect(try WebVTTReader().read(region).regions == [CueRegion()])
+    }
 }

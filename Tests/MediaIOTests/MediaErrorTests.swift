@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import MediaIO
 
@@ -104,7 +105,7 @@ import Testing
         let directory = try TestMedia.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var data = try Data(contentsOf: URL(fileURLWithPath: TestMedia.path("no-audio.mp4")))
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for i in (data.count / 2)..<(data.count / 2 + 4096) { data[i] = UInt8(truncatingIfNeeded: generator.next()) }
         let path = directory.appendingPathComponent("garbled.mp4").path
         try data.write(to: URL(fileURLWithPath: path))
@@ -130,18 +131,5 @@ import Testing
             #expect(error.path == path, sourceLocation: sourceLocation)
             return error
         }
-    }
-}
-
-/// A small seeded generator, so "random" test data is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
