@@ -80,17 +80,6 @@ struct ByteText {
         return end + 1
     }
 
-    /// True when `start..<end` contains `-->`.
-    @inlinable
-    func containsArrow(_ start: Int, _ end: Int) -> Bool {
-        var i = start + 2
-        while i < end {
-            if bytes[i] == 0x3E, bytes[i - 1] == 0x2D, bytes[i - 2] == 0x2D { return true }
-            i += 1
-        }
-        return false
-    }
-
     /// How many times "-->" occurs: an upper bound on the number of cues, to size arrays once.
     func arrowCount() -> Int {
         guard let base = bytes.baseAddress, bytes.count >= 3 else { return 0 }

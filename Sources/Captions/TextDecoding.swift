@@ -81,9 +81,8 @@ public enum TextDecoding {
     // MARK: - UTF-8
 
     /// True when `bytes` is well-formed UTF-8.
-    public static func isValidUTF8<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
-        if let fast = bytes.withContiguousStorageIfAvailable({ validate($0) }) { return fast }
-        return Array(bytes).withUnsafeBufferPointer { validate($0) }
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { validate($0) }
     }
 
     private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
