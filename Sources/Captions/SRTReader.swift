@@ -138,15 +138,16 @@ private struct SRTParser {
         return parsed
     }
 
-    /// True when `line` starts a cue: a timing line, or an index line followed by one. A line read to
-    /// decide is pushed back; `line` itself is not.
-    private mutating func startsBlock(_ line: Line) -> Bool {
+    /// True when `line` starts a cue: a timing line, or an index line followed by one. After a blank line
+    /// (`afterBlankLine`) a line with "-->" counts even when its times cannot be read: it is a broken cue to
+    /// skip, not more text. A line read to decide is pushed back; `line` itself is not.
+    private mutating func startsBlock(_ line: Line, afterBlankLine: Bool = false) -> Bool {
         switch line.kind {
-        case .arrow: return timing(of: line) != nil
+        case .arrow: return afterBlankLine || timing(of: line) != nil
         case .number:
             guard let next = nextLine() else { return false }
             pushBack(next)
-            return timing(of: next) != nil
+            return next.kind == .arrow && (afterBlankLine || timing(of: next) != nil)
         case .blank, .text: return false
         }
     }
@@ -199,7 +200,7 @@ private struct SRTParser {
                         }
                     }
                     guard let after else { break }
-                    if startsBlock(after) {
+                    if startsBlock(after, afterBlankLine: true) {
                         pushBack(after)
                         break
                     }
@@ -342,7 +343,7 @@ private struct SRTParser {
 
     /// `H+:M{1,2}:S{1,2}[,.]F{1,3}` (fraction optional), reading a short fraction as a decimal (",5" is 500 ms).
     private func time(_ p: inout Int, _ end: Int, _ timing: inout Timing) -> CaptionTime? {
-        let hours = digits(&p, end, limit: 7)
+        let hours = digits(&p, end, limit: 18)
         guard hours.count >= 1, p < end, text[p] == 0x3A else { return nil }
         p += 1
         let minutes = digits(&p, end, limit: 3)
@@ -374,6 +375,10 @@ private struct SRTParser {
             timing.notes.insert(.noFraction)
         }
         if minutes.value > 59 || seconds.value > 59 { timing.notes.insert(.above59) }
-        return CaptionTime(milliseconds: hours.value * 3_600_000 + minutes.value * 60_000 + seconds.value * 1000 + milliseconds)
+        // Any hours a writer can write (up to Int64 milliseconds) read back; more is not a time.
+        let (hoursMilliseconds, overflow) = hours.value.multipliedReportingOverflow(by: 3_600_000)
+        let (total, overflowTotal) = hoursMilliseconds.addingReportingOverflow(minutes.value * 60_000 + seconds.value * 1000 + milliseconds)
+        guard !overflow, !overflowTotal else { return nil }
+        return CaptionTime(milliseconds: total)
     }
 }

@@ -46,6 +46,14 @@ import Testing
         #expect(document.diagnostics.contains { $0.message.contains("\",5\" is 500 ms") })
     }
 
+    /// Whatever hours a writer writes (any Int64 of milliseconds) read back; beyond that it is not a time.
+    @Test func hugeHours() {
+        let document = read("1\n2222222222222:01:00,000 --> 2562047788015:12:55,807\nfar\n\n2\n9999999999999:00:00,000 --> 9999999999999:00:00,001\ntoo far\n")
+        #expect(times(document) == [[7_999_999_999_999_260_000, Int64.max]])
+        #expect(document.cues.map(\.text) == ["far"])
+        #expect(document.diagnostics.map(\.rule) == ["srt.timing"])
+    }
+
     @Test func coordinatesAreKept() {
         let document = read("1\n00:00:01,000 --> 00:00:02,000  X1:100 X2:600 Y1:050 Y2:100\nplaced\n")
         #expect(document.cues.first?.settings.srtCoordinates == "X1:100 X2:600 Y1:050 Y2:100")
