@@ -58,20 +58,17 @@ public struct SRTWriter: Sendable {
             out.append(0x0A)
             return
         }
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        let count = lines.count
-        lines.removeAll { $0.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{0C}" } }
-        if lines.count != count {
+        let safe = SafeLines(text, dropping: { $0.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{0C}" } },
+                             arrowReplacement: "->")
+        if safe.droppedLines {
             diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
                                                  message: "cue \(index + 1): blank lines removed from its text (a blank line ends an SRT cue)"))
         }
-        for line in lines {
-            var line = String(line)
-            if line.contains("-->") {
-                while line.contains("-->") { line = line.replacingOccurrences(of: "-->", with: "->") }  // "---->" too
-                diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
-                                                     message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
-            }
+        if safe.replacedArrows {
+            diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
+                                                 message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
+        }
+        for line in safe.lines {
             out.append(contentsOf: line.utf8)
             if crlf { out.append(0x0D) }
             out.append(0x0A)

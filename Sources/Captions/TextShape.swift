@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a piece of text holds that could break a caption file's structure, found in one pass over its bytes.
 struct TextShape {
     var hasCarriageReturn = false
@@ -50,5 +52,29 @@ struct TextShape {
         }
         if bytes[n - 1] == 0x0A { hasEmptyLine = true }
         if lineIsBlank { hasBlankLine = true }
+    }
+}
+
+/// Cue text split into lines that a caption file can hold: lines that would end the cue are dropped and
+/// every "-->" (which would start a new cue) is replaced, until none is left ("---->" included).
+struct SafeLines {
+    var lines: [String] = []
+    var droppedLines = false
+    var replacedArrows = false
+
+    init(_ text: String, dropping isDropped: (Substring) -> Bool, arrowReplacement: String) {
+        let all = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        for line in all {
+            if isDropped(line) {
+                droppedLines = true
+                continue
+            }
+            var safe = String(line)
+            while safe.contains("-->") {
+                safe = safe.replacingOccurrences(of: "-->", with: arrowReplacement)
+                replacedArrows = true
+            }
+            lines.append(safe)
+        }
     }
 }

@@ -79,20 +79,16 @@ public struct WebVTTWriter: Sendable {
             out.append(0x0A)
             return
         }
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        let count = lines.count
-        lines.removeAll { $0.isEmpty }
-        if lines.count != count {
+        let safe = SafeLines(text, dropping: { $0.isEmpty }, arrowReplacement: "--&gt;")
+        if safe.droppedLines {
             diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
                                                  message: "cue \(index + 1): empty lines removed from its text (an empty line ends a WebVTT cue)"))
         }
-        for line in lines {
-            var line = String(line)
-            if line.contains("-->") {
-                line = line.replacingOccurrences(of: "-->", with: "--&gt;")
-                diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
-                                                     message: "cue \(index + 1): \"-->\" in its text written as \"--&gt;\""))
-            }
+        if safe.replacedArrows {
+            diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
+                                                 message: "cue \(index + 1): \"-->\" in its text written as \"--&gt;\""))
+        }
+        for line in safe.lines {
             out.append(contentsOf: line.utf8)
             out.append(0x0A)
         }
