@@ -8,9 +8,12 @@ let package = Package(
         .library(name: "MediaIO", targets: ["MediaIO"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "Captions", targets: ["Captions"]),
+        .library(name: "FlashDetection", targets: ["FlashDetection"]),
+        .library(name: "LibraryCheck", targets: ["LibraryCheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -21,9 +24,13 @@ let package = Package(
         .target(name: "MediaIO", dependencies: ["CFFmpeg"]),
         .target(name: "Reports"),
         .target(name: "Captions"),
+        .target(name: "FlashDetection"),
+        .target(name: "LibraryCheck", dependencies: ["MediaIO", "FlashDetection", "Reports"]),
         .executableTarget(
             name: "medialint",
-            dependencies: ["MediaIO", "Captions", "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MediaIO", "Captions", "FlashDetection", "LibraryCheck", "Reports",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO", "Captions", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -31,6 +38,7 @@ let package = Package(
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+        .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection", "LibraryCheck", "Reports"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),
     ]

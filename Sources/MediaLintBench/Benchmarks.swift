@@ -19,7 +19,9 @@ enum Benchmarks {
 
     static var selfPath: String { URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path }
 
-    static let all: [(name: String, run: @Sendable () throws -> BenchmarkReport)] = [("decode", decodeLuma), ("captions", captions)]
+    static let all: [(name: String, run: @Sendable () throws -> BenchmarkReport)] = [
+        ("decode", decodeLuma), ("flash", flash), ("captions", captions),
+    ]
 
     /// Runs the benchmarks named in `only` (all when empty).
     static func run(only: Set<String>) throws -> [BenchmarkReport] {
@@ -57,6 +59,29 @@ enum Benchmarks {
         report.check("time ratio \(format(ratio))× ≤ 1.10×", ratio <= 1.10)
         report.check("memory flat with length: 20 s clip \(mib(ours.peakMemoryMiB)), 60 s clip \(mib(longRun.peakMemoryMiB)) (≤ 1.10×)",
                      longRun.peakMemoryMiB <= ours.peakMemoryMiB * 1.10)
+        return report
+    }
+
+    // MARK: - Issue 4: flash
+
+    /// `medialint flash` on the 1080p30 clip ≤ 1.10× `ffmpeg -threads 2 -i clip -f null -`, peak memory ≤ 120 MB.
+    static func flash() throws -> BenchmarkReport {
+        let clip = try generated("clip-1080p30-h264.mp4", "20 s of 1080p30 H.264 (moving test pattern with light grain, ~5 Mb/s)",
+                                 ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=20,noise=alls=3:allf=t",
+                                  "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p"])
+        let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
+        let (ours, reference) = try Measure.compare(
+            ours: (medialint, ["flash", clip]),
+            reference: ("ffmpeg", ["-nostdin", "-v", "error", "-threads", "2", "-i", clip, "-f", "null", "-"]), allowedStatuses: [0, 1])
+        var report = BenchmarkReport(title: "medialint flash on 1080p30 H.264 (600 frames) — issue 4")
+        report.lines = [
+            "medialint flash  \(format(ours.seconds)) s   \(Int((600 / ours.seconds).rounded())) frames/s   peak \(mib(ours.peakMemoryMiB))",
+            "reference        \(format(reference.seconds)) s   peak \(mib(reference.peakMemoryMiB))   (ffmpeg -threads 2 -i clip -f null -)",
+            "measured elsewhere: EA IRIS 3.9×, FFmpeg's photosensitivity filter 2.2× (flash.md)",
+        ]
+        let ratio = ours.seconds / reference.seconds
+        report.check("time ratio \(format(ratio))× ≤ 1.10×", ratio <= 1.10)
+        report.check("peak memory \(mib(ours.peakMemoryMiB)) ≤ 120 MB (\(mib(120_000_000 / 1_048_576)))", ours.peakMemoryMiB * 1_048_576 <= 120_000_000)
         return report
     }
 

@@ -13,12 +13,12 @@ struct ProcessRun {
 
 enum Measure {
     /// Runs `executable` with `arguments` (output discarded) and measures it; throws if it fails.
-    static func run(_ executable: String, _ arguments: [String]) throws -> ProcessRun {
-        try runCapturing(executable, arguments).run
+    static func run(_ executable: String, _ arguments: [String], allowedStatuses: Set<Int32> = [0]) throws -> ProcessRun {
+        try runCapturing(executable, arguments, allowedStatuses: allowedStatuses).run
     }
 
     /// Runs `executable` and returns its standard output too (standard error discarded).
-    static func runCapturing(_ executable: String, _ arguments: [String]) throws -> (run: ProcessRun, output: String) {
+    static func runCapturing(_ executable: String, _ arguments: [String], allowedStatuses: Set<Int32> = [0]) throws -> (run: ProcessRun, output: String) {
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw BenchError("pipe failed") }
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
@@ -49,17 +49,21 @@ enum Measure {
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let elapsed = now() - start
-        guard status == 0 else { throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status \(status))") }
+        // A normal exit's status is in bits 8–15 of what wait4 reports.
+        guard status & 0x7F == 0, allowedStatuses.contains((status >> 8) & 0xFF) else {
+            throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status \(status))")
+        }
         return (ProcessRun(seconds: elapsed, peakMemoryMiB: Double(usage.ru_maxrss) / 1024),
                 String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Best (shortest) of `repetitions` runs of each command, interleaved so both see the same machine load.
-    static func compare(ours: (String, [String]), reference: (String, [String]), repetitions: Int = 5) throws -> (ours: ProcessRun, reference: ProcessRun) {
+    static func compare(ours: (String, [String]), reference: (String, [String]), repetitions: Int = 5,
+                        allowedStatuses: Set<Int32> = [0]) throws -> (ours: ProcessRun, reference: ProcessRun) {
         var best: (ours: ProcessRun?, reference: ProcessRun?) = (nil, nil)
         for _ in 0..<repetitions {
             let r = try run(reference.0, reference.1)
-            let o = try run(ours.0, ours.1)
+            let o = try run(ours.0, ours.1, allowedStatuses: allowedStatuses)
             if best.reference == nil || r.seconds < best.reference!.seconds { best.reference = r }
             if best.ours == nil || o.seconds < best.ours!.seconds { best.ours = o }
         }

@@ -1,0 +1,316 @@
+/// Seizure-risk flash analysis over a stream of pictures: frames in, incidents out.
+///
+/// Each frame is measured per block (linear luminance, and red for the red rule); per block, transitions
+/// are found by following trends; a frame transitions in a direction when the blocks transitioning that
+/// way cover enough area (of any 10° field, or of the frame); transitions are counted in one-second windows
+/// on the frames' own timestamps, and the spans where too many fall in a second are incidents.
+public final class FlashAnalyzer {
+    public let configuration: FlashConfiguration
+    private var measurer: BlockMeasurer?
+    private var area: AreaMeter?
+    private var luminanceTracker: TransitionTracker?
+    private var redTracker: TransitionTracker?
+    private var transitions: [Int8] = []
+    private var redTransitions: [Int8] = []
+    /// Relative luminance per block: the luma-based measure, corrected for colour (see `applyColor`).
+    private var blockLuminance: [Float] = []
+    private var redValues: [Float] = []
+    private var redSaturated: [Bool] = []
+    private var general: TransitionCounter
+    private var red: TransitionCounter
+    private var extended: ExtendedRiskWatch
+    private var frames = 0
+    private var firstTime: Double?
+    private var lastTime: Double = 0
+    /// Frame intervals (the first few thousand: enough for the frame rate, and memory stays flat).
+    private var intervals: [Double] = []
+
+    public init(configuration: FlashConfiguration) {
+        self.configuration = configuration
+        general = TransitionCounter(kind: .general, failing: configuration.failingTransitionsPerSecond)
+        red = TransitionCounter(kind: .red, failing: configuration.failingTransitionsPerSecond)
+        extended = ExtendedRiskWatch(failing: configuration.failingTransitionsPerSecond)
+    }
+
+    /// Whether every frame's worst-field coverage is measured exactly (for per-frame output); otherwise the
+    /// field is only searched when enough blocks transition to reach the area threshold.
+    public var measuresEveryFrame = false
+
+    /// Analyses the next frame (frames must come in presentation order).
+    @discardableResult
+    public func add(_ frame: FlashFrame) -> FrameMeasurement {
+        prepare(for: frame)
+        guard let measurer, var area else { preconditionFailure("prepared above") }
+        let hasChroma = frame.cb != nil && frame.cr != nil
+        let detectsRed = configuration.detectsRed && hasChroma
+        measurer.measure(frame, withChroma: hasChroma)
+        if hasChroma {
+            applyColor(measurer, red: detectsRed)
+        } else {
+            blockLuminance = measurer.luminance
+        }
+
+        // General transitions per block.
+        let threshold = Float(configuration.luminanceChange)
+        let darker = configuration.darkerStateLimit.map(Float.init)
+        let changed = blockLuminance.withUnsafeBufferPointer { values in
+            transitions.withUnsafeMutableBufferPointer { out in
+                luminanceTracker?.update(values: values, flags: nil, threshold: threshold, transitions: out) { from, to, _, _ in
+                    guard let darker else { return true }
+                    return min(from, to) < darker
+                } ?? 0
+            }
+        }
+        let nothing = (frame: 0.0, field: 0.0)
+        let fieldAtLeast = measuresEveryFrame || configuration.areaBasis == .frame ? nil : Optional(configuration.areaFraction)
+        let (up, down) = changed == 0 ? (nothing, nothing) : transitions.withUnsafeBufferPointer { mask in
+            (area.coverage(of: mask, value: 1, fieldAtLeast: fieldAtLeast), area.coverage(of: mask, value: -1, fieldAtLeast: fieldAtLeast))
+        }
+        general.add(time: frame.time, up: up, down: down, qualifies: qualifies)
+
+        // Red transitions per block.
+        if detectsRed {
+            let redThreshold = Float(configuration.redChange)
+            let redChanged = redValues.withUnsafeBufferPointer { values in
+                redSaturated.withUnsafeBufferPointer { saturated in
+                    redTransitions.withUnsafeMutableBufferPointer { out in
+                        redTracker?.update(values: values, flags: saturated, threshold: redThreshold, transitions: out) { _, _, wasRed, isRed in
+                            wasRed || isRed
+                        } ?? 0
+                    }
+                }
+            }
+            let (redUp, redDown) = redChanged == 0 ? (nothing, nothing) : redTransitions.withUnsafeBufferPointer { mask in
+                (area.coverage(of: mask, value: 1, fieldAtLeast: fieldAtLeast), area.coverage(of: mask, value: -1, fieldAtLeast: fieldAtLeast))
+            }
+            red.add(time: frame.time, up: redUp, down: redDown, qualifies: qualifies)
+        }
+        self.area = area
+
+        if configuration.detectsExtendedRisk { extended.add(time: frame.time, transitionsInLastSecond: general.inLastSecond) }
+        if frames == 0 {
+            firstTime = frame.time
+        } else if intervals.count < 4096 {  // enough to know the frame rate; memory stays flat
+            intervals.append(frame.time - lastTime)
+        }
+        lastTime = frame.time
+        frames += 1
+
+        let meanLuminance = blockLuminance.withUnsafeBufferPointer { lum -> Double in
+            var sum = 0.0
+            for i in 0..<lum.count { sum += Double(lum[i]) * Double(measurer.blockArea[i]) }
+            return sum / Double(measurer.width * measurer.height)
+        }
+        let larger = up.frame >= down.frame ? up : down
+        return FrameMeasurement(time: frame.time, meanLuminance: meanLuminance, flashingFrameArea: larger.frame,
+                                flashingFieldArea: max(up.field, down.field), transitionsInLastSecond: general.inLastSecond,
+                                redTransitionsInLastSecond: red.inLastSecond)
+    }
+
+    /// Closes the analysis.
+    public func finish() -> FlashReport {
+        var incidents = general.finish() + red.finish()
+        if configuration.detectsExtendedRisk { incidents += extended.finish() }
+        incidents.sort { $0.start < $1.start }
+        let span = intervals.reduce(0, +)
+        return FlashReport(configuration: configuration, framesAnalysed: frames, firstFrameTime: firstTime ?? 0,
+                           lastFrameTime: lastTime, measuredFPS: span > 0 ? Double(intervals.count) / span : 0, incidents: incidents,
+                           maxFlashesPerSecond: Double(general.maximumInOneSecond) / 2,
+                           maxRedFlashesPerSecond: Double(red.maximumInOneSecond) / 2)
+    }
+
+    /// Whether an area (fraction of frame, fraction of worst field) is enough to count.
+    private func qualifies(_ coverage: (frame: Double, field: Double)) -> Bool {
+        let covered = configuration.areaBasis == .frame ? coverage.frame : coverage.field
+        return covered > 0 && covered >= configuration.areaFraction
+    }
+
+    /// (Re)builds the per-size state when the picture size or format changes.
+    private func prepare(for frame: FlashFrame) {
+        if let measurer, measurer.matches(frame) { return }
+        let measurer = BlockMeasurer(width: frame.luma.width, height: frame.luma.height, color: frame.color,
+                                     blockSize: configuration.blockSize(width: frame.luma.width),
+                                     sampling: configuration.sampling(width: frame.luma.width, height: frame.luma.height))
+        self.measurer = measurer
+        let blocks = measurer.columns * measurer.rows
+        area = AreaMeter(columns: measurer.columns, rows: measurer.rows, blockArea: measurer.blockArea,
+                         width: measurer.width, height: measurer.height, blockSize: measurer.blockSize)
+        luminanceTracker = TransitionTracker(blocks: blocks, noise: 0.002)
+        redTracker = TransitionTracker(blocks: blocks, noise: 0.5)
+        transitions = [Int8](repeating: 0, count: blocks)
+        redTransitions = transitions
+        redValues = [Float](repeating: 0, count: blocks)
+        blockLuminance = redValues
+        redSaturated = [Bool](repeating: false, count: blocks)
+    }
+
+    /// Colour per block, from its mean Y′, Cb and Cr through the stream's own matrix:
+    /// - relative luminance: luma alone underrates saturated colours (pure red has Y′ 0.21 but relative
+    ///   luminance 0.21 only in linear light, 0.04 through the curve), so each block's per-pixel luma measure is
+    ///   corrected by the difference between its colour's luminance and its mean luma's;
+    /// - for the red rule: (R−G−B)·320 in linear light (negatives as 0), and whether it is saturated red.
+    private func applyColor(_ measurer: BlockMeasurer, red: Bool) {
+        let color = measurer.color
+        let kr = Float(color.kr), kb = Float(color.kb), kg = 1 - kr - kb
+        let saturation = Float(configuration.redSaturation)
+        measurer.luminance.withUnsafeBufferPointer { lumaMeasure in
+            measurer.luma.withUnsafeBufferPointer { luma in
+                measurer.cb.withUnsafeBufferPointer { cb in
+                    measurer.cr.withUnsafeBufferPointer { cr in
+                        blockLuminance.withUnsafeMutableBufferPointer { luminance in
+                            redValues.withUnsafeMutableBufferPointer { values in
+                                redSaturated.withUnsafeMutableBufferPointer { saturated in
+                                    for i in 0..<luma.count {
+                                        values[i] = 0
+                                        saturated[i] = false
+                                        // Grey blocks: the luma measure is right as it is.
+                                        guard abs(cb[i]) > 0.01 || abs(cr[i]) > 0.01 else {
+                                            luminance[i] = lumaMeasure[i]
+                                            continue
+                                        }
+                                        let y = luma[i]
+                                        let redEncoded = y + 2 * (1 - kr) * cr[i], blueEncoded = y + 2 * (1 - kb) * cb[i]
+                                        let greenEncoded = (y - kr * redEncoded - kb * blueEncoded) / kg
+                                        let r = Linear.of(redEncoded), g = Linear.of(greenEncoded), b = Linear.of(blueEncoded)
+                                        let colorLuminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+                                        luminance[i] = min(1, max(0, lumaMeasure[i] + colorLuminance - Linear.of(y)))
+                                        guard red, r > g + b else { continue }
+                                        values[i] = (r - g - b) * 320
+                                        let sum = r + g + b
+                                        saturated[i] = sum > 0.001 && r / sum >= saturation
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Encoded 0–1 → linear light, through a table of 1024 steps.
+enum Linear {
+    private static let table: [Float] = (0...1024).map { Float(BlockMeasurer.linearize(Double($0) / 1024)) }
+
+    @inline(__always)
+    static func of(_ encoded: Float) -> Float {
+        let clamped = min(1, max(0, encoded))
+        return table[Int(clamped * 1024 + 0.5)]
+    }
+}
+
+/// Counts frame-level transitions of one kind in one-second windows and collects the failing spans.
+struct TransitionCounter {
+    let kind: FlashIncident.Kind
+    let failing: Int
+    /// Times of counted transitions still inside the last second, oldest first.
+    private var recent: [Double] = []
+    private var lastDirection = 0
+    private(set) var maximumInOneSecond = 0
+    private(set) var inLastSecond = 0
+    private var incidents: [FlashIncident] = []
+    private var open: FlashIncident?
+
+    init(kind: FlashIncident.Kind, failing: Int) {
+        self.kind = kind
+        self.failing = failing
+    }
+
+    /// One frame: the area rising and falling. At most one transition a frame counts, and only when its
+    /// direction differs from the last one counted (a flash is a pair of opposing changes).
+    mutating func add(time: Double, up: (frame: Double, field: Double), down: (frame: Double, field: Double),
+                      qualifies: ((frame: Double, field: Double)) -> Bool) {
+        // "In any one second": transitions a full second apart are not in the same second. Containers round
+        // timestamps (Matroska to the millisecond), so "a full second" allows 2 ms.
+        recent.removeAll { $0 <= time - 1 + 0.002 }
+        let rising = qualifies(up), falling = qualifies(down)
+        var counted: (frame: Double, field: Double)?
+        if rising && falling {
+            let direction = lastDirection == 1 ? -1 : 1
+            lastDirection = direction
+            counted = direction == 1 ? up : down
+        } else if rising && lastDirection != 1 {
+            lastDirection = 1
+            counted = up
+        } else if falling && lastDirection != -1 {
+            lastDirection = -1
+            counted = down
+        }
+        if let counted {
+            recent.append(time)
+            maximumInOneSecond = max(maximumInOneSecond, recent.count)
+            if recent.count >= failing {
+                let windowStart = recent[0]
+                if var incident = open, windowStart <= incident.end {
+                    incident.end = time
+                    incident.transitions += 1
+                    incident.peakFlashesPerSecond = max(incident.peakFlashesPerSecond, Double(recent.count) / 2)
+                    incident.peakFrameArea = max(incident.peakFrameArea, counted.frame)
+                    incident.peakFieldArea = max(incident.peakFieldArea, counted.field)
+                    open = incident
+                } else {
+                    if let finished = open { incidents.append(finished) }
+                    open = FlashIncident(kind: kind, start: windowStart, end: time, peakFlashesPerSecond: Double(recent.count) / 2,
+                                         peakFrameArea: counted.frame, peakFieldArea: counted.field, transitions: recent.count)
+                }
+            }
+        }
+        inLastSecond = recent.count
+    }
+
+    mutating func finish() -> [FlashIncident] {
+        if let finished = open { incidents.append(finished) }
+        open = nil
+        return incidents
+    }
+}
+
+/// 4 to (failing − 1) transitions a second held for at least 4 s of any 5 s window.
+struct ExtendedRiskWatch {
+    let failing: Int
+    /// (time, seconds in band since the previous frame) for the last five seconds.
+    private var window: [(time: Double, inBand: Double)] = []
+    private var inBandTotal = 0.0
+    private var lastTime: Double?
+    private var lastInBand = false
+    private var incidents: [FlashIncident] = []
+    private var open: FlashIncident?
+
+    init(failing: Int) { self.failing = failing }
+
+    mutating func add(time: Double, transitionsInLastSecond count: Int) {
+        let inBand = count >= 4 && count < failing
+        if let lastTime, lastInBand {
+            let span = time - lastTime
+            window.append((time, span))
+            inBandTotal += span
+        }
+        while let first = window.first, first.time <= time - 5 {
+            inBandTotal -= first.inBand
+            window.removeFirst()
+        }
+        lastTime = time
+        lastInBand = inBand
+        guard inBandTotal >= 4 - 1e-9 else { return }
+        let start = max(0, time - 5)
+        if var incident = open, start <= incident.end {
+            incident.end = time
+            open = incident
+        } else {
+            if let finished = open { incidents.append(finished) }
+            open = FlashIncident(kind: .extended, start: window.first.map { $0.time } ?? start, end: time,
+                                 peakFlashesPerSecond: Double(count) / 2, peakFrameArea: 0, peakFieldArea: 0, transitions: 0)
+        }
+        if var incident = open {
+            incident.peakFlashesPerSecond = max(incident.peakFlashesPerSecond, Double(count) / 2)
+            open = incident
+        }
+    }
+
+    mutating func finish() -> [FlashIncident] {
+        if let finished = open { incidents.append(finished) }
+        open = nil
+        return incidents
+    }
+}

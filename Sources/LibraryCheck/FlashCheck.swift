@@ -1,0 +1,112 @@
+import FlashDetection
+import Foundation
+import MediaIO
+import Reports
+
+/// Runs the flash analysis on one media file: decoding (MediaIO, on its own thread) feeds the analyser
+/// (FlashDetection) frame by frame, and the report becomes a check result with findings.
+public struct FlashCheck: Sendable {
+    public let configuration: FlashConfiguration
+    public let streamIndex: Int?
+
+    public init(configuration: FlashConfiguration, streamIndex: Int? = nil) {
+        self.configuration = configuration
+        self.streamIndex = streamIndex
+    }
+
+    /// Receives each frame's measurement (for `--frames-csv`).
+    public typealias FrameSink = (FrameMeasurement) -> Void
+    /// Told, after each frame, the seconds decoded so far, the media's duration (when known) and the frames.
+    public typealias Progress = (_ done: Double, _ total: Double?, _ frames: Int) -> Void
+
+    public func run(path: String, frames sink: FrameSink? = nil, progress: Progress? = nil) throws(MediaError) -> CheckResult {
+        let stream = try VideoFrameStream(path: path, options: .init(streamIndex: streamIndex), capacity: 4)
+        let info = stream.stream
+        let analyzer = FlashAnalyzer(configuration: configuration)
+        analyzer.measuresEveryFrame = sink != nil
+        var count = 0
+        while let frame = try stream.nextFrame() {
+            let measurement = frame.withPlanes { planes in analyzer.add(Self.flashFrame(frame, planes)) }
+            sink?(measurement)
+            count += 1
+            progress?(frame.time - (info.startTime ?? 0), info.duration, count)
+        }
+        return result(for: analyzer.finish(), path: path, stream: info)
+    }
+
+    /// The analyser's view of a decoded picture: its planes in place, with their colour.
+    static func flashFrame(_ frame: VideoFrame, _ planes: YCbCrPlanes) -> FlashFrame {
+        func plane(_ p: ImagePlane) -> SamplePlane {
+            SamplePlane(baseAddress: p.baseAddress, bytesPerRow: p.bytesPerRow, width: p.width, height: p.height,
+                        bytesPerSample: p.bytesPerSample)
+        }
+        let weights = frame.color.lumaCoefficients(height: frame.height)
+        return FlashFrame(time: frame.time, luma: plane(planes.luma), cb: planes.cb.map(plane), cr: planes.cr.map(plane),
+                          chromaShiftX: frame.layout.chromaShiftX, chromaShiftY: frame.layout.chromaShiftY,
+                          color: PictureColor(kr: weights.kr, kb: weights.kb, fullRange: frame.color.isFullRange,
+                                              bitDepth: frame.layout.bitDepth))
+    }
+
+    // MARK: - Findings
+
+    /// The findings and metrics of a finished analysis.
+    public func result(for report: FlashReport, path: String, stream: StreamInfo) -> CheckResult {
+        // The container's average rate when it states one (timestamps may be rounded), else the measured one.
+        let fps = stream.video?.fps ?? report.measuredFPS
+        var findings = report.incidents.map(finding)
+        if let color = stream.video?.color, color.isHDR {
+            findings.append(Finding(rule: "flash.hdr", severity: .info,
+                                    message: "HDR video (\(color.transfer == "smpte2084" ? "PQ" : "HLG")): judged with the SDR approximation (luma read through the sRGB curve)",
+                                    guidelines: configuration.guidelines))
+        }
+        if configuration.profile == "kwcag", fps / 2 < 50 {
+            findings.append(Finding(rule: "flash.sampling-limit", severity: .info,
+                                    message: "at \(Self.number(fps)) frames a second the video can show at most \(Self.number(fps / 2)) flashes a second: flashing from \(Self.number(fps / 2)) to 50 a second (the top of the KWCAG 3.3 band) cannot be judged from this file",
+                                    guidelines: ["KWCAG 3.3"], data: .object([("samplingLimit", .number(fps / 2))])))
+        }
+        let metrics = JSONValue.object([
+            ("framesAnalysed", .integer(Int64(report.framesAnalysed))),
+            ("fps", .number(Self.rounded(fps))),
+            ("maxFlashesPerSecond", .number(max(report.maxFlashesPerSecond, report.maxRedFlashesPerSecond))),
+            ("maxGeneralFlashesPerSecond", .number(report.maxFlashesPerSecond)),
+            ("maxRedFlashesPerSecond", .number(report.maxRedFlashesPerSecond)),
+            ("standard", .string(configuration.profile)),
+            ("samplingLimit", .number(Self.rounded(fps / 2))),
+            ("areaBasis", .string(configuration.areaBasis.rawValue)),
+            ("hdr", .bool(stream.video?.color.isHDR ?? false)),
+        ])
+        return CheckResult(file: path, check: "flash", findings: findings, metrics: metrics)
+    }
+
+    private func finding(_ incident: FlashIncident) -> Finding {
+        let data = JSONValue.object([
+            ("peakFlashesPerSecond", .number(incident.peakFlashesPerSecond)),
+            ("peakFrameArea", .number(Self.rounded(incident.peakFrameArea))),
+            ("peakFieldArea", .number(Self.rounded(incident.peakFieldArea))),
+            ("transitions", .integer(Int64(incident.transitions))),
+        ])
+        let area = "over \(Self.percent(incident.peakFrameArea)) of the frame (\(Self.percent(incident.peakFieldArea)) of the worst 10° field)"
+        switch incident.kind {
+        case .general:
+            return Finding(rule: "flash.general", severity: .error,
+                           message: "general flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
+                           start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
+        case .red:
+            return Finding(rule: "flash.red", severity: .error,
+                           message: "red flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
+                           start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
+        case .extended:
+            return Finding(rule: "flash.extended", severity: .warning,
+                           message: "extended flashing: 2 to 3 flashes a second held for at least 4 s of 5 s (up to \(Self.number(incident.peakFlashesPerSecond)) a second)",
+                           start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
+        }
+    }
+
+    public static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+
+    static func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded()))%" }
+
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,86 @@
+/// How serious a finding is.
+public enum Severity: String, Sendable, Codable, Comparable {
+    case error, warning, info
+
+    private var rank: Int { self == .error ? 2 : self == .warning ? 1 : 0 }
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One thing a check found, the same for every check: a stable rule id, a severity, a message a person can
+/// act on, where in the media it is, the guidelines behind it, and data for tools.
+public struct Finding: Sendable, Encodable {
+    /// Namespaced and stable, e.g. `flash.general`, `sync.offset`, `lint.reading-speed`.
+    public var rule: String
+    public var severity: Severity
+    public var message: String
+    /// Seconds on the media (or caption) timeline; nil when not timed.
+    public var start: Double?
+    public var end: Double?
+    /// e.g. `WCAG 2.3.1`, `KWCAG 3.3`.
+    public var guidelines: [String]
+    public var data: JSONValue
+
+    public init(rule: String, severity: Severity, message: String, start: Double? = nil, end: Double? = nil,
+                guidelines: [String] = [], data: JSONValue = .object([])) {
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+        self.start = start
+        self.end = end
+        self.guidelines = guidelines
+        self.data = data
+    }
+}
+
+/// The outcome of a check.
+public enum Verdict: String, Sendable, Encodable {
+    /// Nothing at error or warning severity.
+    case pass
+    /// Only warnings.
+    case warn
+    /// At least one finding at error severity.
+    case fail
+    /// Could not be judged without something out of reach.
+    case unverified
+    /// The input could not be read.
+    case error
+
+    /// The verdict findings lead to.
+    public init(findings: [Finding]) {
+        if findings.contains(where: { $0.severity == .error }) {
+            self = .fail
+        } else if findings.contains(where: { $0.severity == .warning }) {
+            self = .warn
+        } else {
+            self = .pass
+        }
+    }
+}
+
+/// One check of one file: what `check`, `flash`, `sync`, `lint` and `autoplay` print per file (cli.md).
+public struct CheckResult: Sendable, Encodable {
+    /// The path as given.
+    public var file: String
+    /// `flash`, `sync`, `lint`, `autoplay`, `captions`, `media`.
+    public var check: String
+    public var verdict: Verdict
+    public var findings: [Finding]
+    public var metrics: JSONValue
+
+    public init(file: String, check: String, verdict: Verdict? = nil, findings: [Finding], metrics: JSONValue = .object([])) {
+        self.file = file
+        self.check = check
+        self.verdict = verdict ?? Verdict(findings: findings)
+        self.findings = findings
+        self.metrics = metrics
+    }
+}
+
+/// The envelope of JSON reports: `{"tool", "version", "results"}`.
+public struct CheckReport: Sendable, Encodable {
+    public var tool = ToolInfo.name
+    public var version = ToolInfo.version
+    public var results: [CheckResult]
+
+    public init(results: [CheckResult]) { self.results = results }
+}

@@ -1,0 +1,221 @@
+import ArgumentParser
+import FlashDetection
+import Foundation
+import LibraryCheck
+import MediaIO
+import Reports
+
+/// `medialint flash MEDIA...`: seizure-risk flashing.
+struct FlashCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flash",
+        abstract: "Check video for seizure-risk flashing (general and red flashes, 3–50 a second).",
+        discussion: """
+            Profiles: wcag (default; WCAG 2.3.1: more than 3 flashes in any second over 25% of any 10° visual \
+            field), wcag-aaa (2.3.2: any flash of any size), bt1702 (ITU-R BT.1702/Ofcom: 25% of the screen), \
+            kwcag (Korean guideline 3.3: 3 to 50 flashes a second, 10% of the screen). Every threshold can be \
+            changed with the options below or in the 'flash' section of .medialint.yml. The report says the \
+            most flashes a second the video can show (half its frame rate). Exit status: 0 pass, 1 flashing \
+            found, 2 unreadable input.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl }
+
+    @Argument(help: ArgumentHelp("Video files.", valueName: "media"))
+    var media: [String]
+
+    @Option(help: ArgumentHelp("Thresholds to start from: \(FlashConfiguration.profileNames.joined(separator: ", ")).", valueName: "profile"))
+    var profile: String?
+
+    @Option(help: "Output format.")
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("Write each frame's measurements as CSV (time, mean luminance, flashing area, transitions in the last second).", valueName: "file"))
+    var framesCSV: String?
+
+    @Option(help: ArgumentHelp("The same per-frame measurements as JSON.", valueName: "file"))
+    var framesJSON: String?
+
+    @Option(help: ArgumentHelp("The video stream to check (default: the main one).", valueName: "index"))
+    var stream: Int?
+
+    @Option(help: ArgumentHelp("Settings file (default: .medialint.yml here, if any).", valueName: "file"))
+    var config: String?
+
+    @OptionGroup(title: "Thresholds") var thresholds: FlashThresholdOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let profile, FlashConfiguration.profile(profile) == nil {
+            throw ValidationError("Unknown profile '\(profile)'; choose one of \(FlashConfiguration.profileNames.joined(separator: ", ")).")
+        }
+        if (framesCSV != nil || framesJSON != nil) && media.count > 1 {
+            throw ValidationError("--frames-csv and --frames-json take one media file.")
+        }
+    }
+
+    func run() throws {
+        let configuration = try thresholds.configuration(profile: profile, config: ConfigFile(explicitPath: config))
+        let check = FlashCheck(configuration: configuration, streamIndex: stream)
+        var results: [CheckResult] = []
+        let style = TextReport.Style(enabled: output.textStyle.enabled)
+        for path in media {
+            let frames = try FrameTable(csv: framesCSV, json: framesJSON)
+            do {
+                let progress = ProgressLine(label: "flash \(path)")
+                let result = try check.run(path: path, frames: frames?.add) { progress.update(done: $0, total: $1, frames: $2) }
+                progress.finish()
+                try frames?.commit()
+                results.append(result)
+            } catch let error as MediaError {
+                results.append(CheckResult(file: path, check: "flash", verdict: .error,
+                                           findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)]))
+            }
+        }
+        switch format {
+        case .text:
+            try output.emit(results.map { TextReport(style: style).render($0, metricsLine: Self.metricsLine($0)) }.joined(separator: "\n"))
+        case .json:
+            try output.emit(try JSONValueEncoder().encode(CheckReport(results: results)).serialized(pretty: true) + "\n")
+        case .jsonl:
+            try output.emit(try results.map { try JSONValueEncoder().encode($0).serialized() + "\n" }.joined())
+        }
+        if results.contains(where: { $0.verdict == .error }) { throw ExitCode(ExitStatus.unreadableInput.rawValue) }
+        if results.contains(where: { $0.verdict == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
+    }
+
+    static func metricsLine(_ result: CheckResult) -> String? {
+        guard case .object = result.metrics, let frames = result.metrics["framesAnalysed"], let fps = result.metrics["fps"],
+              let peak = result.metrics["maxFlashesPerSecond"], let standard = result.metrics["standard"],
+              case .integer(let count) = frames, case .number(let rate) = fps, case .number(let most) = peak,
+              case .string(let name) = standard else { return nil }
+        return "\(count) frames · \(FlashCheck.number(rate)) fps (shows at most \(FlashCheck.number(rate / 2)) flashes/s) · "
+            + "most flashes in a second: \(FlashCheck.number(most)) · profile \(name)"
+    }
+}
+
+/// The options that change flash thresholds.
+struct FlashThresholdOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Least change of relative luminance (0–1) that is a transition.", valueName: "amount"))
+    var luminanceChange: Double?
+
+    @Option(help: ArgumentHelp("The darker state must be below this relative luminance (0–1); 'none' to drop the rule.", valueName: "limit"))
+    var darkerState: String?
+
+    @Option(help: ArgumentHelp("Flashing counts from this fraction of the area basis (0–1, or a percentage like 25%).", valueName: "fraction"))
+    var area: String?
+
+    @Option(help: ArgumentHelp("What the area is a fraction of: field (any 10° visual field) or frame.", valueName: "basis"))
+    var areaBasis: FlashConfiguration.AreaBasis?
+
+    @Option(help: ArgumentHelp("Most flashes allowed in any second.", valueName: "count"))
+    var maxFlashes: Double?
+
+    @Option(help: ArgumentHelp("Red saturation: R/(R+G+B) at least this is saturated red.", valueName: "ratio"))
+    var redSaturation: Double?
+
+    @Option(help: ArgumentHelp("Least change of (R−G−B)·320 that is a red transition.", valueName: "amount"))
+    var redChange: Double?
+
+    @Flag(help: "Do not check red flashes.")
+    var noRed = false
+
+    @Flag(help: "Do not warn about extended flashing (4–6 transitions a second for 4 s).")
+    var noExtended = false
+
+    @Option(help: ArgumentHelp("Block size in pixels for the per-region analysis (default: about width/60, at least 8: 32 at 1080p).", valueName: "pixels"))
+    var blockSize: Int?
+
+    @Option(help: ArgumentHelp("Read every n-th pixel of every n-th row inside a block (1 reads all; default: by picture size, about 150,000 pixels a frame).", valueName: "n"))
+    var samplingStep: Int?
+
+    static let configKeys: Set<String> = ["profile", "luminance-change", "darker-state", "area", "area-basis", "max-flashes",
+                                          "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step"]
+
+    /// Profile, then the config file's `flash` section, then these options.
+    func configuration(profile: String?, config: ConfigFile) throws -> FlashConfiguration {
+        let section = try config.section("flash", keys: Self.configKeys)
+        let configured = try section.string("profile")
+        let name = profile ?? configured ?? "wcag"
+        guard var configuration = FlashConfiguration.profile(name) else {
+            throw CLIError("\(section.file): unknown flash profile '\(name)' (\(FlashConfiguration.profileNames.joined(separator: ", ")))")
+        }
+        if let value = try section.double("luminance-change") { configuration.luminanceChange = value }
+        if section.isNull("darker-state") { configuration.darkerStateLimit = nil }
+        if let value = try section.double("darker-state") { configuration.darkerStateLimit = value }
+        if let value = try section.double("area") { configuration.areaFraction = value }
+        if let value = try section.string("area-basis") {
+            guard let basis = FlashConfiguration.AreaBasis(rawValue: value) else { throw CLIError("\(section.file): flash.area-basis must be field or frame") }
+            configuration.areaBasis = basis
+        }
+        if let value = try section.double("max-flashes") { configuration.maximumFlashesPerSecond = value }
+        if let value = try section.bool("inclusive") { configuration.maximumIsInclusive = value }
+        if let value = try section.bool("red") { configuration.detectsRed = value }
+        if let value = try section.double("red-saturation") { configuration.redSaturation = value }
+        if let value = try section.double("red-change") { configuration.redChange = value }
+        if let value = try section.bool("extended") { configuration.detectsExtendedRisk = value }
+        if let value = try section.int("block-size") { configuration.blockSize = value }
+        if let value = try section.int("sampling-step") { configuration.samplingStep = value }
+
+        if let luminanceChange { configuration.luminanceChange = luminanceChange }
+        if let darkerState {
+            if darkerState == "none" {
+                configuration.darkerStateLimit = nil
+            } else {
+                guard let limit = Double(darkerState) else { throw ValidationError("--darker-state takes a number or 'none'.") }
+                configuration.darkerStateLimit = limit
+            }
+        }
+        if let area {
+            let isPercent = area.hasSuffix("%")
+            guard let value = Double(isPercent ? String(area.dropLast()) : area) else { throw ValidationError("--area takes a fraction (0.25) or a percentage (25%).") }
+            configuration.areaFraction = isPercent ? value / 100 : value
+        }
+        if let areaBasis { configuration.areaBasis = areaBasis }
+        if let maxFlashes { configuration.maximumFlashesPerSecond = maxFlashes }
+        if let redSaturation { configuration.redSaturation = redSaturation }
+        if let redChange { configuration.redChange = redChange }
+        if noRed { configuration.detectsRed = false }
+        if noExtended { configuration.detectsExtendedRisk = false }
+        if let blockSize { configuration.blockSize = blockSize }
+        if let samplingStep { configuration.samplingStep = samplingStep }
+        guard (0...1).contains(configuration.areaFraction), configuration.luminanceChange > 0, (configuration.blockSize ?? 1) >= 1,
+              (configuration.samplingStep ?? 1) >= 1, configuration.maximumFlashesPerSecond > 0 else {
+            throw ValidationError("Flash thresholds out of range: area 0–1, luminance change > 0, block size and sampling step ≥ 1, max flashes > 0.")
+        }
+        return configuration
+    }
+}
+
+extension FlashConfiguration.AreaBasis: ExpressibleByArgument {}
+
+/// The per-frame measurements of one file, written as CSV and/or JSON (each file atomically, when complete).
+final class FrameTable {
+    private let csv: StreamingFile?
+    private let json: StreamingFile?
+    private var first = true
+
+    init?(csv: String?, json: String?) throws {
+        guard csv != nil || json != nil else { return nil }
+        self.csv = try csv.map { try StreamingFile(path: $0) }
+        self.json = try json.map { try StreamingFile(path: $0) }
+        self.csv?.write("time,mean_luminance,flashing_area_frame,flashing_area_field,transitions_last_second,red_transitions_last_second\n")
+        self.json?.write("[")
+    }
+
+    func add(_ frame: FrameMeasurement) {
+        csv?.write(String(format: "%.6f,%.5f,%.4f,%.4f,%d,%d\n", frame.time, frame.meanLuminance, frame.flashingFrameArea,
+                          frame.flashingFieldArea, frame.transitionsInLastSecond, frame.redTransitionsInLastSecond))
+        json?.write((first ? "\n" : ",\n") + String(format: "{\"time\":%.6f,\"meanLuminance\":%.5f,\"flashingFrameArea\":%.4f,\"flashingFieldArea\":%.4f,\"transitionsInLastSecond\":%d,\"redTransitionsInLastSecond\":%d}",
+                                                     frame.time, frame.meanLuminance, frame.flashingFrameArea, frame.flashingFieldArea,
+                                                     frame.transitionsInLastSecond, frame.redTransitionsInLastSecond))
+        first = false
+    }
+
+    func commit() throws {
+        try csv?.commit()
+        json?.write(first ? "]\n" : "\n]\n")
+        try json?.commit()
+    }
+}

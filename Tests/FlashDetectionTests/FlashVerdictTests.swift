@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import FlashDetection
+import LibraryCheck
+import Reports
+
+/// Verdicts on clips whose flashing is known by construction (320×240 unless said otherwise; 30 fps;
+/// transitions fall on frames, so incident times are exact to the frame: checked to ±1 frame).
+@Suite(.serialized) struct FlashVerdictTests {
+    let frame = 1.0 / 30
+
+    private func expectSpan(_ finding: Finding?, _ start: Double, _ end: Double, frame: Double = 1.0 / 30,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let finding, let from = finding.start, let to = finding.end else {
+            Issue.record("no timed finding", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(abs(from - start) <= frame + 1e-6, "start \(from), expected \(start)", sourceLocation: sourceLocation)
+        #expect(abs(to - end) <= frame + 1e-6, "end \(to), expected \(end)", sourceLocation: sourceLocation)
+    }
+
+    /// Around the three-flashes line: a toggle every 6 frames is 2.5 flashes/s, 5 is exactly 3 (allowed by
+    /// WCAG, not by the Korean band), 4 is 3.75, 3 is 5.
+    @Test func ratesAroundThreeFlashes() throws {
+        let slow = try GeneratedClips.check(GeneratedClips.toggling("p6.mkv", a: 235, b: 16, period: 6))
+        #expect(slow.verdict == .pass)
+        let three = try GeneratedClips.toggling("p5.mkv", a: 235, b: 16, period: 5)
+        #expect(try GeneratedClips.check(three).verdict == .pass)
+        let korean = try GeneratedClips.check(three, profile: "kwcag")
+        #expect(korean.verdict == .fail)
+        #expect(korean.rules == ["flash.general"])
+        #expect(korean.finding("flash.sampling-limit") != nil)
+
+        let fast = try GeneratedClips.check(GeneratedClips.toggling("p4.mkv", a: 235, b: 16, period: 4))
+        #expect(fast.verdict == .fail)
+        #expect(fast.rules == ["flash.general"])
+        // Transitions at frames 4, 8 … 116: the first failing second starts at the first of them.
+        expectSpan(fast.finding("flash.general"), 4 * frame, 116 * frame)
+        let fastest = try GeneratedClips.check(GeneratedClips.toggling("p3.mkv", a: 235, b: 16, period: 3))
+        #expect(fastest.finding("flash.general")?.data["peakFlashesPerSecond"] == .number(5))
+    }
+
+    /// A flashing square on grey: 5×5 blocks is 19% of a 10° field (13×10 blocks at 320 px wide), 6×6 is 28%.
+    @Test func areaAroundAQuarterOfTheField() throws {
+        func square(_ name: String, x: Int, y: Int, size: Int) throws -> String {
+            try GeneratedClips.make(name, source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(between(X,\(x),\(x + size - 1))*between(Y,\(y),\(y + size - 1)),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128")
+        }
+        #expect(try GeneratedClips.check(square("sq40.mkv", x: 144, y: 104, size: 40)).verdict == .pass)
+        let larger = try GeneratedClips.check(square("sq48.mkv", x: 144, y: 96, size: 48))
+        #expect(larger.verdict == .fail)
+        #expect(larger.finding("flash.general")?.data["peakFieldArea"] == .number(0.277))
+        // The same square is far below 25% of the whole screen (BT.1702).
+        #expect(try GeneratedClips.check(square("sq48.mkv", x: 144, y: 96, size: 48), profile: "bt1702").verdict == .pass)
+    }
+
+    /// 25% of the whole frame (BT.1702): 144×128 is 24%, 160×128 is 26.7%.
+    @Test func areaAroundAQuarterOfTheFrame() throws {
+        func rectangle(_ name: String, width: Int) throws -> String {
+            try GeneratedClips.make(name, source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(between(X,0,\(width - 1))*between(Y,0,127),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128")
+        }
+        #expect(try GeneratedClips.check(rectangle("r144.mkv", width: 144), profile: "bt1702").verdict == .pass)
+        #expect(try GeneratedClips.check(rectangle("r160.mkv", width: 160), profile: "bt1702").verdict == .fail)
+    }
+
+    /// Luminance changes of 0.08 (not a transition) and 0.12 (a transition), from a darker state of 0.20.
+    @Test func changesAroundATenth() throws {
+        let base = GeneratedClips.code(forLuminance: 0.20)
+        let small = try GeneratedClips.toggling("d08.mkv", a: base, b: GeneratedClips.code(forLuminance: 0.28), period: 3)
+        #expect(try GeneratedClips.check(small).verdict == .pass)
+        let large = try GeneratedClips.toggling("d12.mkv", a: base, b: GeneratedClips.code(forLuminance: 0.32), period: 3)
+        #expect(try GeneratedClips.check(large).verdict == .fail)
+    }
+
+    /// Between 0.75 and 1.0 the darker state is below 0.80 (flashing); between 0.85 and 1.0 it is not.
+    @Test func darkerStateAroundEightTenths() throws {
+        let dark = try GeneratedClips.toggling("dark75.mkv", a: 235, b: GeneratedClips.code(forLuminance: 0.75), period: 3)
+        #expect(try GeneratedClips.check(dark).verdict == .fail)
+        let bright = try GeneratedClips.toggling("dark85.mkv", a: 235, b: GeneratedClips.code(forLuminance: 0.85), period: 3)
+        #expect(try GeneratedClips.check(bright).verdict == .pass)
+        // WCAG 2.3.2 (AAA) has no darker-state exception.
+        #expect(try GeneratedClips.check(bright, profile: "wcag-aaa").verdict == .fail)
+    }
+
+    /// Saturated red against a grey of the same relative luminance (0.2126): red flashing, no general flashing.
+    @Test func redAgainstEquallyLuminousGrey() throws {
+        let clip = try GeneratedClips.make("red.mkv", source: "nullsrc=s=320x240:r=30:d=3,format=gbrp,geq=r='if(lt(mod(floor(N/3),2),1),255,127)':g='if(lt(mod(floor(N/3),2),1),0,127)':b='if(lt(mod(floor(N/3),2),1),0,127)',format=yuv420p")
+        let result = try GeneratedClips.check(clip)
+        #expect(result.verdict == .fail)
+        #expect(result.rules == ["flash.red"])
+        expectSpan(result.finding("flash.red"), 3 * frame, 87 * frame)
+        // Without the red rule the same clip passes: its luminance does not flash.
+        #expect(try GeneratedClips.check(clip) { $0.detectsRed = false }.verdict == .pass)
+    }
+
+    /// A checkerboard of 40-px squares inverting 10 times a second: the frame's mean never changes.
+    @Test func invertingCheckerboard() throws {
+        let clip = try GeneratedClips.make("checker.mkv", source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(eq(mod(floor(X/40)+floor(Y/40)+floor(N/3),2),0),235,16)':cb=128:cr=128")
+        let result = try GeneratedClips.check(clip)
+        #expect(result.verdict == .fail)
+        #expect(result.rules == ["flash.general"])
+        expectSpan(result.finding("flash.general"), 3 * frame, 87 * frame)
+    }
+
+    /// The left half flashing by ΔL 0.15 (0.30 ⇄ 0.45), the right half still.
+    @Test func halfFrameFlash() throws {
+        let low = GeneratedClips.code(forLuminance: 0.30), high = GeneratedClips.code(forLuminance: 0.45)
+        let clip = try GeneratedClips.make("half.mkv", source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(lt(X,160),if(lt(mod(floor(N/3),2),1),\(high),\(low)),128)':cb=128:cr=128")
+        let result = try GeneratedClips.check(clip)
+        #expect(result.verdict == .fail)
+        #expect(result.finding("flash.general")?.data["peakFrameArea"] == .number(0.5))
+    }
+
+    /// Black to white over 2 s and back: a slow ramp is one transition, not many.
+    @Test func slowFades() throws {
+        let clip = try GeneratedClips.make("fade.mkv", source: "nullsrc=s=320x240:r=30:d=4,format=yuv420p,geq=lum='16+219*if(lt(N,60),N/60,(120-N)/60)':cb=128:cr=128")
+        #expect(try GeneratedClips.check(clip).verdict == .pass)
+    }
+
+    /// A hard cut between two scenes every second: one transition a second.
+    @Test func hardCutsOnceASecond() throws {
+        let clip = try GeneratedClips.make("cuts.mkv", source: "nullsrc=s=320x240:r=30:d=5,format=yuv420p,geq=lum='if(lt(mod(floor(N/30),2),1),40+X/4,220-Y/4)':cb=128:cr=128")
+        #expect(try GeneratedClips.check(clip).verdict == .pass)
+    }
+
+    /// 60 fps: a toggle every 6 frames is 5 flashes a second; times in sixtieths.
+    @Test func sixtyFramesPerSecond() throws {
+        let clip = try GeneratedClips.toggling("p6at60.mkv", a: 235, b: 16, period: 6, rate: 60, seconds: 3)
+        let result = try GeneratedClips.check(clip)
+        #expect(result.verdict == .fail)
+        expectSpan(result.finding("flash.general"), 6.0 / 60, 174.0 / 60, frame: 1.0 / 60)
+        #expect(result.metrics["fps"] == .number(60))
+    }
+
+    /// 10-bit HEVC (x265, yuv420p10le).
+    @Test func tenBitHEVC() throws {
+        let clip = try GeneratedClips.make("hevc10.mp4", source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p10le,geq=lum='if(lt(mod(floor(N/3),2),1),940,64)':cb=512:cr=512",
+                                           arguments: ["-c:v", "libx265", "-x265-params", "log-level=error:lossless=1", "-pix_fmt", "yuv420p10le"])
+        let result = try GeneratedClips.check(clip)
+        #expect(result.verdict == .fail)
+        expectSpan(result.finding("flash.general"), 3 * frame, 87 * frame)
+    }
+
+    /// Portrait 180×320: the 10° field is a third of the width (60×45 px), so a 40×40 square is over half a
+    /// field (fail) but 3% of the screen (BT.1702 pass).
+    @Test func portraitVideo() throws {
+        let clip = try GeneratedClips.make("portrait.mkv", source: "nullsrc=s=180x320:r=30:d=3,format=yuv420p,geq=lum='if(between(X,64,103)*between(Y,136,175),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128")
+        #expect(try GeneratedClips.check(clip).verdict == .fail)
+        #expect(try GeneratedClips.check(clip, profile: "bt1702").verdict == .pass)
+    }
+
+    /// 20 s of grey with one second of 5 Hz flashing at 12 s.
+    @Test func longClipWithOneShortBurst() throws {
+        let clip = try GeneratedClips.make("burst.mkv", source: "nullsrc=s=160x120:r=30:d=20,format=yuv420p,geq=lum='if(between(N,360,389),if(lt(mod(N-360,6),3),235,16),128)':cb=128:cr=128")
+        let result = try GeneratedClips.check(clip)
+        #expect(result.verdict == .fail)
+        #expect(result.findings.filter { $0.rule == "flash.general" }.count == 1)
+        // Transitions at frames 360 (grey → white) … 390 (black → grey).
+        expectSpan(result.finding("flash.general"), 360 * frame, 390 * frame)
+    }
+
+    /// 2.5 flashes a second (5 transitions) held for 6 s: not a failure, but the extended-risk warning.
+    @Test func extendedRisk() throws {
+        let result = try GeneratedClips.check(GeneratedClips.toggling("p6long.mkv", a: 235, b: 16, period: 6, seconds: 7))
+        #expect(result.verdict == .warn)
+        #expect(result.rules == ["flash.extended"])
+    }
+
+    /// Ordinary moving content: ffmpeg's test pattern and a Mandelbrot zoom.
+    @Test func noFalsePositives() throws {
+        let pattern = try GeneratedClips.make("testsrc2.mp4", source: "testsrc2=s=320x240:r=30:d=6", arguments: ["-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        #expect(try GeneratedClips.check(pattern).verdict == .pass)
+        let mandelbrot = try GeneratedClips.make("mandelbrot.mp4", source: "mandelbrot=s=320x240:r=30,trim=duration=6", arguments: ["-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        #expect(try GeneratedClips.check(mandelbrot).verdict == .pass)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import LibraryCheck
+import FlashDetection
+import Reports
+
+/// Clips made with the ffmpeg CLI for one test run (in a temporary directory), each from a lavfi source
+/// whose content is known by construction.
+enum GeneratedClips {
+    static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-flash-clips-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// Makes `name` (unless made already in this run) with `ffmpeg -f lavfi -i SOURCE ARGUMENTS name`.
+    static func make(_ name: String, source: String, arguments: [String] = ["-c:v", "ffv1"]) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source] + arguments + [path + ".part.\((name as NSString).pathExtension)"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "ffmpeg failed for \(name): \(String(decoding: message, as: UTF8.self))"])
+        }
+        try FileManager.default.moveItem(atPath: path + ".part.\((name as NSString).pathExtension)", toPath: path)
+        return path
+    }
+
+    /// A full-frame picture alternating between luma codes `a` and `b` every `period` frames, on 4:2:0 grey.
+    static func toggling(_ name: String, a: Int, b: Int, period: Int, size: String = "320x240", rate: Int = 30, seconds: Double = 4) throws -> String {
+        try make(name, source: "nullsrc=s=\(size):r=\(rate):d=\(seconds),format=yuv420p,geq=lum='if(lt(mod(floor(N/\(period)),2),1),\(a),\(b))':cb=128:cr=128")
+    }
+
+    /// Runs the flash check with a profile on a clip.
+    static func check(_ path: String, profile: String = "wcag", adjust: (inout FlashConfiguration) -> Void = { _ in }) throws -> CheckResult {
+        var configuration = FlashConfiguration.profile(profile)!
+        adjust(&configuration)
+        return try FlashCheck(configuration: configuration).run(path: path)
+    }
+
+    /// The luma code (limited range, 8-bit) whose relative luminance is nearest to `luminance`.
+    static func code(forLuminance luminance: Double) -> Int {
+        let encoded = luminance <= 0.0031308 ? luminance * 12.92 : 1.055 * pow(luminance, 1 / 2.4) - 0.055
+        return Int((16 + 219 * encoded).rounded())
+    }
+}
+
+extension CheckResult {
+    var rules: [String] { findings.filter { $0.severity != .info }.map(\.rule) }
+
+    func finding(_ rule: String) -> Finding? { findings.first { $0.rule == rule } }
+}
