@@ -70,6 +70,8 @@ demo: release
 	@for file in Media/truncated.mp4 Media/corrupt-header.mp4 Media/empty.mp4 Media/not-media.mp4 Media/missing.mp4; do \
 	    $(RELEASE_BIN) probe $$file; echo "  → exit status $$?"; \
 	done
+	@echo; echo "Seizure-risk flashing (medialint flash): a clip that flashes 5 times a second, and one that does not:"
+	@$(RELEASE_BIN) flash Media/flashing.mp4 Media/speech.mp4; echo "  → exit status $$? (1: flashing found)"
 	@echo; echo "The captions of Media/speech.mp4 (medialint cues Media/speech.vtt):"
 	@$(RELEASE_BIN) cues Media/speech.vtt
 	@echo; echo "0.8 s earlier, then to WebVTT (medialint shift Media/speech.srt --by=-0.8 -o shifted.srt; medialint convert shifted.srt - --to vtt):"

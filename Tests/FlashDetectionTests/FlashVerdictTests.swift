@@ -165,6 +165,16 @@ import Reports
         #expect(result.rules == ["flash.extended"])
     }
 
+    /// HDR is detected and said to be judged with the SDR approximation.
+    @Test func hdrIsReported() throws {
+        let clip = try GeneratedClips.make("pq.mkv", source: "nullsrc=s=160x120:r=30:d=1,format=yuv420p10le,geq=lum=500:cb=512:cr=512",
+                                           arguments: ["-c:v", "ffv1", "-color_trc", "smpte2084", "-color_primaries", "bt2020", "-colorspace", "bt2020nc"])
+        let result = try GeneratedClips.check(clip)
+        #expect(result.verdict == .pass)
+        #expect(result.finding("flash.hdr")?.message.contains("PQ") == true)
+        #expect(result.metrics["hdr"] == .bool(true))
+    }
+
     /// Ordinary moving content: ffmpeg's test pattern and a Mandelbrot zoom.
     @Test func noFalsePositives() throws {
         let pattern = try GeneratedClips.make("testsrc2.mp4", source: "testsrc2=s=320x240:r=30:d=6", arguments: ["-c:v", "libx264", "-pix_fmt", "yuv420p"])

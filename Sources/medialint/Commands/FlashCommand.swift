@@ -69,6 +69,7 @@ struct FlashCommand: ParsableCommand {
                 try frames?.commit()
                 results.append(result)
             } catch let error as MediaError {
+                Console.error(error.description)
                 results.append(CheckResult(file: path, check: "flash", verdict: .error,
                                            findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)]))
             }

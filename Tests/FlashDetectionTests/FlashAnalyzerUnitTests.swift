@@ -1,0 +1,91 @@
+import Testing
+@testable import FlashDetection
+
+/// The analyser fed plain pictures from memory: the pieces behind the verdicts.
+@Suite struct FlashAnalyzerUnitTests {
+    /// Grey 8-bit pictures (no chroma), `width`×`height`, filled by `value(x, y)`.
+    private func analyse(width: Int = 64, height: Int = 48, frames: Int, fps: Double = 30,
+                         configuration: FlashConfiguration = .profile("wcag")!,
+                         value: (Int, Int, Int) -> UInt8) -> (FlashReport, [FrameMeasurement]) {
+        let analyzer = FlashAnalyzer(configuration: configuration)
+        var measurements: [FrameMeasurement] = []
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for n in 0..<frames {
+            for y in 0..<height {
+                for x in 0..<width { pixels[y * width + x] = value(n, x, y) }
+            }
+            pixels.withUnsafeBytes { bytes in
+                let plane = SamplePlane(baseAddress: bytes.baseAddress!, bytesPerRow: width, width: width, height: height, bytesPerSample: 1)
+                measurements.append(analyzer.add(FlashFrame(time: Double(n) / fps, luma: plane,
+                                                            color: PictureColor(kr: 0.299, kb: 0.114, fullRange: false, bitDepth: 8))))
+            }
+        }
+        return (analyzer.finish(), measurements)
+    }
+
+    @Test func luminanceTableFollowsSRGB() {
+        let table = BlockMeasurer.linearTable(for: PictureColor(kr: 0.2126, kb: 0.0722, fullRange: false, bitDepth: 8))
+        #expect(table[16] == 0 && table[235] == 1)
+        #expect(abs(Double(table[126]) - 0.2162) < 0.0005)  // code 126: Y′ 110/219 = 0.502, linear ((0.502+0.055)/1.055)^2.4
+        let tenBit = BlockMeasurer.linearTable(for: PictureColor(kr: 0.2126, kb: 0.0722, fullRange: false, bitDepth: 10))
+        #expect(tenBit.count == 1024 && tenBit[64] == 0 && tenBit[940] == 1)
+        let full = BlockMeasurer.linearTable(for: PictureColor(kr: 0.2126, kb: 0.0722, fullRange: true, bitDepth: 8))
+        #expect(full[0] == 0 && full[255] == 1)
+    }
+
+    /// A ramp from black to white over 20 frames is one transition; so is a cut.
+    @Test func aSlowRampIsOneTransition() {
+        let (_, measurements) = analyse(frames: 40) { n, _, _ in UInt8(16 + min(n, 20) * 219 / 20) }
+        let counted = measurements.map(\.transitionsInLastSecond)
+        #expect(counted.max() == 1)
+        let firstCounted = counted.firstIndex(of: 1)!
+        // Frame 7 is code 92 (linear 0.098), frame 8 code 103 (0.131): 0.10 is crossed on frame 8.
+        #expect(firstCounted == 8)
+    }
+
+    /// Seven transitions inside one second fail; six, or seven a full second apart, do not.
+    @Test func sevenTransitionsInOneSecond() {
+        // A toggle every 5 frames at 30 fps: transitions 1/6 s apart, so 7 span exactly one second.
+        let (exact, _) = analyse(frames: 60) { n, _, _ in n / 5 % 2 == 0 ? 235 : 16 }
+        #expect(!exact.fails)
+        #expect(exact.maxFlashesPerSecond == 3)
+        let (faster, _) = analyse(frames: 60) { n, _, _ in n / 4 % 2 == 0 ? 235 : 16 }
+        #expect(faster.fails)
+        #expect(faster.incidents.map(\.kind) == [.general])
+    }
+
+    /// Compression noise does not turn a trend, and small wobbles are not transitions.
+    @Test func noiseIsNotFlashing() {
+        var random = SystemRandomNumberGenerator()
+        let (report, _) = analyse(frames: 90) { _, _, _ in UInt8(120 + Int.random(in: -3...3, using: &random)) }
+        #expect(!report.fails)
+        #expect(report.maxFlashesPerSecond == 0)
+    }
+
+    /// The area meter: a block-aligned square's share of the frame and of the worst 10° field.
+    @Test func areaMeter() {
+        // 320×240 in 8-px blocks: 40×30 blocks; the field is 13×10 blocks.
+        var meter = AreaMeter(columns: 40, rows: 30, blockArea: [Int32](repeating: 64, count: 1200), width: 320, height: 240, blockSize: 8)
+        #expect(meter.fieldColumns == 13 && meter.fieldRows == 10)
+        var mask = [Int8](repeating: 0, count: 1200)
+        for row in 12..<18 { for column in 18..<24 { mask[row * 40 + column] = 1 } }  // 6×6 blocks
+        let coverage = mask.withUnsafeBufferPointer { meter.coverage(of: $0, value: 1) }
+        #expect(abs(coverage.frame - 36.0 / 1200) < 1e-9)
+        #expect(abs(coverage.field - 36.0 / 130) < 1e-9)
+        let skipped = mask.withUnsafeBufferPointer { meter.coverage(of: $0, value: 1, fieldAtLeast: 0.5) }
+        #expect(skipped.field == 0)  // 36 blocks cannot be half of a 130-block field: not searched
+    }
+
+    @Test func profilesAndFailingCounts() {
+        #expect(FlashConfiguration.profile("wcag")!.failingTransitionsPerSecond == 7)
+        #expect(FlashConfiguration.profile("kwcag")!.failingTransitionsPerSecond == 6)
+        #expect(FlashConfiguration.profile("bt1702")!.areaBasis == .frame)
+        #expect(FlashConfiguration.profile("wcag-aaa")!.darkerStateLimit == nil)
+        #expect(FlashConfiguration.profile("nope") == nil)
+        let configuration = FlashConfiguration.profile("wcag")!
+        #expect(configuration.blockSize(width: 320) == 8 && configuration.blockSize(width: 1280) == 16)
+        #expect(configuration.blockSize(width: 1920) == 32 && configuration.blockSize(width: 3840) == 64)
+        #expect(configuration.sampling(width: 320, height: 240) == (1, 1))
+        #expect(configuration.sampling(width: 1920, height: 1080) == (1, 32))
+    }
+}
