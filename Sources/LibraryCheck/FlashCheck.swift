@@ -20,8 +20,12 @@ public struct FlashCheck: Sendable {
     public typealias Progress = (_ done: Double, _ total: Double?, _ frames: Int) -> Void
 
     public func run(path: String, frames sink: FrameSink? = nil, progress: Progress? = nil) throws(MediaError) -> CheckResult {
-        let stream = try VideoFrameStream(path: path, options: .init(streamIndex: streamIndex), capacity: 4)
+        let stream = try VideoFrameStream(path: path, options: .init(streamIndex: streamIndex), capacity: 8)
         let info = stream.stream
+        // Decoding (its threads were started above, at normal priority) is the critical path: the analysis on
+        // this thread yields to it, and takes the cycles decoding leaves idle.
+        let previousNice = ThreadPriority.lower(to: 5)
+        defer { ThreadPriority.restore(previousNice) }
         let analyzer = FlashAnalyzer(configuration: configuration)
         analyzer.measuresEveryFrame = sink != nil
         var count = 0
@@ -109,4 +113,23 @@ public struct FlashCheck: Sendable {
     static func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded()))%" }
 
     static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}
+
+/// The calling thread's scheduling priority. On Linux the nice value belongs to each thread, and
+/// `setpriority(PRIO_PROCESS, 0, …)` sets the calling thread's.
+enum ThreadPriority {
+    /// Raises the calling thread's nice value to at least `nice` (never further, however often it is called);
+    /// returns the previous value.
+    static func lower(to nice: Int32) -> Int32 {
+        errno = 0
+        let previous = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        guard errno == 0 else { return 0 }
+        if previous < nice { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) }
+        return previous
+    }
+
+    /// Puts the calling thread's nice value back (allowed when not below the original, or as root).
+    static func restore(_ value: Int32) {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, value)
+    }
 }
