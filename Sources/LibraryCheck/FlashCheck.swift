@@ -64,7 +64,7 @@ public struct FlashCheck: Sendable {
                                     guidelines: configuration.guidelines))
         }
         if configuration.profile == "kwcag", fps / 2 < 50 {
-            findings.append(Finding(rule: "flash.sampling-limit", severity: .info,
+            findings.append(Finding(rule: "flash.sampling-limit", severity: .warning,
                                     message: "at \(Self.number(fps)) frames a second the video can show at most \(Self.number(fps / 2)) flashes a second: flashing from \(Self.number(fps / 2)) to 50 a second (the top of the KWCAG 3.3 band) cannot be judged from this file",
                                     guidelines: ["KWCAG 3.3"], data: .object([("samplingLimit", .number(fps / 2))])))
         }

@@ -1,4 +1,3 @@
-import Foundation
 import MediaIO
 
 /// The work each benchmark times, run in a process of its own so that it is timed like the reference tool.
@@ -6,13 +5,6 @@ enum Workers {
     /// Decodes every frame of the main video stream and reads its luma plane (one sample per 16th row,
     /// enough to prove the plane is there without timing an analysis).
     static func decodeLuma(path: String, threads: Int) throws {
-        if ProcessInfo.processInfo.environment["MEDIALINT_BENCH_SYNC"] != nil {
-            let reader = try VideoFrameReader(path: path, options: .init(threads: threads))
-            var frames = 0
-            while let frame = try reader.nextFrame() { frames += 1; _ = frame }
-            print("frames \(frames)")
-            return
-        }
         let stream = try VideoFrameStream(path: path, options: .init(threads: threads))
         var frames = 0
         var checksum: UInt64 = 0
