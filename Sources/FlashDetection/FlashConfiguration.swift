@@ -37,7 +37,8 @@ public struct FlashConfiguration: Sendable, Equatable {
     public var blockSize: Int?
     /// The sampling step inside a block (2: every other pixel of every other row). nil chooses by picture
     /// size: every pixel up to about 150,000 pixels (SD); above, one row through the middle of each block row
-    /// (rows cost cache misses; pixels along a row almost nothing) and every pixel or every other along it.
+    /// (rows cost cache misses) and every n-th pixel along it for about 32,000 samples (every other pixel at
+    /// 1080p and 720p).
     public var samplingStep: Int?
 
     /// The block size used for a picture `width` pixels wide.
@@ -55,7 +56,7 @@ public struct FlashConfiguration: Sendable, Equatable {
         if let samplingStep { return (max(1, samplingStep), max(1, samplingStep)) }
         guard width * height > 150_000 else { return (1, 1) }
         let rowsRead = (height + block - 1) / block
-        return (max(1, min(block, Int((Double(width * rowsRead) / 150_000).rounded()))), block)
+        return (max(1, min(block, Int((Double(width * rowsRead) / 32_000).rounded()))), block)
     }
 
     /// The number of transitions inside one second that fails: 7 for "more than 3 flashes", 6 for "3 or more".

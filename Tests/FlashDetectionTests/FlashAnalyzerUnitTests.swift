@@ -86,6 +86,6 @@ import Testing
         #expect(configuration.blockSize(width: 320) == 8 && configuration.blockSize(width: 1280) == 16)
         #expect(configuration.blockSize(width: 1920) == 32 && configuration.blockSize(width: 3840) == 64)
         #expect(configuration.sampling(width: 320, height: 240) == (1, 1))
-        #expect(configuration.sampling(width: 1920, height: 1080) == (1, 32))
+        #expect(configuration.sampling(width: 1920, height: 1080) == (2, 32))
     }
 }
