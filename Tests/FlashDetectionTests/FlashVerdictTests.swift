@@ -69,6 +69,21 @@ import Reports
         expectSpan(larger.finding("flash.general"), 3 * frame, 87 * frame)
     }
 
+    /// At 1080p the analysis reads 32-px blocks, one row each: a square of 10×9 blocks is 30% of the
+    /// 10° field (20×15 blocks), 10×6 blocks 20%.
+    @Test func areaAtFullHD() throws {
+        func square(_ name: String, height: Int) throws -> String {
+            try GeneratedClips.make(name, source: "color=c=0x808080:s=1920x1080:r=30:d=2,format=yuv420p,"
+                + "drawbox=x=640:y=320:w=320:h=\(height):color=white:t=fill:enable='lt(mod(n,6),3)',"
+                + "drawbox=x=640:y=320:w=320:h=\(height):color=black:t=fill:enable='gte(mod(n,6),3)'")
+        }
+        let larger = try GeneratedClips.check(square("hd30.mkv", height: 288))
+        #expect(larger.verdict == .fail)
+        #expect(larger.finding("flash.general")?.data["peakFieldArea"] == .number(0.3))
+        expectSpan(larger.finding("flash.general"), 3 * frame, 57 * frame)
+        #expect(try GeneratedClips.check(square("hd20.mkv", height: 192)).verdict == .pass)
+    }
+
     /// Luminance changes of 0.08 (not a transition) and 0.12 (a transition), from a darker state of 0.20.
     @Test func changesAroundATenth() throws {
         let base = GeneratedClips.code(forLuminance: 0.20)
