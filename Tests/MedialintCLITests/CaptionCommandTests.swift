@@ -3,12 +3,6 @@ import Testing
 
 /// `medialint cues`, `convert` and `shift`, run as a user would.
 @Suite struct CaptionCommandTests {
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func cuesAsText() throws {
         let result = try Medialint.run(["cues", "Media/speech.vtt"])
         #expect(result.status == 0)
@@ -24,7 +18,7 @@ import Testing
     }
 
     @Test func cuesAsJSON() throws {
-        let directory = try temporaryDirectory()
+        let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("voices.vtt")
         try "WEBVTT\n\nq1\n00:01.000 --> 00:02.000 line:0 align:start\n<v Ann>Tom &amp; <i>Jerry</i>\nline two\n\n00:03.000 --> 00:04.000 bogus:1\nx\n"
@@ -47,7 +41,7 @@ import Testing
     }
 
     @Test func strictModeReportsCueTextProblems() throws {
-        let directory = try temporaryDirectory()
+        let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("sloppy.vtt")
         try "WEBVTT\n\n00:01.000 --> 00:02.000\n<b>bold & <blink>unclosed\n".write(to: file, atomically: true, encoding: .utf8)
@@ -61,7 +55,7 @@ import Testing
     }
 
     @Test func convertBothWaysIsStable() throws {
-        let directory = try temporaryDirectory()
+        let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let vtt = directory.appendingPathComponent("speech.vtt").path
         let srt = directory.appendingPathComponent("speech.srt").path
@@ -98,7 +92,7 @@ import Testing
     }
 
     @Test func shiftInPlaceIsAtomicAndExplicit() throws {
-        let directory = try temporaryDirectory()
+        let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("talk.srt").path
         try FileManager.default.copyItem(atPath: "Media/speech.srt", toPath: file)

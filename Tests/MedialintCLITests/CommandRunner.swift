@@ -25,6 +25,13 @@ enum Medialint {
 
     static func media(_ name: String) -> String { root.appendingPathComponent("Media/\(name)").path }
 
+    /// A fresh temporary directory; the caller removes it.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable

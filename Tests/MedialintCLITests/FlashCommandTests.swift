@@ -3,12 +3,6 @@ import Testing
 
 /// `medialint flash`: the report contract, exit statuses, per-frame output, settings files.
 @Suite struct FlashCommandTests {
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-flash-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func textReport() throws {
         let result = try Medialint.run(["flash", "Media/flashing.mp4", "Media/no-audio.mp4"])
         #expect(result.status == 1)
@@ -56,7 +50,7 @@ import Testing
     }
 
     @Test func perFrameCSVAndJSON() throws {
-        let directory = try temporaryDirectory()
+        let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("frames.csv").path, json = directory.appendingPathComponent("frames.json").path
         let result = try Medialint.run(["flash", "Media/flashing.mp4", "--frames-csv", csv, "--frames-json", json])
@@ -72,7 +66,7 @@ import Testing
     }
 
     @Test func settingsFileAndOptions() throws {
-        let directory = try temporaryDirectory()
+        let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("medialint.yml").path
         try "flash:\n  profile: kwcag\n  max-flashes: 6\n".write(toFile: config, atomically: true, encoding: .utf8)

@@ -36,8 +36,7 @@ import Testing
     }
 
     @Test func writesToAFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("probe.json").path
         let result = try Medialint.run(["probe", "Media/no-audio.mp4", "--format", "json", "-o", output])
