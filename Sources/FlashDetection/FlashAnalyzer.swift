@@ -50,39 +50,19 @@ public final class FlashAnalyzer {
             blockLuminance = measurer.luminance
         }
 
-        // General transitions per block.
-        let threshold = Float(configuration.luminanceChange)
-        let darker = configuration.darkerStateLimit.map(Float.init)
-        let changed = blockLuminance.withUnsafeBufferPointer { values in
-            transitions.withUnsafeMutableBufferPointer { out in
-                luminanceTracker?.update(values: values, flags: nil, threshold: threshold, transitions: out) { from, to, _, _ in
-                    guard let darker else { return true }
-                    return min(from, to) < darker
-                } ?? 0
-            }
-        }
-        let nothing = (frame: 0.0, field: 0.0)
+        // Transitions per block, then whether enough area transitions one way: general, then red.
         let fieldAtLeast = measuresEveryFrame || configuration.areaBasis == .frame ? nil : Optional(configuration.areaFraction)
-        let (up, down) = changed == 0 ? (nothing, nothing) : transitions.withUnsafeBufferPointer { mask in
-            (area.coverage(of: mask, value: 1, fieldAtLeast: fieldAtLeast), area.coverage(of: mask, value: -1, fieldAtLeast: fieldAtLeast))
+        let darker = configuration.darkerStateLimit.map(Float.init)
+        let (up, down) = frameTransitions(values: blockLuminance, flags: nil, threshold: Float(configuration.luminanceChange),
+                                          tracker: &luminanceTracker, mask: &transitions, area: &area, fieldAtLeast: fieldAtLeast) { from, to, _, _ in
+            guard let darker else { return true }
+            return min(from, to) < darker
         }
         general.add(time: frame.time, up: up, down: down, qualifies: qualifies)
-
-        // Red transitions per block.
         if detectsRed {
-            let redThreshold = Float(configuration.redChange)
-            let redChanged = redValues.withUnsafeBufferPointer { values in
-                redSaturated.withUnsafeBufferPointer { saturated in
-                    redTransitions.withUnsafeMutableBufferPointer { out in
-                        redTracker?.update(values: values, flags: saturated, threshold: redThreshold, transitions: out) { _, _, wasRed, isRed in
-                            wasRed || isRed
-                        } ?? 0
-                    }
-                }
-            }
-            let (redUp, redDown) = redChanged == 0 ? (nothing, nothing) : redTransitions.withUnsafeBufferPointer { mask in
-                (area.coverage(of: mask, value: 1, fieldAtLeast: fieldAtLeast), area.coverage(of: mask, value: -1, fieldAtLeast: fieldAtLeast))
-            }
+            let (redUp, redDown) = frameTransitions(values: redValues, flags: redSaturated, threshold: Float(configuration.redChange),
+                                                    tracker: &redTracker, mask: &redTransitions, area: &area,
+                                                    fieldAtLeast: fieldAtLeast) { _, _, wasRed, isRed in wasRed || isRed }
             red.add(time: frame.time, up: redUp, down: redDown, qualifies: qualifies)
         }
         self.area = area
@@ -105,6 +85,26 @@ public final class FlashAnalyzer {
         return FrameMeasurement(time: frame.time, meanLuminance: meanLuminance, flashingFrameArea: larger.frame,
                                 flashingFieldArea: max(up.field, down.field), transitionsInLastSecond: general.inLastSecond,
                                 redTransitionsInLastSecond: red.inLastSecond)
+    }
+
+    /// Follows each block's `values` and returns the area (of the frame, and of the worst 10° field)
+    /// completing a rising and a falling transition in this frame.
+    private func frameTransitions(values: [Float], flags: [Bool]?, threshold: Float, tracker: inout TransitionTracker?,
+                                  mask: inout [Int8], area: inout AreaMeter, fieldAtLeast: Double?,
+                                  accept: (Float, Float, Bool, Bool) -> Bool) -> (up: (frame: Double, field: Double), down: (frame: Double, field: Double)) {
+        let completed = values.withUnsafeBufferPointer { values in
+            mask.withUnsafeMutableBufferPointer { out in
+                if let flags {
+                    flags.withUnsafeBufferPointer { tracker?.update(values: values, flags: $0, threshold: threshold, transitions: out, accept: accept) ?? 0 }
+                } else {
+                    tracker?.update(values: values, flags: nil, threshold: threshold, transitions: out, accept: accept) ?? 0
+                }
+            }
+        }
+        guard completed > 0 else { return ((0, 0), (0, 0)) }
+        return mask.withUnsafeBufferPointer { mask in
+            (area.coverage(of: mask, value: 1, fieldAtLeast: fieldAtLeast), area.coverage(of: mask, value: -1, fieldAtLeast: fieldAtLeast))
+        }
     }
 
     /// Closes the analysis.
