@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "Captions", targets: ["Captions"]),
         .library(name: "FlashDetection", targets: ["FlashDetection"]),
+        .library(name: "SyncAnalysis", targets: ["SyncAnalysis"]),
         .library(name: "LibraryCheck", targets: ["LibraryCheck"]),
     ],
     dependencies: [
@@ -25,7 +26,8 @@ let package = Package(
         .target(name: "Reports"),
         .target(name: "Captions"),
         .target(name: "FlashDetection"),
-        .target(name: "LibraryCheck", dependencies: ["MediaIO", "FlashDetection", "Reports"]),
+        .target(name: "SyncAnalysis", dependencies: ["Captions"]),
+        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "FlashDetection", "SyncAnalysis", "Reports"]),
         .executableTarget(
             name: "medialint",
             dependencies: ["MediaIO", "Captions", "FlashDetection", "LibraryCheck", "Reports",
@@ -40,6 +42,8 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection", "LibraryCheck", "Reports"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SyncAnalysisTests",
+                    dependencies: ["SyncAnalysis", "LibraryCheck", "Captions", "MediaIO", "Reports", "TestSupport"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),
     ]
 )

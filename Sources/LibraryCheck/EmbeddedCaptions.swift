@@ -1,0 +1,79 @@
+import Captions
+import MediaIO
+
+/// An embedded text subtitle track as a caption document: WebVTT tracks become WebVTT (identifiers, settings
+/// and markup kept), the others SRT (SubRip markup kept; ASS override blocks mapped to `<i>`, `<b>`, `<u>` or
+/// dropped, `\N` made a line break). Cues without an end last until the next cue, at most 5 s.
+public enum EmbeddedCaptions {
+    /// Reads track `streamIndex` (nil: the first text subtitle track) of the media at `path`.
+    public static func read(path: String, streamIndex: Int?) throws(MediaError) -> CaptionDocument {
+        document(from: try SubtitleTrackReader.cues(path: path, streamIndex: streamIndex))
+    }
+
+    /// The cues as a document, written out and read back by the caption readers so that settings and markup
+    /// mean exactly what they mean in a file.
+    public static func document(from cues: [EmbeddedCue]) -> CaptionDocument {
+        let format: CaptionFormat = cues.contains { $0.markup == .webvtt } ? .webvtt : .srt
+        var text = format == .webvtt ? "WEBVTT\n" : ""
+        for (index, cue) in cues.enumerated() {
+            let next = index + 1 < cues.count ? cues[index + 1].start : cue.start + 5
+            let end = cue.end ?? max(cue.start, min(next, cue.start + 5))
+            let body = blockSafe(cue.markup == .ass ? fromASS(cue.text) : cue.text)
+            let start = CaptionTime(seconds: max(0, cue.start)), stop = CaptionTime(seconds: max(0, end))
+            switch format {
+            case .webvtt:
+                let identifier = cue.identifier.map { blockSafe($0).replacingOccurrences(of: "\n", with: " ") } ?? ""
+                text += "\n" + (identifier.isEmpty ? "" : identifier + "\n")
+                text += "\(start.webVTTString) --> \(stop.webVTTString)" + (cue.settings.map { " " + blockSafe($0) } ?? "") + "\n"
+                text += body + "\n"
+            case .srt:
+                text += "\(index + 1)\n\(start.srtString) --> \(stop.srtString)\n\(body)\n\n"
+            }
+        }
+        let bytes = Array(text.utf8)
+        switch format {
+        case .webvtt: return (try? WebVTTReader(mode: .lenient).read(utf8: bytes)) ?? CaptionDocument(format: .webvtt)
+        case .srt: return SRTReader().read(utf8: bytes)
+        }
+    }
+
+    /// Text that cannot end its block early or be read as a timing line: no blank lines, no `-->`.
+    static func blockSafe(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r", with: "").split(separator: "\n", omittingEmptySubsequences: true)
+            .joined(separator: "\n").replacingOccurrences(of: "-->", with: "->")
+    }
+
+    /// ASS dialogue text as SRT text.
+    static func fromASS(_ text: String) -> String {
+        var result = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "{", let close = text[index...].firstIndex(of: "}") {
+                for tag in text[text.index(after: index)..<close].split(separator: "\\") {
+                    switch tag {
+                    case "i1": result += "<i>"
+                    case "i0": result += "</i>"
+                    case "b1": result += "<b>"
+                    case "b0": result += "</b>"
+                    case "u1": result += "<u>"
+                    case "u0": result += "</u>"
+                    default: break
+                    }
+                }
+                index = text.index(after: close)
+                continue
+            }
+            if character == "\\", let next = text.index(index, offsetBy: 1, limitedBy: text.endIndex), next < text.endIndex {
+                switch text[next] {
+                case "N", "n": result += "\n"; index = text.index(after: next); continue
+                case "h": result += "\u{00A0}"; index = text.index(after: next); continue
+                default: break
+                }
+            }
+            result.append(character)
+            index = text.index(after: index)
+        }
+        return result
+    }
+}

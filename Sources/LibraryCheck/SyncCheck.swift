@@ -1,0 +1,201 @@
+import Captions
+import Foundation
+import MediaIO
+import Reports
+import SyncAnalysis
+
+/// Where speech is in one media file's audio: decoded once, shared by every caption source checked against it.
+public struct MediaSpeech: Sendable {
+    public var timeline: SpeechTimeline
+    /// The audio stream that was analysed.
+    public var stream: StreamInfo
+    /// Packets the decoder rejected.
+    public var decodeErrors: Int
+
+    /// Decodes audio stream `streamIndex` (nil: the main one) of `path` to 16 kHz mono and finds the speech.
+    /// `progress` is told the seconds decoded so far.
+    public static func detect(path: String, streamIndex: Int? = nil,
+                              progress: ((Double) -> Void)? = nil) throws(MediaError) -> MediaSpeech {
+        let reader = try AudioSampleReader(path: path, options: .init(streamIndex: streamIndex, sampleRate: 16_000))
+        var detector = SpeechDetector(sampleRate: 16_000)
+        while let chunk = try reader.nextChunk() {
+            detector.add(chunk.samples, at: chunk.time)
+            progress?(chunk.time)
+        }
+        return MediaSpeech(timeline: detector.finish(), stream: reader.stream, decodeErrors: reader.decodeErrorCount)
+    }
+}
+
+/// Checks a caption document's timing against its media: cues past the end, then (when there is audio) the
+/// offset and drift of the whole file, breaks, speech without captions and cues over silence. Produces the
+/// `sync` check result and the timing edit that would put the captions on the speech.
+public struct SyncCheck: Sendable {
+    /// An offset (or the drift accumulated by the end) above this is a warning; above `failTolerance`, an error.
+    public var tolerance: Double
+    public var failTolerance: Double
+    public var aligner = SyncAligner()
+
+    public init(tolerance: Double = 0.1, failTolerance: Double? = nil) {
+        self.tolerance = tolerance
+        self.failTolerance = max(failTolerance ?? 0.25, tolerance)
+        aligner.tolerance = tolerance
+    }
+
+    /// The outcome for one caption source.
+    public struct Outcome: Sendable {
+        public var result: CheckResult
+        /// The edit that puts the captions on the speech (nil when the timing could not be verified).
+        public var fix: TimingEdit?
+        public var report: SyncReport?
+    }
+
+    static let guidelines = ["WCAG 1.2.2", "KWCAG 1.2"]
+
+    /// Checks `captions` (named `source` in the result) against the media at `path`, described by `media`, with
+    /// its speech (nil: the media has no audio to check against).
+    public func check(path: String, media: MediaInfo, speech: MediaSpeech?, captions: CaptionDocument,
+                      source: String) -> Outcome {
+        var findings: [Finding] = []
+        let duration = media.duration ?? speech?.stream.duration
+        let mediaStart = media.startTime ?? 0
+        if let duration {
+            for (index, cue) in captions.cues.enumerated() where cue.start.seconds >= mediaStart + duration {
+                findings.append(Finding(rule: "sync.cue-after-end", severity: .error,
+                                        message: "cue \(index + 1) starts at \(Self.time(cue.start.seconds)), after the media ends at \(Self.time(mediaStart + duration))",
+                                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                                        data: .object([("cue", .integer(Int64(index + 1))), ("text", .string(cue.plainText))])))
+            }
+            for (index, cue) in captions.cues.enumerated() where mediaStart > 0 && cue.end.seconds <= mediaStart {
+                findings.append(Finding(rule: "sync.cue-before-start", severity: .error,
+                                        message: "cue \(index + 1) ends at \(Self.time(cue.end.seconds)), before the media starts at \(Self.time(mediaStart))",
+                                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                                        data: .object([("cue", .integer(Int64(index + 1)))])))
+            }
+        }
+        var metrics: [(String, JSONValue)] = [("captions", .string(source))]
+        if let duration { metrics.append(("mediaDuration", .number(Self.rounded(duration)))) }
+
+        let dialogue = DialogueCues.of(captions)
+        func unverified(_ reason: String) -> Outcome {
+            findings.append(Finding(rule: "sync.unverified", severity: .info, message: "timing not verified: \(reason)"))
+            metrics.append(("dialogueCues", .integer(Int64(dialogue.count))))
+            let verdict: Verdict = findings.contains { $0.severity == .error } ? .fail : .unverified
+            return Outcome(result: CheckResult(file: path, check: "sync", verdict: verdict, findings: findings,
+                                               metrics: .object(metrics)), fix: nil, report: nil)
+        }
+        guard let speech else { return unverified("the media has no audio stream") }
+        metrics.append(("audioStream", .integer(Int64(speech.stream.index))))
+        guard dialogue.count >= 3 else {
+            return unverified("\(dialogue.count) cue\(dialogue.count == 1 ? "" : "s") with dialogue (at least 3 are needed)")
+        }
+        guard speech.timeline.totalSpeech >= 1 else { return unverified("no speech was found in the audio") }
+
+        let report = aligner.align(cues: dialogue.map { ($0.start, $0.end) }, speech: speech.timeline)
+        metrics += [
+            ("confidence", .number((report.confidence * 100).rounded() / 100)),
+            ("matchedCues", .integer(Int64(report.matchedCues))),
+            ("noiseFloorDecibels", .number((speech.timeline.noiseFloorDecibels * 10).rounded() / 10)),
+        ]
+        let matchedShare = Double(report.matchedCues) / Double(report.dialogueCues)
+        if report.matchedCues < 3 || matchedShare < 0.3 || report.overlapScore < 0.3 {
+            var result = unverified("only \(report.matchedCues) of \(report.dialogueCues) dialogue cues line up with speech onsets at the best fit (\(Int((report.overlapScore * 100).rounded()))% of cue time on speech)")
+            result.report = report
+            return result
+        }
+        metrics += [
+            ("offsetSeconds", .number(Self.rounded(report.offsetSeconds))),
+            ("driftRatio", .number((report.driftRatio * 1_000_000).rounded() / 1_000_000)),
+            ("speechCoverage", .number(Self.rounded(report.speechCoverage))),
+            ("captionCoverage", .number(Self.rounded(report.captionCoverage))),
+            ("dialogueCues", .integer(Int64(report.dialogueCues))),
+            ("onTimeFraction", .number(Self.rounded(report.onTimeFraction))),
+        ]
+        let fix = TimingEdit(offset: report.shift, scale: report.scale)
+        metrics.append(("fix", .object([("offset", .number(Self.rounded(report.shift))),
+                                         ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])))
+        findings += timingFindings(report, duration: duration ?? speech.timeline.duration)
+        // Speech without captions and cues over silence are only meaningful when one mapping holds for the
+        // whole file.
+        let breakFound = !report.breaks.isEmpty
+        for gap in report.uncaptionedSpeech where !breakFound {
+            findings.append(Finding(rule: "sync.uncaptioned-speech", severity: .warning,
+                                    message: "\(Self.seconds(gap.end - gap.start)) of speech from \(Self.time(gap.start)) has no caption (or it is music or sound the detector took for speech)",
+                                    start: Self.rounded(gap.start), end: Self.rounded(gap.end), guidelines: Self.guidelines))
+        }
+        if !breakFound {
+            let end = duration.map { mediaStart + $0 } ?? .infinity
+            for index in report.cuesOverSilence {
+                let cue = captions.cues[dialogue[index].index]
+                guard cue.start.seconds < end else { continue }
+                findings.append(Finding(rule: "sync.cue-over-silence", severity: .warning,
+                                        message: "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(fix.isIdentity(within: tolerance) ? "" : " once the timing is corrected")",
+                                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                                        data: .object([("cue", .integer(Int64(dialogue[index].index + 1))),
+                                                       ("text", .string(cue.plainText))])))
+            }
+        }
+        findings.sort { ($0.start ?? -1, $0.rule) < ($1.start ?? -1, $1.rule) }
+        return Outcome(result: CheckResult(file: path, check: "sync", findings: findings, metrics: .object(metrics)),
+                       fix: fix, report: report)
+    }
+
+    /// Offset, drift, breaks and stray cues, against the tolerances.
+    private func timingFindings(_ report: SyncReport, duration: Double) -> [Finding] {
+        var findings: [Finding] = []
+        let offset = report.offsetSeconds
+        let fixData: JSONValue = .object([("offset", .number(Self.rounded(report.shift))),
+                                          ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])
+        if abs(offset) > tolerance {
+            let direction = offset > 0 ? "late" : "early"
+            findings.append(Finding(rule: "sync.offset", severity: abs(offset) > failTolerance ? .error : .warning,
+                                    message: "captions are \(Self.seconds(abs(offset))) \(direction): move them by \(Self.signed(report.shift))",
+                                    guidelines: Self.guidelines,
+                                    data: .object([("offsetSeconds", .number(Self.rounded(offset))), ("fix", fixData)])))
+        }
+        let driftSeconds = abs(report.scale - 1) * duration
+        if driftSeconds > tolerance {
+            let ratio = report.driftRatio
+            let known = Self.knownRatio(ratio).map { " (\($0))" } ?? ""
+            findings.append(Finding(rule: "sync.drift", severity: driftSeconds > failTolerance ? .error : .warning,
+                                    message: "captions drift: their clock runs at \(String(format: "%.4f", ratio))× the media's\(known), \(Self.seconds(driftSeconds)) apart by the end; stretch them by \(String(format: "%.6f", report.scale))",
+                                    guidelines: Self.guidelines,
+                                    data: .object([("driftRatio", .number((ratio * 1_000_000).rounded() / 1_000_000)),
+                                                   ("driftSeconds", .number(Self.rounded(driftSeconds))), ("fix", fixData)])))
+        }
+        for step in report.breaks {
+            findings.append(Finding(rule: "sync.break", severity: .error,
+                                    message: "the offset changes at \(Self.time(step.time)) from \(Self.signed(step.before)) to \(Self.signed(step.after)) (an edit or a cut the captions do not follow): one shift cannot fix this",
+                                    start: Self.rounded(step.time), guidelines: Self.guidelines,
+                                    data: .object([("offsetBefore", .number(Self.rounded(step.before))),
+                                                   ("offsetAfter", .number(Self.rounded(step.after)))])))
+        }
+        // Cues scattered off their speech while the file as a whole is on time.
+        if findings.isEmpty, report.matchedCues >= 5 {
+            let off = report.residuals.filter { abs($0.residual) > failTolerance }.count
+            if Double(off) > 0.1 * Double(report.matchedCues) {
+                findings.append(Finding(rule: "sync.cue-offset", severity: .warning,
+                                        message: "\(off) of \(report.matchedCues) cues start more than \(Self.seconds(failTolerance)) away from their speech",
+                                        guidelines: Self.guidelines, data: .object([("cues", .integer(Int64(off)))])))
+            }
+        }
+        return findings
+    }
+
+    /// The name of a frame-rate ratio the drift matches, if any.
+    static func knownRatio(_ ratio: Double) -> String? {
+        let known: [(Double, String)] = [(25 / 23.976, "25/23.976: a PAL speed-up"), (23.976 / 25, "23.976/25: a PAL slow-down"),
+                                         (25.0 / 24, "25/24: a PAL speed-up"), (24.0 / 25, "24/25: a PAL slow-down"),
+                                         (1001.0 / 1000, "1001/1000: NTSC"), (1000.0 / 1001, "1000/1001: NTSC")]
+        return known.first { abs($0.0 - ratio) < 0.0003 }?.1
+    }
+
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+    static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+    static func signed(_ value: Double) -> String { String(format: "%+.2f s", value) }
+    static func time(_ seconds: Double) -> String { CaptionTime(seconds: max(0, seconds)).webVTTString }
+}
+
+extension TimingEdit {
+    /// Whether the edit moves no time by more than `tolerance` within the first hour.
+    func isIdentity(within tolerance: Double) -> Bool { abs(offset) <= tolerance && abs(scale - 1) * 3600 <= tolerance }
+}

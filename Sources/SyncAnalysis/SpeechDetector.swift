@@ -1,0 +1,239 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where speech is, in 10 ms frames on the media's timeline.
+public struct SpeechTimeline: Sendable {
+    /// Frames per second (100: 10 ms frames).
+    public static let framesPerSecond = 100.0
+    /// Time of frame 0 in seconds.
+    public var start: Double
+    /// 1 where there is speech.
+    public var mask: [UInt8]
+    /// `prefix[i]` is the number of speech frames before frame i (for overlaps in constant time).
+    public var prefix: [Int32]
+    /// The speech threshold used, in dB full scale (for reports).
+    public var thresholdDecibels: Double
+    /// The noise floor found, in dB full scale.
+    public var noiseFloorDecibels: Double
+
+    public init(start: Double, mask: [UInt8], thresholdDecibels: Double = 0, noiseFloorDecibels: Double = 0) {
+        self.start = start
+        self.mask = mask
+        var prefix = [Int32](repeating: 0, count: mask.count + 1)
+        for i in 0..<mask.count { prefix[i + 1] = prefix[i] + Int32(mask[i]) }
+        self.prefix = prefix
+        self.thresholdDecibels = thresholdDecibels
+        self.noiseFloorDecibels = noiseFloorDecibels
+    }
+
+    public var duration: Double { Double(mask.count) / Self.framesPerSecond }
+
+    /// Seconds of speech between `from` and `to` (media seconds).
+    public func speech(from: Double, to: Double) -> Double {
+        let a = frame(at: from), b = frame(at: to)
+        guard b > a else { return 0 }
+        return Double(prefix[b] - prefix[a]) / Self.framesPerSecond
+    }
+
+    /// The frame index of a time, clamped to the timeline.
+    public func frame(at time: Double) -> Int {
+        min(mask.count, max(0, Int(((time - start) * Self.framesPerSecond).rounded())))
+    }
+
+    public func time(ofFrame frame: Int) -> Double { start + Double(frame) / Self.framesPerSecond }
+
+    /// Total seconds of speech.
+    public var totalSpeech: Double { Double(prefix.last ?? 0) / Self.framesPerSecond }
+
+    /// Speech segments as (start, end) seconds.
+    public var segments: [(start: Double, end: Double)] {
+        var result: [(Double, Double)] = []
+        var open: Int?
+        for i in 0..<mask.count {
+            if mask[i] == 1, open == nil { open = i }
+            if mask[i] == 0, let from = open {
+                result.append((time(ofFrame: from), time(ofFrame: i)))
+                open = nil
+            }
+        }
+        if let from = open { result.append((time(ofFrame: from), time(ofFrame: mask.count))) }
+        return result
+    }
+}
+
+/// Voice activity over 16 kHz mono PCM, without dependencies: the energy of the speech band (a 300–3400 Hz
+/// band-pass) per 10 ms frame, against a noise floor measured from the signal itself (a low percentile of
+/// frame energies over the surrounding 30 s), so that a steady noise bed raises the threshold with it.
+/// Frames above the threshold are speech; short gaps are bridged and a hangover holds speech over the tails
+/// of words.
+public struct SpeechDetector: Sendable {
+    public let sampleRate: Int
+    /// How far above the noise floor speech must be, in dB.
+    public var margin: Double = 12
+    /// Nothing quieter than this is speech, in dB full scale (digital silence has no noise floor).
+    public var absoluteFloor: Double = -55
+    /// Speech held after the energy drops, and gaps bridged, in seconds.
+    public var hangover: Double = 0.10
+    public var bridge: Double = 0.15
+
+    private let frameLength: Int
+    /// Band energy per frame in dB; the timeline is built from these at the end (4 bytes per 10 ms).
+    private var energies: [Float] = []
+    private var start: Double?
+    private var filter: BandPass
+    private var frameSum: Double = 0
+    private var frameFill = 0
+
+    public init(sampleRate: Int = 16_000) {
+        self.sampleRate = sampleRate
+        frameLength = sampleRate / 100
+        filter = BandPass(sampleRate: Double(sampleRate), low: 300, high: 3400)
+    }
+
+    /// Adds samples whose first one plays at `time` seconds; gaps in time are filled with silence.
+    public mutating func add(_ samples: [Float], at time: Double) {
+        if start == nil { start = time }
+        guard let start else { return }
+        // Where this chunk belongs: pad with silent frames if the stream skipped ahead.
+        let expectedFrame = Int(((time - start) * 100).rounded(.down))
+        while energies.count < expectedFrame {
+            energies.append(-120)
+        }
+        samples.withUnsafeBufferPointer { buffer in
+            for sample in buffer {
+                let filtered = filter.process(Double(sample))
+                frameSum += filtered * filtered
+                frameFill += 1
+                if frameFill == frameLength {
+                    let power = frameSum / Double(frameLength)
+                    energies.append(Float(10 * log10(max(power, 1e-12))))
+                    frameSum = 0
+                    frameFill = 0
+                }
+            }
+        }
+    }
+
+    /// The speech timeline.
+    public func finish() -> SpeechTimeline {
+        let count = energies.count
+        guard count > 0 else { return SpeechTimeline(start: start ?? 0, mask: []) }
+        // Noise floor: the 10th percentile of frame energies over 30 s windows (every 10 s, interpolated).
+        let window = 3000, hop = 1000
+        var floors: [(center: Int, level: Float)] = []
+        var from = 0
+        while true {
+            let to = min(count, from + window)
+            var slice = Array(energies[from..<to])
+            let k = slice.count / 10
+            slice.withUnsafeMutableBufferPointer { buffer in _ = quickSelect(buffer, k) }
+            floors.append(((from + to) / 2, slice[k]))
+            if to == count { break }
+            from += hop
+        }
+        var mask = [UInt8](repeating: 0, count: count)
+        var floorSum = 0.0
+        var thresholdSum = 0.0
+        var f = 0
+        for i in 0..<count {
+            while f + 1 < floors.count && floors[f + 1].center <= i { f += 1 }
+            let floor: Float
+            if f + 1 < floors.count, i > floors[f].center {
+                let t = Float(i - floors[f].center) / Float(floors[f + 1].center - floors[f].center)
+                floor = floors[f].level + t * (floors[f + 1].level - floors[f].level)
+            } else {
+                floor = floors[f].level
+            }
+            let threshold = max(Double(floor) + margin, absoluteFloor)
+            floorSum += Double(floor)
+            thresholdSum += threshold
+            mask[i] = Double(energies[i]) > threshold ? 1 : 0
+        }
+        // Hangover: hold speech a little after each frame above the threshold; then bridge short gaps.
+        let hold = Int(hangover * 100), gap = Int(bridge * 100)
+        var remaining = 0
+        for i in 0..<count {
+            if mask[i] == 1 { remaining = hold } else if remaining > 0 { mask[i] = 1; remaining -= 1 }
+        }
+        var lastSpeech = -1
+        for i in 0..<count where mask[i] == 1 {
+            if lastSpeech >= 0, i - lastSpeech - 1 <= gap { for j in (lastSpeech + 1)..<i { mask[j] = 1 } }
+            lastSpeech = i
+        }
+        return SpeechTimeline(start: start ?? 0, mask: mask, thresholdDecibels: thresholdSum / Double(count),
+                              noiseFloorDecibels: floorSum / Double(count))
+    }
+}
+
+/// A band-pass made of a second-order high-pass and low-pass (RBJ biquads).
+struct BandPass: Sendable {
+    private var high: Biquad
+    private var low: Biquad
+
+    init(sampleRate: Double, low lowCut: Double, high highCut: Double) {
+        high = Biquad(highPass: lowCut, sampleRate: sampleRate)
+        low = Biquad(lowPass: highCut, sampleRate: sampleRate)
+    }
+
+    @inline(__always)
+    mutating func process(_ x: Double) -> Double { low.process(high.process(x)) }
+}
+
+struct Biquad: Sendable {
+    private let b0, b1, b2, a1, a2: Double
+    private var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+
+    init(lowPass frequency: Double, sampleRate: Double) {
+        let w = 2 * Double.pi * frequency / sampleRate, alpha = sin(w) / (2 * 0.7071), cosine = cos(w)
+        let a0 = 1 + alpha
+        b0 = (1 - cosine) / 2 / a0
+        b1 = (1 - cosine) / a0
+        b2 = b0
+        a1 = -2 * cosine / a0
+        a2 = (1 - alpha) / a0
+    }
+
+    init(highPass frequency: Double, sampleRate: Double) {
+        let w = 2 * Double.pi * frequency / sampleRate, alpha = sin(w) / (2 * 0.7071), cosine = cos(w)
+        let a0 = 1 + alpha
+        b0 = (1 + cosine) / 2 / a0
+        b1 = -(1 + cosine) / a0
+        b2 = b0
+        a1 = -2 * cosine / a0
+        a2 = (1 - alpha) / a0
+    }
+
+    @inline(__always)
+    mutating func process(_ x: Double) -> Double {
+        let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+        x2 = x1
+        x1 = x
+        y2 = y1
+        y1 = y
+        return y
+    }
+}
+
+/// Puts the `k`-th smallest element at index `k` (Hoare's selection, expected linear time).
+@discardableResult
+func quickSelect(_ values: UnsafeMutableBufferPointer<Float>, _ k: Int) -> Float {
+    var low = 0, high = values.count - 1
+    while low < high {
+        let pivot = values[(low + high) / 2]
+        var i = low, j = high
+        while i <= j {
+            while values[i] < pivot { i += 1 }
+            while values[j] > pivot { j -= 1 }
+            if i <= j {
+                values.swapAt(i, j)
+                i += 1
+                j -= 1
+            }
+        }
+        if k <= j { high = j } else if k >= i { low = i } else { break }
+    }
+    return values[k]
+}

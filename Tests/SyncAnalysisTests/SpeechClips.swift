@@ -1,0 +1,144 @@
+import Foundation
+import TestSupport
+
+/// Speech placed at known times, made for one test run: each sentence is spoken by espeak-ng, its leading
+/// and trailing silence trimmed by sox, and placed on a 16 kHz timeline after a gap of its own (irregular
+/// gaps, so that only one alignment fits). The mix is encoded to AAC in MP4 by the ffmpeg CLI, so the tests
+/// go through real decoding, resampling and the encoder's priming delay.
+enum SpeechClips {
+    struct Sentence {
+        var text: String
+        /// Media seconds where the trimmed speech starts and ends: the true cue times.
+        var start: Double
+        var end: Double
+    }
+
+    static let sampleRate = 16_000
+
+    static let texts = [
+        "Welcome to the accessibility workshop for video makers.",
+        "Today we look at captions and how they line up with speech.",
+        "Every spoken line should appear on screen while it is said.",
+        "Late captions confuse viewers who read along.",
+        "Early captions give away what happens next.",
+        "Frame rate conversions stretch the timing of a whole film.",
+        "A small stretch adds up to seconds by the end.",
+        "Editors sometimes cut a scene and forget the subtitles.",
+        "Then every caption after the cut is wrong by the same amount.",
+        "Music and sound effects need captions too.",
+        "Speaker names help when two people talk at once.",
+        "Keep each caption short enough to read comfortably.",
+        "Two lines of about forty characters is a good limit.",
+        "Reading speed matters for children and second language viewers.",
+        "Test your captions on a phone as well as a television.",
+        "Automatic tools can find most timing problems quickly.",
+        "A person should still watch the final result.",
+        "Flashing lights are a separate risk for some viewers.",
+        "Sound that plays by itself should stop within three seconds.",
+        "Transcripts help people who cannot watch the video.",
+        "They also help search engines understand your content.",
+        "Thank you for listening to this short lesson.",
+    ]
+    /// Silence before each sentence, in seconds.
+    static let gaps = [1.0, 0.7, 1.9, 0.8, 2.6, 0.9, 1.3, 0.75, 2.2, 1.1, 0.85, 3.1,
+                       0.95, 1.6, 0.7, 2.4, 1.0, 1.8, 0.8, 1.2, 2.0, 0.9]
+
+    static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-speech-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// The sentences with their true times, the 16 kHz speech samples and the media's length.
+    struct Script {
+        var sentences: [Sentence]
+        var samples: [Float]
+        var duration: Double { Double(samples.count) / Double(SpeechClips.sampleRate) }
+    }
+
+    static let script: Result<Script, Error> = Result {
+        var sentences: [Sentence] = []
+        var samples: [Float] = []
+        for (index, text) in texts.enumerated() {
+            let raw = directory.appendingPathComponent("sentence\(index).raw").path
+            try run("espeak-ng -v en-us -s 165 --stdout '\(text)' | sox -t wav - -t raw -r \(sampleRate) -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse")
+            let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+            let spoken = data.withUnsafeBytes { bytes in
+                bytes.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32768 }
+            }
+            samples += [Float](repeating: 0, count: Int(gaps[index] * Double(sampleRate)))
+            let start = Double(samples.count) / Double(sampleRate)
+            samples += spoken
+            sentences.append(Sentence(text: text, start: start, end: Double(samples.count) / Double(sampleRate)))
+        }
+        samples += [Float](repeating: 0, count: 3 * sampleRate)
+        return Script(sentences: sentences, samples: samples)
+    }
+
+    /// The speech as AAC in MP4 (made once per run); with `noiseBelowSpeech` dB, under a steady white noise
+    /// bed that many dB below the speech's RMS level.
+    static func media(noiseBelowSpeech: Double? = nil) throws -> String {
+        let name = "speech" + (noiseBelowSpeech.map { "-noise\(Int($0))" } ?? "") + ".m4a"
+        let path = directory.appendingPathComponent(name).path
+        if FileManager.default.fileExists(atPath: path) { return path }
+        var samples = try script.get().samples
+        if let noiseBelowSpeech {
+            let sentences = try script.get().sentences
+            var power = 0.0, count = 0
+            for sentence in sentences {
+                for i in Int(sentence.start * 16_000)..<Int(sentence.end * 16_000) {
+                    power += Double(samples[i] * samples[i])
+                    count += 1
+                }
+            }
+            let noiseRMS = (power / Double(count)).squareRoot() * pow(10, -noiseBelowSpeech / 20)
+            var random = SeededRandom(seed: 20)
+            for i in samples.indices {
+                // Sum of uniform values: close enough to Gaussian, with the wanted RMS.
+                var sum = 0.0
+                for _ in 0..<4 { sum += Double.random(in: -1...1, using: &random) }
+                samples[i] += Float(sum * noiseRMS / (4.0 / 3).squareRoot())
+            }
+        }
+        let raw = path + ".raw"
+        let bytes = samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))).littleEndian }
+        try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
+        try run("ffmpeg -nostdin -v error -y -f s16le -ar \(sampleRate) -ac 1 -i '\(raw)' -c:a aac -b:a 64k '\(path).part.m4a' && mv '\(path).part.m4a' '\(path)'")
+        try? FileManager.default.removeItem(atPath: raw)
+        return path
+    }
+
+    /// Cues as a WebVTT file: the true times passed through `transform` (caption = transform(media)).
+    static func captions(_ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],
+                         transform: (Double) -> Double = { $0 }) throws -> String {
+        var text = "WEBVTT\n"
+        var cues = try script.get().sentences.enumerated().filter { !dropped.contains($0.offset) }
+            .map { (transform($0.element.start), transform($0.element.end), $0.element.text) }
+        cues += extra
+        for cue in cues {
+            text += "\n\(stamp(cue.0)) --> \(stamp(cue.1))\n\(cue.2)\n"
+        }
+        let path = directory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func stamp(_ seconds: Double) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        return String(format: "%02d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
+
+    static func run(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(command): \(String(decoding: message, as: UTF8.self))"])
+        }
+    }
+}
