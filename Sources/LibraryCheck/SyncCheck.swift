@@ -96,9 +96,8 @@ public struct SyncCheck: Sendable {
             ("matchedCues", .integer(Int64(report.matchedCues))),
             ("noiseFloorDecibels", .number((speech.timeline.noiseFloorDecibels * 10).rounded() / 10)),
         ]
-        let matchedShare = Double(report.matchedCues) / Double(report.dialogueCues)
-        if report.matchedCues < 3 || matchedShare < 0.3 || report.overlapScore < 0.3 {
-            var result = unverified("only \(report.matchedCues) of \(report.dialogueCues) dialogue cues line up with speech onsets at the best fit (\(Int((report.overlapScore * 100).rounded()))% of cue time on speech)")
+        if report.matchedCues < 3 || report.confidence < 0.3 {
+            var result = unverified("only \(report.matchedCues) of \(report.dialogueCues) dialogue cues start on speech at the best fit (chance alone would put \(Int((report.chanceShare * 100).rounded()))% there), with \(Int((report.overlapScore * 100).rounded()))% of cue time on speech")
             result.report = report
             return result
         }

@@ -18,8 +18,13 @@ public struct SpeechTimeline: Sendable {
     public var thresholdDecibels: Double
     /// The noise floor found, in dB full scale.
     public var noiseFloorDecibels: Double
+    /// Where speech starts after at least 100 ms below the threshold, in seconds. Finer than the starts of
+    /// `segments`: the hangover and gap bridging join words and lines that follow each other closely.
+    public var onsets: [Double]
 
-    public init(start: Double, mask: [UInt8], thresholdDecibels: Double = 0, noiseFloorDecibels: Double = 0) {
+    /// A timeline from its speech mask; `onsets` default to the starts of the mask's segments.
+    public init(start: Double, mask: [UInt8], onsets: [Double]? = nil, thresholdDecibels: Double = 0,
+                noiseFloorDecibels: Double = 0) {
         self.start = start
         self.mask = mask
         var prefix = [Int32](repeating: 0, count: mask.count + 1)
@@ -27,6 +32,8 @@ public struct SpeechTimeline: Sendable {
         self.prefix = prefix
         self.thresholdDecibels = thresholdDecibels
         self.noiseFloorDecibels = noiseFloorDecibels
+        self.onsets = []
+        self.onsets = onsets ?? segments.map(\.start)
     }
 
     public var duration: Double { Double(mask.count) / Self.framesPerSecond }
@@ -152,6 +159,17 @@ public struct SpeechDetector: Sendable {
             thresholdSum += threshold
             mask[i] = Double(energies[i]) > threshold ? 1 : 0
         }
+        // Onsets from the frames above the threshold themselves, before any smoothing.
+        var onsets: [Double] = []
+        var quiet = 10
+        for i in 0..<count {
+            if mask[i] == 1 {
+                if quiet >= 10 { onsets.append((start ?? 0) + Double(i) / 100) }
+                quiet = 0
+            } else {
+                quiet += 1
+            }
+        }
         // Hangover: hold speech a little after each frame above the threshold; then bridge short gaps.
         let hold = Int(hangover * 100), gap = Int(bridge * 100)
         var remaining = 0
@@ -163,7 +181,7 @@ public struct SpeechDetector: Sendable {
             if lastSpeech >= 0, i - lastSpeech - 1 <= gap { for j in (lastSpeech + 1)..<i { mask[j] = 1 } }
             lastSpeech = i
         }
-        return SpeechTimeline(start: start ?? 0, mask: mask, thresholdDecibels: thresholdSum / Double(count),
+        return SpeechTimeline(start: start ?? 0, mask: mask, onsets: onsets, thresholdDecibels: thresholdSum / Double(count),
                               noiseFloorDecibels: floorSum / Double(count))
     }
 }

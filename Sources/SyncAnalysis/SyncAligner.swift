@@ -10,13 +10,16 @@ public struct SyncReport: Sendable {
     public var offsetSeconds: Double { -shift }
     /// Caption time ÷ speech time (1.0: no drift; 1.010: captions run 1% slow).
     public var driftRatio: Double { 1 / scale }
-    /// Cues whose start was paired with a speech onset, and the cues that could be checked.
+    /// Cues whose start lies on a speech onset (within 0.1 s) once fitted, and the cues that could be checked.
     public var matchedCues: Int
     public var dialogueCues: Int
-    /// 0–1: how strongly the evidence supports the fit.
+    /// 0–1: how strongly the evidence supports the fit: cues on onsets beyond chance (half of them above
+    /// chance counts fully), at least 5 of them, and most cue time on speech.
     public var confidence: Double
     /// Share of cue time on speech at the best global fit (the correlation peak, 0–1).
     public var overlapScore: Double
+    /// The share of cues chance alone would put on an onset (from how dense onsets are).
+    public var chanceShare: Double
     /// Fraction of detected speech covered by the cues as given, and of cue time that has speech.
     public var speechCoverage: Double
     public var captionCoverage: Double
@@ -55,7 +58,7 @@ public struct SyncAligner: Sendable {
     public func align(cues: [(start: Double, end: Double)], speech: SpeechTimeline) -> SyncReport {
         let dialogue = cues
         let segments = speech.segments
-        let onsets = segments.map(\.start)
+        let onsets = speech.onsets
         // 1. Global fit over likely and then nearby scales, by overlap of cue time with speech. The scale step
         //    keeps the last cue within a few tenths of a second of some step.
         let span = max(1, (dialogue.map(\.end).max() ?? 0) - (dialogue.map(\.start).min() ?? 0))
@@ -154,10 +157,14 @@ public struct SyncAligner: Sendable {
         let asGiven = pair(dialogue, onsets, scale: 1, shift: 0)
         let onTime = asGiven.filter { abs($0.caption - $0.media) <= tolerance }.count
 
-        let matchedShare = dialogue.isEmpty ? 0 : Double(pairs.count) / Double(dialogue.count)
-        let confidence = min(1, max(0, best.score) / 0.6) * min(1, matchedShare / 0.6) * min(1, Double(pairs.count) / 5)
-        return SyncReport(scale: fit.scale, shift: fit.shift, matchedCues: pairs.count, dialogueCues: dialogue.count,
-                          confidence: confidence, overlapScore: best.score,
+        // Evidence: how many more cue starts sit on an onset (within 0.1 s) than chance would put there.
+        let inliers = max(0, mostInliers)
+        let share = dialogue.isEmpty ? 0 : Double(inliers) / Double(dialogue.count)
+        let chance = min(0.9, Double(onsets.count) / max(1, speech.duration) * 0.2)
+        let evidence = min(1, max(0, (share - chance) / (1 - chance)) / 0.5)
+        let confidence = evidence * min(1, Double(inliers) / 5) * min(1, max(0, best.score) / 0.6)
+        return SyncReport(scale: fit.scale, shift: fit.shift, matchedCues: inliers, dialogueCues: dialogue.count,
+                          confidence: confidence, overlapScore: best.score, chanceShare: chance,
                           speechCoverage: totalSpeech > 0 ? min(1, coveredSpeech(dialogue, speech) / totalSpeech) : 0,
                           captionCoverage: captionTime > 0 ? captionSpeech / captionTime : 0,
                           residuals: residuals, breaks: breaks, uncaptionedSpeech: uncaptioned,
@@ -316,17 +323,6 @@ public struct SyncAligner: Sendable {
         var frames = 0
         for i in 0..<covered.count where covered[i] == 1 && speech.mask[i] == 1 { frames += 1 }
         return Double(frames) / SpeechTimeline.framesPerSecond
-    }
-
-    /// Times where speech starts.
-    func speechOnsets(_ speech: SpeechTimeline) -> [Double] {
-        var onsets: [Double] = []
-        var previous: UInt8 = 0
-        for (i, value) in speech.mask.enumerated() {
-            if value == 1 && previous == 0 { onsets.append(speech.time(ofFrame: i)) }
-            previous = value
-        }
-        return onsets
     }
 
     /// The value of sorted `values` nearest to `target`.

@@ -10,11 +10,12 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             The output format comes from OUT's extension (.vtt, .srt) or --to. Markup and positions are mapped \
             where both formats can express them; whatever the target cannot hold is listed on standard error. \
-            OUT is written atomically; use - for standard output.
+            OUT is written atomically; use - for standard output. To extract an embedded track: \
+            medialint convert film.mkv film.en.vtt --track 2
             """
     )
 
-    @Argument(help: ArgumentHelp("The caption file to read.", valueName: "in"))
+    @Argument(help: ArgumentHelp("The caption file to read (or a media file with --track).", valueName: "in"))
     var input: String
 
     @Argument(help: ArgumentHelp("The file to write (- for standard output).", valueName: "out"))

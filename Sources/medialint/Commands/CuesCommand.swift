@@ -6,17 +6,18 @@ import Reports
 struct CuesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cues",
-        abstract: "Show the cues of a WebVTT or SRT file as MediaLint reads them.",
+        abstract: "Show the cues of a WebVTT or SRT file, or of a media file's embedded track, as MediaLint reads them.",
         discussion: """
             The text column is the cue text with markup removed and character references decoded. What the \
             reader had to recover from (a dropped cue, an ignored setting, a guessed encoding) is listed on \
-            standard error. --strict also reports every deviation from the WebVTT syntax.
+            standard error. --strict also reports every deviation from the WebVTT syntax. For a video with \
+            embedded captions, give its text subtitle track: medialint cues film.mkv --track 2
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-    @Argument(help: ArgumentHelp("The caption file (.vtt or .srt; other names are sniffed).", valueName: "captions"))
+    @Argument(help: ArgumentHelp("The caption file (.vtt or .srt; other names are sniffed), or a media file with --track.", valueName: "captions"))
     var captions: String
 
     @Option(help: "Output format.")

@@ -20,8 +20,6 @@ struct FlashCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl }
-
     @Argument(help: ArgumentHelp("Video files.", valueName: "media"))
     var media: [String]
 
@@ -29,7 +27,7 @@ struct FlashCommand: ParsableCommand {
     var profile: String?
 
     @Option(help: "Output format.")
-    var format: Format = .text
+    var format: CheckFormat = .text
 
     @Option(help: ArgumentHelp("Write each frame's measurements as CSV (time, mean luminance, flashing area, transitions in the last second).", valueName: "file"))
     var framesCSV: String?
@@ -59,7 +57,6 @@ struct FlashCommand: ParsableCommand {
         let configuration = try thresholds.configuration(profile: profile, config: ConfigFile(explicitPath: config))
         let check = FlashCheck(configuration: configuration, streamIndex: stream)
         var results: [CheckResult] = []
-        let style = TextReport.Style(enabled: output.textStyle.enabled)
         for path in media {
             let frames = try FrameTable(csv: framesCSV, json: framesJSON)
             do {
@@ -74,16 +71,8 @@ struct FlashCommand: ParsableCommand {
                                            findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)]))
             }
         }
-        switch format {
-        case .text:
-            try output.emit(results.map { TextReport(style: style).render($0, metricsLine: Self.metricsLine($0)) }.joined(separator: "\n"))
-        case .json:
-            try output.emit(try JSONValueEncoder().encode(CheckReport(results: results)).serialized(pretty: true) + "\n")
-        case .jsonl:
-            try output.emit(try results.map { try JSONValueEncoder().encode($0).serialized() + "\n" }.joined())
-        }
-        if results.contains(where: { $0.verdict == .error }) { throw ExitCode(ExitStatus.unreadableInput.rawValue) }
-        if results.contains(where: { $0.verdict == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
+        try output.emit(results, format: format, metricsLine: Self.metricsLine)
+        try OutputOptions.exitForVerdicts(results)
     }
 
     static func metricsLine(_ result: CheckResult) -> String? {

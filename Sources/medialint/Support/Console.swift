@@ -8,6 +8,12 @@ enum Console {
         writeError("medialint: \(style.red("error:")) \(message)\n")
     }
 
+    /// Prints `message` on standard error as `medialint: note: message` (what was done, for people).
+    static func note(_ message: String) {
+        let style = TextStyle(enabled: colorAllowed(on: STDERR_FILENO))
+        writeError("medialint: \(style.dim("note:")) \(message)\n")
+    }
+
     /// Writes text on standard error as it is.
     static func writeError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))

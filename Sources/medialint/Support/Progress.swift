@@ -13,8 +13,8 @@ final class ProgressLine {
         enabled = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
-    /// `done` of `total` seconds of media.
-    func update(done: Double, total: Double?, frames: Int) {
+    /// `done` of `total` seconds of media, and the frames decoded so far (video).
+    func update(done: Double, total: Double?, frames: Int? = nil) {
         guard enabled else { return }
         let now = Date().timeIntervalSince(start)
         guard now - lastDraw >= 0.1 else { return }
@@ -30,7 +30,7 @@ final class ProgressLine {
         } else {
             text += String(format: "  %.1f s", done)
         }
-        if now > 0 { text += String(format: "  %.0f frames/s", Double(frames) / now) }
+        if let frames, now > 0 { text += String(format: "  %.0f frames/s", Double(frames) / now) }
         FileHandle.standardError.write(Data(text.utf8))
     }
 

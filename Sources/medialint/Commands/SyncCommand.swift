@@ -1,0 +1,260 @@
+import ArgumentParser
+import Captions
+import Foundation
+import LibraryCheck
+import MediaIO
+import Reports
+
+/// `medialint sync MEDIA [CAPTIONS] [--fix OUT]`: caption timing against the speech in the media.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Check caption timing against the speech in the media, and fix it.",
+        discussion: """
+            With no CAPTIONS, every caption source of the media is checked: the sidecar files next to it \
+            (NAME.vtt, NAME.srt, NAME.en.srt, NAME.en-US.vtt …) and its embedded text subtitle tracks. The audio \
+            is decoded once (16 kHz mono) and speech found with an adaptive energy detector; the captions are \
+            fitted as media time = scale × caption time + offset (common frame-rate ratios and any stretch \
+            within ±5%, offsets within ±60 s), then cue by cue.
+
+            Findings: sync.offset and sync.drift (a warning beyond the tolerance, an error beyond the fail \
+            tolerance), sync.break (the offset changes part-way), sync.cue-after-end, \
+            sync.uncaptioned-speech, sync.cue-over-silence, sync.cue-offset; captions.missing when the media \
+            has speech and no captions at all. The verdict is 'unverified' when the evidence is too weak to \
+            judge the timing (no audio, fewer than 3 cues with dialogue, too few cues on speech).
+
+            --fix OUT writes the captions with corrected times (atomically; everything but the times \
+            unchanged). Examples:
+              medialint sync talk.mp4                      every caption source of talk.mp4
+              medialint sync talk.mp4 talk.en.srt --fix talk.fixed.srt
+              medialint sync film.mkv --track 3 --format json
+
+            Exit status: 0 in sync (or only warnings, or unverified; also when --fix corrected the offset and \
+            drift), 1 out of sync, 2 unreadable input.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The video or audio file.", valueName: "media"))
+    var media: String
+
+    @Argument(help: ArgumentHelp("The caption file (default: the media's sidecar files and embedded tracks).", valueName: "captions"))
+    var captions: String?
+
+    @Option(help: ArgumentHelp("Write the corrected captions here (format from the extension, else the source's).", valueName: "out"))
+    var fix: String?
+
+    @Option(help: ArgumentHelp("Seconds off before a warning, and optionally before an error: 0.1 or 0.1,0.25 (the defaults).", valueName: "warn[,fail]"))
+    var tolerance: Tolerance?
+
+    @Option(help: ArgumentHelp("The audio stream to listen to (default: the main one).", valueName: "index"))
+    var audioStream: Int?
+
+    @Option(help: "Output format.")
+    var format: CheckFormat = .text
+
+    @Option(help: ArgumentHelp("Settings file (default: .medialint.yml here, if any).", valueName: "file"))
+    var config: String?
+
+    @OptionGroup var captionInput: CaptionInputOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if captions != nil, captionInput.track != nil {
+            throw ValidationError("Give a caption file or --track, not both.")
+        }
+    }
+
+    func run() throws {
+        let check = try makeCheck()
+        let info: MediaInfo
+        do {
+            info = try MediaProbe.probe(media)
+        } catch {
+            Console.error(error.description)
+            try output.emit([CheckResult(file: media, check: "sync", verdict: .error,
+                                         findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])],
+                            format: format, metricsLine: { _ in nil })
+            throw ExitCode(ExitStatus.unreadableInput.rawValue)
+        }
+        let sources = try captionSources(info)
+        if fix != nil, sources.count != 1 {
+            throw CLIError("--fix needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one")
+        }
+        let speech = try detectSpeech(info)
+
+        var results: [CheckResult] = []
+        var fixedRules: Set<String> = []
+        if sources.isEmpty {
+            results.append(Self.missingCaptions(media, speech: speech))
+        }
+        for source in sources {
+            guard let document = source.document else {
+                results.append(CheckResult(file: media, check: "sync", verdict: .error,
+                                           findings: [Finding(rule: "captions.parse", severity: .error, message: source.problem ?? "unreadable")],
+                                           metrics: .object([("captions", .string(source.label))])))
+                continue
+            }
+            let outcome = check.check(path: media, media: info, speech: speech, captions: document, source: source.label)
+            results.append(outcome.result)
+            if let fix { fixedRules = try write(outcome, document: document, source: source, to: fix) }
+        }
+        try output.emit(results, format: format, metricsLine: Self.metricsLine)
+        // What --fix corrected no longer fails the run.
+        let remaining = results.map { result in
+            var result = result
+            result.findings.removeAll { fixedRules.contains($0.rule) }
+            result.verdict = result.verdict == .fail && !result.findings.contains { $0.severity == .error } ? .pass : result.verdict
+            return result
+        }
+        try OutputOptions.exitForVerdicts(remaining)
+    }
+
+    // MARK: - Pieces
+
+    /// Tolerances: defaults, then the config file's `sync` section, then the option.
+    private func makeCheck() throws -> SyncCheck {
+        let section = try ConfigFile(explicitPath: config).section("sync", keys: ["tolerance", "fail-tolerance"])
+        var warn = try section.double("tolerance") ?? 0.1
+        var fail = try section.double("fail-tolerance") ?? max(0.25, warn)
+        if let tolerance {
+            warn = tolerance.warn
+            fail = tolerance.fail ?? max(fail, warn)
+        }
+        guard warn > 0, fail >= warn else { throw CLIError("sync tolerances must be positive, the fail tolerance at least the warning one") }
+        return SyncCheck(tolerance: warn, failTolerance: fail)
+    }
+
+    /// A caption source: its label in the report and its document (nil when it could not be read).
+    struct Source {
+        var label: String
+        var document: CaptionDocument?
+        var problem: String?
+        var format: CaptionFormat?
+    }
+
+    /// The caption file or track asked for; else every sidecar file and embedded text track.
+    private func captionSources(_ info: MediaInfo) throws -> [Source] {
+        if let captions {
+            let document = try captionInput.read(captions)
+            Diagnostics.print(document.diagnostics, file: captions)
+            return [Source(label: captions, document: document, format: document.format)]
+        }
+        if let track = captionInput.track {
+            let document = try EmbeddedCaptions.read(path: media, streamIndex: track)
+            return [Source(label: "track \(track)", document: document, format: document.format)]
+        }
+        var sources = CaptionSidecars.find(for: media).map { path in
+            do {
+                let document = try captionInput.read(path)
+                return Source(label: path, document: document, format: document.format)
+            } catch {
+                return Source(label: path, document: nil, problem: "\(error)")
+            }
+        }
+        for track in info.textSubtitleTracks {
+            let label = "track \(CaptionInputOptions.describe(track))"
+            do {
+                let document = try EmbeddedCaptions.read(path: media, streamIndex: track.index)
+                sources.append(Source(label: label, document: document, format: document.format))
+            } catch {
+                sources.append(Source(label: label, document: nil, problem: error.reason))
+            }
+        }
+        return sources
+    }
+
+    /// The speech of the chosen audio stream; nil when the media has no audio.
+    private func detectSpeech(_ info: MediaInfo) throws -> MediaSpeech? {
+        guard audioStream != nil || !info.streams(of: .audio).isEmpty else { return nil }
+        let progress = ProgressLine(label: "sync \(media)")
+        defer { progress.finish() }
+        let total = info.duration
+        return try MediaSpeech.detect(path: media, streamIndex: audioStream) { progress.update(done: $0, total: total) }
+    }
+
+    /// The result for media without any captions.
+    static func missingCaptions(_ path: String, speech: MediaSpeech?) -> CheckResult {
+        let where_ = "no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …) and no text subtitle track"
+        guard let speech else {
+            return CheckResult(file: path, check: "captions", verdict: .unverified,
+                               findings: [Finding(rule: "captions.missing", severity: .info, message: "\(where_); the media has no audio to tell whether captions are needed")])
+        }
+        let seconds = speech.timeline.totalSpeech
+        let metrics = JSONValue.object([("speechSeconds", .number((seconds * 10).rounded() / 10))])
+        if seconds < 1 {
+            return CheckResult(file: path, check: "captions",
+                               findings: [Finding(rule: "captions.missing", severity: .info, message: "no captions, and no speech in the audio that would need them")],
+                               metrics: metrics)
+        }
+        return CheckResult(file: path, check: "captions",
+                           findings: [Finding(rule: "captions.missing", severity: .error,
+                                              message: "\(where_), but the audio has \(String(format: "%.1f", seconds)) s of speech",
+                                              guidelines: ["WCAG 1.2.2", "KWCAG 1.2"])],
+                           metrics: metrics)
+    }
+
+    /// Writes the corrected captions for `--fix`; returns the rules the correction resolves.
+    private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, source: Source, to path: String) throws -> Set<String> {
+        let rules = Set(outcome.result.findings.map(\.rule))
+        guard let edit = outcome.fix else {
+            Console.error("\(path): not written: the timing could not be verified")
+            return []
+        }
+        if rules.contains("sync.break") {
+            Console.error("\(path): not written: the offset changes part-way, and one shift cannot fix that")
+            return []
+        }
+        var fixed = document
+        let timing: Set = ["sync.offset", "sync.drift"]
+        var diagnostics: [CaptionDiagnostic] = []
+        if rules.isDisjoint(with: timing) {
+            Console.note("\(path): the timing is within the tolerance; written unchanged")
+        } else {
+            diagnostics = edit.apply(to: &fixed)
+            Console.note("\(path): times moved by \(String(format: "%+.3f", edit.offset)) s" + (edit.scale == 1 ? "" : String(format: " after stretching by %.6f", edit.scale)))
+        }
+        let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? source.format ?? .webvtt
+        let (bytes, written) = CaptionFile.encode(fixed, as: format)
+        try CaptionOutput.write(bytes, to: path, input: captions ?? media)
+        Diagnostics.print(diagnostics + written, file: path)
+        return rules.intersection(timing)
+    }
+
+    static func metricsLine(_ result: CheckResult) -> String? {
+        func number(_ key: String) -> Double? {
+            switch result.metrics[key] {
+            case .number(let value): value
+            case .integer(let value): Double(value)
+            default: nil
+            }
+        }
+        var parts: [String] = []
+        if case .string(let source) = result.metrics["captions"] { parts.append(source) }
+        if let offset = number("offsetSeconds") {
+            parts.append(abs(offset) < 0.0005 ? "offset 0.000 s" : String(format: "offset %+.3f s", offset) + (offset > 0 ? " (late)" : " (early)"))
+        }
+        if let drift = number("driftRatio") { parts.append(String(format: "drift ×%.6f", drift)) }
+        if let covered = number("speechCoverage") { parts.append("speech captioned \(Int((covered * 100).rounded()))%") }
+        if let onSpeech = number("captionCoverage") { parts.append("cue time on speech \(Int((onSpeech * 100).rounded()))%") }
+        if let matched = number("matchedCues"), let cues = number("dialogueCues") { parts.append("\(Int(matched))/\(Int(cues)) cues on speech onsets") }
+        if let confidence = number("confidence") { parts.append(String(format: "confidence %.2f", confidence)) }
+        if let duration = number("mediaDuration") { parts.append(String(format: "media %.1f s", duration)) }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+}
+
+/// `--tolerance 0.1` or `--tolerance 0.1,0.25`: seconds before a warning, and before an error.
+struct Tolerance: ExpressibleByArgument {
+    var warn: Double
+    var fail: Double?
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard (1...2).contains(parts.count), let warn = parts[0], warn > 0, warn.isFinite else { return nil }
+        self.warn = warn
+        if parts.count == 2 {
+            guard let fail = parts[1], fail >= warn, fail.isFinite else { return nil }
+            self.fail = fail
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Reports
+
+/// The output formats of the check commands (`flash`, `sync` …).
+enum CheckFormat: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl }
+
+/// Printing check results and turning their verdicts into the exit status (cli.md).
+extension OutputOptions {
+    /// Writes `results` in `format`; text gives each result the line `metricsLine` makes of its metrics.
+    func emit(_ results: [CheckResult], format: CheckFormat, metricsLine: (CheckResult) -> String?) throws {
+        switch format {
+        case .text:
+            let report = TextReport(style: TextReport.Style(enabled: textStyle.enabled))
+            try emit(results.map { report.render($0, metricsLine: metricsLine($0)) }.joined(separator: "\n"))
+        case .json:
+            try emit(try JSONValueEncoder().encode(CheckReport(results: results)).serialized(pretty: true) + "\n")
+        case .jsonl:
+            try emit(try results.map { try JSONValueEncoder().encode($0).serialized() + "\n" }.joined())
+        }
+    }
+
+    /// Exits 2 when an input could not be read, 1 when a check failed; returns otherwise.
+    static func exitForVerdicts(_ results: [CheckResult]) throws {
+        if results.contains(where: { $0.verdict == .error }) { throw ExitCode(ExitStatus.unreadableInput.rawValue) }
+        if results.contains(where: { $0.verdict == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
+    }
+}
