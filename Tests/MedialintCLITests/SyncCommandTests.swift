@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// `medialint sync`, and reading embedded tracks with `cues`/`convert --track`, on the bundled samples.
+@Suite struct SyncCommandTests {
+    @Test func sidecarsAreFoundAndChecked() throws {
+        let result = try Medialint.run(["sync", "Media/speech.mp4"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            Media/speech.mp4  PASS  sync
+              Media/speech.srt · offset 0.000 s · drift ×1.000000 · speech captioned 95% · cue time on speech 100% · 4/4 cues on speech onsets · confidence 0.80 · media 12.0 s
+
+            Media/speech.mp4  PASS  sync
+              Media/speech.vtt · offset 0.000 s · drift ×1.000000 · speech captioned 95% · cue time on speech 100% · 4/4 cues on speech onsets · confidence 0.80 · media 12.0 s
+
+            """)
+    }
+
+    @Test func embeddedTracksAreChecked() throws {
+        let result = try Medialint.run(["sync", "Media/embedded-subtitles.mkv", "--format", "json"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let results = try #require(json["results"] as? [[String: Any]])
+        #expect(results.map { ($0["metrics"] as? [String: Any])?["captions"] as? String }
+                == ["track 2: eng, subrip, English (SDH)", "track 3: eng, ass, Styled", "track 4: eng, webvtt, WebVTT"])
+        for result in results {
+            #expect(result["check"] as? String == "sync" && result["verdict"] as? String == "pass")
+            let metrics = try #require(result["metrics"] as? [String: Any])
+            #expect(abs(try #require(metrics["offsetSeconds"] as? Double)) <= 0.02)
+            #expect(metrics["driftRatio"] as? Double == 1)
+            #expect(metrics["mediaDuration"] as? Double == 12.021)
+            #expect((metrics["speechCoverage"] as? Double ?? 0) > 0.9 && metrics["captionCoverage"] as? Double == 1)
+        }
+    }
+
+    @Test func lateCaptionsFailAndTheFixPutsThemBack() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let late = directory.appendingPathComponent("late.srt").path, fixed = directory.appendingPathComponent("fixed.srt").path
+        #expect(try Medialint.run(["shift", "Media/speech.srt", "--by", "1.5", "-o", late]).status == 0)
+
+        let check = try Medialint.run(["sync", "Media/speech.mp4", late])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("✗ captions are 1.50 s late: move them by -1.50 s (WCAG 1.2.2, KWCAG 1.2)  [sync.offset]"))
+
+        let fix = try Medialint.run(["sync", "Media/speech.mp4", late, "--fix", fixed])
+        #expect(fix.status == 0, "the offset it found was corrected")
+        #expect(fix.stderr == "medialint: note: \(fixed): times moved by -1.500 s\n")
+        // Back on the original times, byte for byte.
+        let written = try String(contentsOfFile: fixed, encoding: .utf8)
+        let original = try String(contentsOfFile: Medialint.media("speech.srt"), encoding: .utf8)
+        #expect(written == original, "\(written)")
+
+        let again = try Medialint.run(["sync", "Media/speech.mp4", fixed])
+        #expect(again.status == 0 && again.stdout.hasPrefix("Media/speech.mp4  PASS  sync\n"))
+        #expect(try String(contentsOfFile: late, encoding: .utf8).contains("00:00:02,000 --> 00:00:04,324"), "the input is untouched")
+    }
+
+    @Test func cuesPastTheEndOfAShortVideo() throws {
+        let result = try Medialint.run(["sync", "Media/no-audio.mp4", "Media/speech.vtt", "--format", "jsonl"])
+        #expect(result.status == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["verdict"] as? String == "fail")
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["rule"] as? String } == ["sync.cue-after-end", "sync.cue-after-end", "sync.unverified"])
+        #expect(findings.map { $0["start"] as? Double } == [6.5, 9.5, nil])
+    }
+
+    @Test func withoutCaptionsSpeechNeedsThem() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent("talk.mp4").path
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: copy)
+        let missing = try Medialint.run(["sync", copy])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("FAIL  captions\n  ✗ no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …) and no text subtitle track, but the audio has"))
+        #expect(missing.stdout.contains("[captions.missing]"))
+
+        // A sidecar with a language tag is found.
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.vtt"), toPath: directory.appendingPathComponent("talk.en-US.vtt").path)
+        let found = try Medialint.run(["sync", copy])
+        #expect(found.status == 0)
+        #expect(found.stdout.contains("talk.en-US.vtt · offset 0.000 s"))
+
+        let silent = try Medialint.run(["sync", "Media/flashing.mp4"])
+        #expect(silent.status == 0 && silent.stdout.hasPrefix("Media/flashing.mp4  PASS  captions\n"))
+    }
+
+    @Test func usageErrors() throws {
+        let two = try Medialint.run(["sync", "Media/speech.mp4", "--fix", "/tmp/never-written.srt"])
+        #expect(two.status == 2)
+        #expect(two.stderr == "medialint: error: --fix needs one caption source; Media/speech.mp4 has 2: Media/speech.srt, Media/speech.vtt; name one\n")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.srt"))
+        #expect(try Medialint.run(["sync", "Media/speech.mp4", "--tolerance", "0.3,0.1"]).status == 2)
+        #expect(try Medialint.run(["sync", "Media/speech.mp4", "Media/speech.vtt", "--track", "2"]).status == 2)
+        let stream = try Medialint.run(["sync", "Media/speech.mp4", "Media/speech.vtt", "--audio-stream", "0"])
+        #expect(stream.status == 2 && stream.stderr.contains("Media/speech.mp4"))
+        let bad = try Medialint.run(["sync", "Media/not-media.mp4", "Media/speech.vtt"])
+        #expect(bad.status == 2 && bad.stdout.contains("ERROR  sync"))
+    }
+
+    @Test func embeddedTrackCuesAndExtraction() throws {
+        let cues = try Medialint.run(["cues", "Media/embedded-subtitles.mkv", "--track", "3"])
+        #expect(cues.status == 0)
+        #expect(cues.stdout == """
+            4 cues · srt · utf-8
+            1  00:00:00.521 → 00:00:02.845  Welcome to the media accessibility demo.
+            2  00:00:03.521 → 00:00:06.113  Captions should appear when the words are spoken.
+            3  00:00:06.521 → 00:00:09.333  Flashing lights can trigger seizures in some viewers.
+            4  00:00:09.521 → 00:00:11.749  Thank you for watching this short clip.
+
+            """)
+        let converted = try Medialint.run(["convert", "Media/embedded-subtitles.mkv", "-", "--to", "vtt", "--track", "4"])
+        #expect(converted.status == 0)
+        #expect(converted.stdout.hasPrefix("WEBVTT\n\n00:00:00.521 --> 00:00:02.845\nWelcome to the media accessibility demo.\n\n"))
+        let untracked = try Medialint.run(["cues", "Media/embedded-subtitles.mkv"])
+        #expect(untracked.status == 2)
+        #expect(untracked.stderr == "medialint: error: Media/embedded-subtitles.mkv is a media file: give --track with one of its text subtitle tracks (2: eng, subrip, English (SDH), 3: eng, ass, Styled, 4: eng, webvtt, WebVTT)\n")
+        let notText = try Medialint.run(["cues", "Media/embedded-subtitles.mkv", "--track", "0"])
+        #expect(notText.status == 2)
+    }
+}
