@@ -77,6 +77,12 @@ demo: release
 	@echo; echo "0.8 s earlier, then to WebVTT (medialint shift Media/speech.srt --by=-0.8 -o shifted.srt; medialint convert shifted.srt - --to vtt):"
 	@$(RELEASE_BIN) shift Media/speech.srt --by=-0.8 -o .build/demo-shifted.srt 2>&1 | sed 's/^/  /'
 	@$(RELEASE_BIN) convert .build/demo-shifted.srt - --to vtt | head -n 8
+	@echo; echo "Caption timing against the speech (medialint sync): the sidecars and embedded tracks as they are,"
+	@$(RELEASE_BIN) sync Media/embedded-subtitles.mkv; echo "  → exit status $$?"
+	@echo "the 0.8 s early copy, then its fix (medialint sync Media/speech.mp4 shifted.srt --fix fixed.srt):"
+	@$(RELEASE_BIN) sync Media/speech.mp4 .build/demo-shifted.srt; echo "  → exit status $$? (1: out of sync)"
+	@$(RELEASE_BIN) sync Media/speech.mp4 .build/demo-shifted.srt --fix .build/demo-fixed.srt > /dev/null; \
+	    $(RELEASE_BIN) sync Media/speech.mp4 .build/demo-fixed.srt; echo "  → exit status $$?"
 
 bench: release
 	$(RELEASE_DIR)/MediaLintBench

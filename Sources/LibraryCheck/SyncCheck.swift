@@ -16,7 +16,9 @@ public struct MediaSpeech: Sendable {
     /// `progress` is told the seconds decoded so far.
     public static func detect(path: String, streamIndex: Int? = nil,
                               progress: ((Double) -> Void)? = nil) throws(MediaError) -> MediaSpeech {
-        let reader = try AudioSampleReader(path: path, options: .init(streamIndex: streamIndex, sampleRate: 16_000))
+        // Decoding and resampling run on a thread of their own, the detector on this one.
+        let reader = try AudioSampleStream(path: path, options: .init(streamIndex: streamIndex, sampleRate: 16_000,
+                                                                          resamplingFilterSize: 8))
         var detector = SpeechDetector(sampleRate: 16_000)
         while let chunk = try reader.nextChunk() {
             detector.add(chunk.samples, at: chunk.time)

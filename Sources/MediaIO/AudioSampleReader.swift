@@ -19,10 +19,14 @@ public final class AudioSampleReader {
         public var streamIndex: Int?
         /// Output sample rate in Hz.
         public var sampleRate: Int
+        /// The resampling filter's length (swresample's `filter_size`; nil: its default, 32). Shorter is faster
+        /// and lets a little more alias through: 8 is plenty to find speech, and a quarter of the work.
+        public var resamplingFilterSize: Int?
 
-        public init(streamIndex: Int? = nil, sampleRate: Int = 16_000) {
+        public init(streamIndex: Int? = nil, sampleRate: Int = 16_000, resamplingFilterSize: Int? = nil) {
             self.streamIndex = streamIndex
             self.sampleRate = sampleRate
+            self.resamplingFilterSize = resamplingFilterSize
         }
     }
 
@@ -32,6 +36,7 @@ public final class AudioSampleReader {
     public let stream: StreamInfo
     /// Output sample rate in Hz.
     public let sampleRate: Int
+    private let filterSize: Int?
 
     private let decoder: StreamDecoder
     private let decoded = Frame()
@@ -45,6 +50,7 @@ public final class AudioSampleReader {
         }
         self.path = path
         sampleRate = options.sampleRate
+        filterSize = options.resamplingFilterSize
         let input = try InputContainer(path: path)
         let avStream = try input.selectStream(options.streamIndex, kind: .audio)
         stream = MediaProbe.describe(avStream)
@@ -53,6 +59,8 @@ public final class AudioSampleReader {
 
     /// Packets the decoder rejected as invalid so far.
     public var decodeErrorCount: Int { decoder.decodeErrorCount }
+    /// FFmpeg's message for the latest rejected packet.
+    public var lastDecodeError: String? { decoder.lastDecodeError }
 
     /// The next chunk of samples, or nil after the last one.
     public func nextChunk() throws(MediaError) -> AudioChunk? {
@@ -79,7 +87,7 @@ public final class AudioSampleReader {
     /// The resampler for `frame`'s format, rate and layout (made anew if they change mid-stream).
     private func resampler(for frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> Resampler {
         if let resampler, resampler.accepts(frame) { return resampler }
-        let made = try Resampler(input: frame, outputRate: sampleRate, path: path)
+        let made = try Resampler(input: frame, outputRate: sampleRate, filterSize: filterSize, path: path)
         resampler = made
         return made
     }
@@ -94,7 +102,7 @@ private final class Resampler {
     private let outputRate: Int
     private let path: String
 
-    init(input frame: UnsafeMutablePointer<AVFrame>, outputRate: Int, path: String) throws(MediaError) {
+    init(input frame: UnsafeMutablePointer<AVFrame>, outputRate: Int, filterSize: Int?, path: String) throws(MediaError) {
         self.outputRate = outputRate
         self.path = path
         inputFormat = frame.pointee.format
@@ -111,6 +119,7 @@ private final class Resampler {
         if status >= 0, let context {
             // Normalise the downmix so that a full-scale signal on every channel stays full scale.
             av_opt_set_double(UnsafeMutableRawPointer(context), "rematrix_maxval", 1.0, 0)
+            if let filterSize { av_opt_set_int(UnsafeMutableRawPointer(context), "filter_size", Int64(max(1, filterSize)), 0) }
             status = swr_init(context)
         }
         if status < 0 || context == nil {

@@ -31,7 +31,9 @@ public enum FFmpegLog {
     private static let installation: Void = {
         av_log_set_level(Level.warning.rawValue)
         av_log_set_callback { context, level, format, arguments in
-            guard let format, let arguments else { return }
+            // libav hands a custom callback every message, debug and trace included: the level set with
+            // av_log_set_level is only applied by its own default callback. Drop them before formatting.
+            guard level <= av_log_get_level(), let format, let arguments else { return }
             var line = [CChar](repeating: 0, count: 1024)
             var printPrefix: Int32 = 0
             av_log_format_line2(context, level, format, arguments, &line, Int32(line.count), &printPrefix)

@@ -23,6 +23,16 @@ public struct EmbeddedCue: Sendable, Equatable {
     /// WebVTT tracks: the cue identifier and settings line, when present.
     public var identifier: String?
     public var settings: String?
+
+    public init(start: Double, end: Double?, text: String, markup: SubtitleMarkup, identifier: String? = nil,
+                settings: String? = nil) {
+        self.start = start
+        self.end = end
+        self.text = text
+        self.markup = markup
+        self.identifier = identifier
+        self.settings = settings
+    }
 }
 
 /// Reads the cues of embedded text subtitle tracks (subrip, webvtt, mov_text, ass/ssa, text).

@@ -6,17 +6,9 @@ import Foundation
 /// Opening errors are thrown by `init`; decoding errors by the `nextFrame()` call that reaches them.
 /// Releasing the stream (or calling `cancel()`) stops the decoding thread.
 public final class VideoFrameStream: @unchecked Sendable {
-    private enum Item {
-        case frame(VideoFrame)
-        case failure(MediaError)
-    }
-
     /// The stream being decoded.
     public let stream: StreamInfo
-    private let queue: BoundedQueue<Item>
-    private let decodingDone = DispatchSemaphore(value: 0)
-    private let statistics = Statistics()
-    private var ended = false
+    private let thread: DecodingThread<VideoFrame>
 
     /// Opens `path` and starts decoding.
     public convenience init(path: String, options: VideoFrameReader.Options = .init(), capacity: Int = 8) throws(MediaError) {
@@ -25,95 +17,91 @@ public final class VideoFrameStream: @unchecked Sendable {
     }
 
     /// Starts decoding `source`, which from now on is used only by the decoding thread.
-    init(source reader: any FrameSource, stream: StreamInfo, capacity: Int) {
+    init(source: some DecodedSource<VideoFrame>, stream: StreamInfo, capacity: Int) {
         self.stream = stream
-        let queue = BoundedQueue<Item>(capacity: capacity)
-        self.queue = queue
-        let handOver = ReaderHandOver(reader: reader)
-        let done = decodingDone
-        let statistics = statistics
-        let thread = Thread {
-            defer {
-                queue.finish()
-                done.signal()
-            }
-            guard let reader = handOver.take() else { return }
-            do throws(MediaError) {
-                while let frame = try reader.nextFrame() {
-                    guard queue.push(.frame(frame)) else { break }
-                }
-            } catch {
-                _ = queue.push(.failure(error))
-            }
-            statistics.set(errors: reader.decodeErrorCount, message: reader.lastDecodeError)
-        }
-        thread.name = "medialint.video-decode"
-        thread.start()
-    }
-
-    deinit {
-        queue.abandon()
-        decodingDone.wait()
+        thread = DecodingThread(name: "medialint.video-decode", source: source, capacity: capacity)
     }
 
     /// The next frame in presentation order, or nil after the last one.
-    public func nextFrame() throws(MediaError) -> VideoFrame? {
-        guard !ended else { return nil }
-        switch queue.pop() {
-        case .frame(let frame): return frame
-        case .failure(let error):
-            ended = true
-            throw error
-        case nil:
-            ended = true
-            return nil
-        }
-    }
+    public func nextFrame() throws(MediaError) -> VideoFrame? { try thread.next() }
 
     /// Stops decoding; later `nextFrame()` calls return nil.
-    public func cancel() {
-        ended = true
-        queue.abandon()
-    }
+    public func cancel() { thread.cancel() }
 
     /// Packets the decoder rejected as invalid (known once the last frame has been returned).
-    public var decodeErrorCount: Int { statistics.errors }
+    public var decodeErrorCount: Int { thread.decodeErrorCount }
     /// FFmpeg's message for the latest rejected packet.
-    public var lastDecodeError: String? { statistics.message }
+    public var lastDecodeError: String? { thread.lastDecodeError }
 }
 
-/// Where a `VideoFrameStream` gets its frames: a `VideoFrameReader`.
-protocol FrameSource: AnyObject {
-    func nextFrame() throws(MediaError) -> VideoFrame?
-    var decodeErrorCount: Int { get }
-    var lastDecodeError: String? { get }
+extension VideoFrameReader: DecodedSource {
+    func nextItem() throws(MediaError) -> VideoFrame? { try nextFrame() }
 }
 
-extension VideoFrameReader: FrameSource {}
+/// Decodes audio to mono samples (as `AudioSampleReader` does) on a thread of its own, so the caller's
+/// analysis runs beside decoding and resampling while at most `capacity` chunks wait in memory.
+public final class AudioSampleStream: @unchecked Sendable {
+    /// The stream being decoded.
+    public let stream: StreamInfo
+    /// Output sample rate in Hz.
+    public let sampleRate: Int
+    private let thread: DecodingThread<AudioChunk>
 
-/// Moves the reader to the decoding thread: after `take()` only that thread uses it.
-private final class ReaderHandOver: @unchecked Sendable {
-    private var reader: (any FrameSource)?
-    init(reader: any FrameSource) { self.reader = reader }
-    func take() -> (any FrameSource)? {
-        defer { reader = nil }
-        return reader
+    /// Opens `path` and starts decoding. Chunks that follow each other without a gap are handed over
+    /// joined, about `chunkSeconds` at a time (one decoded frame each would cost more in hand-overs than the
+    /// work they carry).
+    public init(path: String, options: AudioSampleReader.Options = .init(), chunkSeconds: Double = 0.5,
+                capacity: Int = 8) throws(MediaError) {
+        let reader = try AudioSampleReader(path: path, options: options)
+        stream = reader.stream
+        sampleRate = reader.sampleRate
+        let joined = JoinedChunks(reader: reader, minimumCount: max(1, Int(chunkSeconds * Double(reader.sampleRate))))
+        thread = DecodingThread(name: "medialint.audio-decode", source: joined, capacity: capacity)
     }
+
+    /// The next chunk of samples, or nil after the last one.
+    public func nextChunk() throws(MediaError) -> AudioChunk? { try thread.next() }
+
+    /// Stops decoding; later `nextChunk()` calls return nil.
+    public func cancel() { thread.cancel() }
+
+    /// Packets the decoder rejected as invalid (known once the last chunk has been returned).
+    public var decodeErrorCount: Int { thread.decodeErrorCount }
 }
 
-/// Decode-error counts written by the decoding thread, read by the consumer.
-private final class Statistics: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storedErrors = 0
-    private var storedMessage: String?
+/// A sample reader's chunks joined while each starts where the one before ended (within half a sample).
+private final class JoinedChunks: DecodedSource {
+    private let reader: AudioSampleReader
+    private let minimumCount: Int
+    private var pending: AudioChunk?
 
-    func set(errors: Int, message: String?) {
-        lock.withLock {
-            storedErrors = errors
-            storedMessage = message
+    init(reader: AudioSampleReader, minimumCount: Int) {
+        self.reader = reader
+        self.minimumCount = minimumCount
+    }
+
+    func nextItem() throws(MediaError) -> AudioChunk? {
+        var joined = pending
+        pending = nil
+        let rate = Double(reader.sampleRate)
+        while joined.map({ $0.samples.count < minimumCount }) ?? true {
+            guard let next = try reader.nextChunk() else { break }
+            guard var current = joined else {
+                joined = next
+                continue
+            }
+            if abs(current.time + Double(current.samples.count) / rate - next.time) <= 0.5 / rate {
+                joined = nil  // `current` holds the only reference: appending does not copy
+                current.samples += next.samples
+                joined = current
+            } else {
+                pending = next
+                break
+            }
         }
+        return joined
     }
 
-    var errors: Int { lock.withLock { storedErrors } }
-    var message: String? { lock.withLock { storedMessage } }
+    var decodeErrorCount: Int { reader.decodeErrorCount }
+    var lastDecodeError: String? { reader.lastDecodeError }
 }

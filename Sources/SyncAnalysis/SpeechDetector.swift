@@ -109,19 +109,24 @@ public struct SpeechDetector: Sendable {
         while energies.count < expectedFrame {
             energies.append(-120)
         }
-        samples.withUnsafeBufferPointer { buffer in
-            for sample in buffer {
-                let filtered = filter.process(Double(sample))
-                frameSum += filtered * filtered
-                frameFill += 1
-                if frameFill == frameLength {
-                    let power = frameSum / Double(frameLength)
-                    energies.append(Float(10 * log10(max(power, 1e-12))))
-                    frameSum = 0
-                    frameFill = 0
-                }
+        // The filter and frame state live in locals for the loop (no access to `self` per sample).
+        var filter = self.filter
+        var sum = frameSum, fill = frameFill
+        let length = frameLength
+        for sample in samples {
+            let filtered = filter.process(Double(sample))
+            sum += filtered * filtered
+            fill += 1
+            if fill == length {
+                energies.append(Float(10 * log10(max(sum / Double(length), 1e-12))))
+                sum = 0
+                fill = 0
+                filter.flushTinyState()
             }
         }
+        self.filter = filter
+        frameSum = sum
+        frameFill = fill
     }
 
     /// The speech timeline.
@@ -198,6 +203,13 @@ struct BandPass: Sendable {
 
     @inline(__always)
     mutating func process(_ x: Double) -> Double { low.process(high.process(x)) }
+
+    /// Sets a state that has decayed to nothing to exactly zero. Over digital silence the filters' memory
+    /// would otherwise decay into subnormal numbers, which the processor handles many times slower.
+    mutating func flushTinyState() {
+        high.flushTinyState()
+        low.flushTinyState()
+    }
 }
 
 struct Biquad: Sendable {
@@ -222,6 +234,13 @@ struct Biquad: Sendable {
         b2 = b0
         a1 = -2 * cosine / a0
         a2 = (1 - alpha) / a0
+    }
+
+    mutating func flushTinyState() {
+        if abs(x1) < 1e-15 { x1 = 0 }
+        if abs(x2) < 1e-15 { x2 = 0 }
+        if abs(y1) < 1e-15 { y1 = 0 }
+        if abs(y2) < 1e-15 { y2 = 0 }
     }
 
     @inline(__always)

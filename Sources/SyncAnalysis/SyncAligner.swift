@@ -1,4 +1,6 @@
 import Captions
+import Dispatch
+import Foundation
 
 /// A caption file's timing against the speech in its media: the mapping `media = scale × caption + offset`
 /// that fits best, how well it fits, and what does not.
@@ -68,12 +70,24 @@ public struct SyncAligner: Sendable {
             let fit = bestShift(dialogue, segments, scale: scale, step: 0.1, around: 0, range: maximumOffset)
             if fit.score > best.score + 1e-9 { best = (scale, fit.shift, fit.score) }
         }
+        // Every scale on the grid, spread over the cores (each scale's correlation is independent). Long files
+        // need a fine grid: there, a grid four times coarser is scanned first, then the fine grid around the
+        // three best coarse scales.
         let steps = Int((maximumDrift / scaleStep).rounded())
-        for k in -steps...steps {
-            let scale = 1 + Double(k) * scaleStep
-            let fit = bestShift(dialogue, segments, scale: scale, step: 0.1, around: 0, range: maximumOffset)
+        let coarse = steps > 200 ? 4 : 1
+        var scanned = scan(stride(from: -steps, through: steps, by: coarse).map { 1 + Double($0) * scaleStep }, dialogue, segments)
+        if coarse > 1 {
+            let leaders = scanned.sorted { $0.score > $1.score }.prefix(3)
+            var fine: Set<Int> = []
+            for leader in leaders {
+                let center = Int(((leader.scale - 1) / scaleStep).rounded())
+                for k in (center - coarse)...(center + coarse) where abs(k) <= steps { fine.insert(k) }
+            }
+            scanned += scan(fine.sorted().map { 1 + Double($0) * scaleStep }, dialogue, segments)
+        }
+        for fit in scanned {
             // A common ratio wins unless another fits clearly better.
-            if fit.score > best.score + 0.01 { best = (scale, fit.shift, fit.score) }
+            if fit.score > best.score + 0.01 { best = (fit.scale, fit.shift, fit.score) }
         }
         // Golden-section refinement of the scale, with a fine shift search around the best.
         var low = best.scale - scaleStep, high = best.scale + scaleStep
@@ -186,6 +200,20 @@ public struct SyncAligner: Sendable {
         }
         let inliers = pairs.filter { abs(fit.scale * $0.caption + fit.shift - $0.media) <= 0.1 }.count
         return (fit, pairs, inliers)
+    }
+
+    /// The best shift at each of `scales`, computed on all cores.
+    func scan(_ scales: [Double], _ cues: [(start: Double, end: Double)],
+              _ segments: [(start: Double, end: Double)]) -> [(scale: Double, shift: Double, score: Double)] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, scales.count))
+        let fits = ScanResults(count: scales.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: scales.count, by: workers) {
+                let fit = bestShift(cues, segments, scale: scales[index], step: 0.1, around: 0, range: maximumOffset)
+                fits.set(index, (fit.shift, fit.score))
+            }
+        }
+        return zip(scales, fits.values).map { ($0, $1.shift, $1.score) }
     }
 
     /// Cue starts paired with the nearest speech onset within the pairing window of where `scale` and `shift`
@@ -372,4 +400,16 @@ func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// Results written by concurrent workers, each to its own slots.
+private final class ScanResults: @unchecked Sendable {
+    private var storage: [(shift: Double, score: Double)]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: (0, -1), count: count) }
+
+    func set(_ index: Int, _ value: (shift: Double, score: Double)) { lock.withLock { storage[index] = value } }
+
+    var values: [(shift: Double, score: Double)] { lock.withLock { storage } }
 }

@@ -126,7 +126,7 @@ import Testing
     }
 
     /// Real frames from a reader, then a failure.
-    final class FailingSource: FrameSource {
+    final class FailingSource: DecodedSource {
         static let failure = MediaError(.corrupt, path: "test", reason: "stopped on purpose")
         let reader: VideoFrameReader
         var remaining: Int
@@ -134,7 +134,7 @@ import Testing
             self.reader = reader
             remaining = failAfter
         }
-        func nextFrame() throws(MediaError) -> VideoFrame? {
+        func nextItem() throws(MediaError) -> VideoFrame? {
             guard remaining > 0 else { throw Self.failure }
             remaining -= 1
             return try reader.nextFrame()

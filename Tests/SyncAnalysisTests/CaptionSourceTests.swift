@@ -1,0 +1,45 @@
+import Captions
+import Foundation
+@testable import LibraryCheck
+import MediaIO
+import Testing
+
+/// Where `sync` finds captions: embedded tracks made into documents, and sidecar files by name.
+struct CaptionSourceTests {
+    @Test func assTextBecomesSRTText() {
+        #expect(EmbeddedCaptions.fromASS("{\\an8}{\\i1}Hello{\\i0}\\Nworld") == "<i>Hello</i>\nworld")
+        #expect(EmbeddedCaptions.fromASS("{\\b1\\fs20}Loud{\\b0} and\\hclear") == "<b>Loud</b> and\u{00A0}clear")
+        #expect(EmbeddedCaptions.fromASS("a \\ b {unclosed") == "a \\ b {unclosed")
+    }
+
+    @Test func cuesBecomeADocument() {
+        let cues = [EmbeddedCue(start: 1, end: 2.5, text: "First\n\nline --> two", markup: .srt),
+                    EmbeddedCue(start: 3, end: nil, text: "No end", markup: .srt),
+                    EmbeddedCue(start: 4, end: nil, text: "Last", markup: .srt)]
+        let document = EmbeddedCaptions.document(from: cues)
+        #expect(document.format == .srt)
+        #expect(document.cues.map(\.text) == ["First\nline -> two", "No end", "Last"])
+        #expect(document.cues.map(\.end.seconds) == [2.5, 4, 9])
+    }
+
+    @Test func webVTTTracksKeepIdentifiersAndSettings() {
+        let cues = [EmbeddedCue(start: 0.5, end: 1.5, text: "<v Ann>Hi", markup: .webvtt, identifier: "intro", settings: "line:10% align:start")]
+        let document = EmbeddedCaptions.document(from: cues)
+        #expect(document.format == .webvtt)
+        #expect(document.cues.first?.identifier == "intro")
+        #expect(document.cues.first?.settings.line == 10 && document.cues.first?.settings.align == .start)
+        #expect(document.cues.first?.plainText == "Hi")
+    }
+
+    @Test func sidecarsAreFoundByName() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-sidecars-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["talk.mp4", "talk.vtt", "talk.en.srt", "talk.en-US.vtt", "talk.forced.en.srt", "talks.vtt", "talk.txt", "other.srt"] {
+            try Data().write(to: directory.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("talk.de.vtt"), withIntermediateDirectories: true)
+        let found = CaptionSidecars.find(for: directory.appendingPathComponent("talk.mp4").path)
+        #expect(found.map { ($0 as NSString).lastPathComponent } == ["talk.en-US.vtt", "talk.en.srt", "talk.forced.en.srt", "talk.vtt"])
+    }
+}
