@@ -111,6 +111,15 @@ public struct SyncCheck: Sendable {
             ("dialogueCues", .integer(Int64(report.dialogueCues))),
             ("onTimeFraction", .number(Self.rounded(report.onTimeFraction))),
         ]
+        // Per dialogue cue: where it starts, how far its start is from the speech onset it was paired with once
+        // fitted (null: none within reach), and how much of its fitted time has speech.
+        var residualByCue: [Int: Double] = [:]
+        for entry in report.residuals { residualByCue[entry.cue] = entry.residual }
+        metrics.append(("cues", .array(dialogue.indices.map { i in
+            .object([("cue", .integer(Int64(dialogue[i].index + 1))), ("start", .number(Self.rounded(dialogue[i].start))),
+                     ("residual", residualByCue[i].map { .number(Self.rounded($0)) } ?? .null),
+                     ("speech", .number((report.cueSpeechCoverage[i] * 100).rounded() / 100))])
+        })))
         let fix = TimingEdit(offset: report.shift, scale: report.scale)
         metrics.append(("fix", .object([("offset", .number(Self.rounded(report.shift))),
                                          ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])))

@@ -34,6 +34,8 @@ public struct SyncReport: Sendable {
     public var uncaptionedSpeech: [(start: Double, end: Double)]
     /// Dialogue cues (by index) that fall on silence once fitted.
     public var cuesOverSilence: [Int]
+    /// Per cue, the share of its (fitted) time that has speech.
+    public var cueSpeechCoverage: [Double]
     /// Fraction of dialogue cues that start within the tolerance of a speech onset as given (before any fix).
     public var onTimeFraction: Double
 }
@@ -140,14 +142,12 @@ public struct SyncAligner: Sendable {
         let residuals = pairs.map { (cue: $0.cue, residual: fit.scale * $0.caption + fit.shift - $0.media) }
 
         // 3. Breaks: the best shift of each run of cues, against its neighbour's.
-        let breaks = findBreaks(dialogue, segments, onsets, fit: fit)
+        let breaks = findBreaks(dialogue, segments, fit: fit)
 
         // 4. Per cue: coverage once fitted; speech that no fitted cue covers.
         let mapped = dialogue.map { (start: fit.scale * $0.start + fit.shift, end: fit.scale * $0.end + fit.shift) }
-        var cuesOverSilence: [Int] = []
-        for (index, cue) in mapped.enumerated() where cue.end - cue.start >= 0.3 {
-            if speech.speech(from: cue.start, to: cue.end) / (cue.end - cue.start) < 0.1 { cuesOverSilence.append(index) }
-        }
+        let cueSpeech = mapped.map { cue in cue.end > cue.start ? speech.speech(from: cue.start, to: cue.end) / (cue.end - cue.start) : 0 }
+        let cuesOverSilence = mapped.indices.filter { mapped[$0].end - mapped[$0].start >= 0.3 && cueSpeech[$0] < 0.1 }
         let sortedMapped = mapped.sorted { $0.start < $1.start }
         var uncaptioned: [(start: Double, end: Double)] = []
         for segment in segments where segment.end - segment.start >= 1 {
@@ -182,7 +182,7 @@ public struct SyncAligner: Sendable {
                           speechCoverage: totalSpeech > 0 ? min(1, coveredSpeech(dialogue, speech) / totalSpeech) : 0,
                           captionCoverage: captionTime > 0 ? captionSpeech / captionTime : 0,
                           residuals: residuals, breaks: breaks, uncaptionedSpeech: uncaptioned,
-                          cuesOverSilence: cuesOverSilence,
+                          cuesOverSilence: cuesOverSilence, cueSpeechCoverage: cueSpeech,
                           onTimeFraction: dialogue.isEmpty ? 0 : Double(onTime) / Double(dialogue.count))
     }
 
@@ -234,7 +234,7 @@ public struct SyncAligner: Sendable {
     /// only, at the global scale); a run whose shift differs from the one before by more than half a second
     /// starts a new part, and the break is put at the first cue of the new part that fits it better.
     func findBreaks(_ cues: [(start: Double, end: Double)], _ segments: [(start: Double, end: Double)],
-                    _ onsets: [Double], fit: (scale: Double, shift: Double)) -> [(time: Double, before: Double, after: Double)] {
+                    fit: (scale: Double, shift: Double)) -> [(time: Double, before: Double, after: Double)] {
         let run = max(6, min(20, cues.count / 4))
         guard cues.count >= 2 * run else { return [] }
         var parts: [(first: Int, end: Int, shift: Double)] = []

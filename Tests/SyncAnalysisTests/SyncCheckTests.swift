@@ -36,8 +36,18 @@ import TestSupport
 
     @Test func captionsOnTimePass() throws {
         let outcome = try run(SpeechClips.captions("right.vtt"))
-        print(outcome.result.findings.map { "\($0.rule) \($0.message)" }, outcome.result.metrics)
         #expect(outcome.result.verdict == .pass)
+        #expect(outcome.result.findings.isEmpty)
+        // Every cue's start is on its speech onset, and its time is mostly speech.
+        guard case .array(let cues) = try #require(outcome.result.metrics["cues"]) else { throw CocoaError(.coderInvalidValue) }
+        #expect(cues.count == 22)
+        for cue in cues {
+            guard case .number(let residual) = cue["residual"], case .number(let speech) = cue["speech"] else {
+                Issue.record("cue without residual: \(cue)")
+                continue
+            }
+            #expect(abs(residual) <= 0.05 && speech >= 0.8, "\(cue)")
+        }
         let offset = try #require(metric(outcome, "offsetSeconds"))
         #expect(abs(offset) <= 0.05)
         #expect(abs(try #require(metric(outcome, "driftRatio")) - 1) <= 1e-3)
@@ -45,7 +55,6 @@ import TestSupport
 
     @Test(arguments: [1.5, -0.8]) func constantOffset(shift: Double) throws {
         let outcome = try run(SpeechClips.captions("shift\(shift).vtt") { $0 + shift })
-        print(outcome.result.findings.map { "\($0.rule) \($0.message)" }, outcome.result.metrics)
         #expect(outcome.result.verdict == .fail)
         #expect(abs(try #require(metric(outcome, "offsetSeconds")) - shift) <= 0.05)
         #expect(abs(try #require(metric(outcome, "driftRatio")) - 1) <= 1e-3)
@@ -54,7 +63,6 @@ import TestSupport
 
     @Test(arguments: [25 / 23.976, 1.010]) func drift(ratio: Double) throws {
         let outcome = try run(SpeechClips.captions("drift\(ratio).vtt") { $0 * ratio })
-        print(outcome.result.findings.map { "\($0.rule) \($0.message)" }, outcome.result.metrics)
         #expect(outcome.result.verdict == .fail)
         #expect(abs(try #require(metric(outcome, "driftRatio")) - ratio) <= 1e-3)
         #expect(abs(try #require(metric(outcome, "offsetSeconds"))) <= 0.05)
