@@ -86,6 +86,22 @@ import Testing
         #expect(silent.status == 0 && silent.stdout.hasPrefix("Media/flashing.mp4  PASS  captions\n"))
     }
 
+    /// Speech too weak to judge: the verdict says so, and --fix writes nothing and fails.
+    @Test func unverifiedTimingIsNotFixed() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let captions = directory.appendingPathComponent("silent.srt").path, out = directory.appendingPathComponent("out.srt").path
+        try "1\n00:00:00,500 --> 00:00:01,500\nOne\n\n2\n00:00:02,000 --> 00:00:03,000\nTwo\n\n3\n00:00:03,500 --> 00:00:04,500\nThree\n"
+            .write(toFile: captions, atomically: true, encoding: .utf8)
+        let check = try Medialint.run(["sync", "Media/flashing.mp4", captions])
+        #expect(check.status == 0)
+        #expect(check.stdout.hasPrefix("Media/flashing.mp4  UNVERIFIED  sync\n  · timing not verified: no speech was found in the audio  [sync.unverified]\n"))
+        let fix = try Medialint.run(["sync", "Media/flashing.mp4", captions, "--fix", out])
+        #expect(fix.status == 1)
+        #expect(fix.stderr == "medialint: error: \(out): not written: the timing could not be verified\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func usageErrors() throws {
         let two = try Medialint.run(["sync", "Media/speech.mp4", "--fix", "/tmp/never-written.srt"])
         #expect(two.status == 2)

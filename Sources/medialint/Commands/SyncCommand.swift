@@ -66,24 +66,27 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let check = try makeCheck()
+        // Everything is read before anything is written: the media's description, the captions, the speech.
         let info: MediaInfo
+        let speech: MediaSpeech?
+        let sources: [Source]
         do {
             info = try MediaProbe.probe(media)
-        } catch {
+            sources = try captionSources(info)
+            if fix != nil, sources.count != 1 {
+                throw CLIError("--fix needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one")
+            }
+            speech = try detectSpeech(info)
+        } catch let error as MediaError {
             Console.error(error.description)
             try output.emit([CheckResult(file: media, check: "sync", verdict: .error,
                                          findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])],
                             format: format, metricsLine: { _ in nil })
             throw ExitCode(ExitStatus.unreadableInput.rawValue)
         }
-        let sources = try captionSources(info)
-        if fix != nil, sources.count != 1 {
-            throw CLIError("--fix needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one")
-        }
-        let speech = try detectSpeech(info)
 
         var results: [CheckResult] = []
-        var fixedRules: Set<String> = []
+        var fixedRules: Set<String>?
         if sources.isEmpty {
             results.append(Self.missingCaptions(media, speech: speech))
         }
@@ -99,10 +102,11 @@ struct SyncCommand: ParsableCommand {
             if let fix { fixedRules = try write(outcome, document: document, source: source, to: fix) }
         }
         try output.emit(results, format: format, metricsLine: Self.metricsLine)
-        // What --fix corrected no longer fails the run.
+        // What --fix corrected no longer fails the run; a fix that could not be written does.
+        if fix != nil, fixedRules == nil { throw ExitCode(ExitStatus.checkFailed.rawValue) }
         let remaining = results.map { result in
             var result = result
-            result.findings.removeAll { fixedRules.contains($0.rule) }
+            result.findings.removeAll { fixedRules?.contains($0.rule) == true }
             result.verdict = result.verdict == .fail && !result.findings.contains { $0.severity == .error } ? .pass : result.verdict
             return result
         }
@@ -193,16 +197,17 @@ struct SyncCommand: ParsableCommand {
                            metrics: metrics)
     }
 
-    /// Writes the corrected captions for `--fix`; returns the rules the correction resolves.
-    private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, source: Source, to path: String) throws -> Set<String> {
+    /// Writes the corrected captions for `--fix`; returns the rules the correction resolves, or nil when
+    /// nothing could be written.
+    private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, source: Source, to path: String) throws -> Set<String>? {
         let rules = Set(outcome.result.findings.map(\.rule))
         guard let edit = outcome.fix else {
             Console.error("\(path): not written: the timing could not be verified")
-            return []
+            return nil
         }
         if rules.contains("sync.break") {
             Console.error("\(path): not written: the offset changes part-way, and one shift cannot fix that")
-            return []
+            return nil
         }
         var fixed = document
         let timing: Set = ["sync.offset", "sync.drift"]
