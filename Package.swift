@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Captions", targets: ["Captions"]),
         .library(name: "FlashDetection", targets: ["FlashDetection"]),
         .library(name: "SyncAnalysis", targets: ["SyncAnalysis"]),
+        .library(name: "CaptionQuality", targets: ["CaptionQuality"]),
+        .library(name: "Transcripts", targets: ["Transcripts"]),
         .library(name: "LibraryCheck", targets: ["LibraryCheck"]),
     ],
     dependencies: [
@@ -27,10 +29,12 @@ let package = Package(
         .target(name: "Captions"),
         .target(name: "FlashDetection"),
         .target(name: "SyncAnalysis", dependencies: ["Captions"]),
-        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "FlashDetection", "SyncAnalysis", "Reports"]),
+        .target(name: "CaptionQuality", dependencies: ["Captions"]),
+        .target(name: "Transcripts", dependencies: ["Captions"]),
+        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Reports"]),
         .executableTarget(
             name: "medialint",
-            dependencies: ["MediaIO", "Captions", "FlashDetection", "LibraryCheck", "Reports",
+            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "FlashDetection", "LibraryCheck", "Reports",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Yams", package: "Yams")]
         ),

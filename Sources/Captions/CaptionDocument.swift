@@ -91,6 +91,9 @@ public struct Cue: Sendable, Equatable {
     public var end: CaptionTime
     /// The cue text as written, lines separated by `\n`, markup included (WebVTT tags or SRT tags).
     public var text: String
+    /// The line of the cue's timing line in the file it was read from (1-based; 0 when not read from a file).
+    /// Where a cue is, not what it is: not part of equality.
+    public var line: Int32 = 0
     // Most cues have default settings: they share no storage, which keeps a cue small.
     private var settingsStorage: SettingsStorage?
 

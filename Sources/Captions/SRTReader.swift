@@ -221,6 +221,7 @@ private struct SRTParser {
             }
             var cue = Cue(identifier: identifier, start: parsed.start, end: parsed.end,
                           text: textStart < 0 ? "" : text.string(textStart, textEnd))
+            cue.line = Int32(clamping: timingLine)
             if let coordinates = parsed.coordinates {
                 var settings = CueSettings()
                 let (from, to) = trimmedBounds(coordinates.lowerBound, coordinates.upperBound)

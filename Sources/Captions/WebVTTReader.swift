@@ -279,6 +279,7 @@ private struct WebVTTParser {
             return nil
         }
         var cue = Cue(identifier: identifier, start: cueStart, end: cueEnd, text: "")
+        cue.line = Int32(clamping: line)
         if !text.isBlank(p, end) {
             let settingsText = Substring(text.string(p, end))
             let column = p - start + 1

@@ -16,17 +16,20 @@ public struct Finding: Sendable, Encodable {
     /// Seconds on the media (or caption) timeline; nil when not timed.
     public var start: Double?
     public var end: Double?
+    /// The line in the checked file (a caption file's cue), when the finding is about one; 1-based.
+    public var line: Int?
     /// e.g. `WCAG 2.3.1`, `KWCAG 3.3`.
     public var guidelines: [String]
     public var data: JSONValue
 
     public init(rule: String, severity: Severity, message: String, start: Double? = nil, end: Double? = nil,
-                guidelines: [String] = [], data: JSONValue = .object([])) {
+                line: Int? = nil, guidelines: [String] = [], data: JSONValue = .object([])) {
         self.rule = rule
         self.severity = severity
         self.message = message
         self.start = start
         self.end = end
+        self.line = line
         self.guidelines = guidelines
         self.data = data
     }

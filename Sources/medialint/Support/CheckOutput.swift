@@ -2,12 +2,14 @@ import ArgumentParser
 import Reports
 
 /// The output formats of the check commands (`flash`, `sync` …).
-enum CheckFormat: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl }
+enum CheckFormat: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl, sarif, junit }
 
 /// Printing check results and turning their verdicts into the exit status (cli.md).
 extension OutputOptions {
-    /// Writes `results` in `format`; text gives each result the line `metricsLine` makes of its metrics.
-    func emit(_ results: [CheckResult], format: CheckFormat, metricsLine: (CheckResult) -> String?) throws {
+    /// Writes `results` in `format`; text gives each result the line `metricsLine` makes of its metrics, SARIF
+    /// describes the rules with `ruleDescriptions`.
+    func emit(_ results: [CheckResult], format: CheckFormat, metricsLine: (CheckResult) -> String?,
+              ruleDescriptions: [String: String] = [:]) throws {
         switch format {
         case .text:
             let report = TextReport(style: TextReport.Style(enabled: textStyle.enabled))
@@ -16,6 +18,10 @@ extension OutputOptions {
             try emit(try JSONValueEncoder().encode(CheckReport(results: results)).serialized(pretty: true) + "\n")
         case .jsonl:
             try emit(try results.map { try JSONValueEncoder().encode($0).serialized() + "\n" }.joined())
+        case .sarif:
+            try emit(SARIFReport(ruleDescriptions: ruleDescriptions).render(results).serialized(pretty: true) + "\n")
+        case .junit:
+            try emit(JUnitReport().render(results))
         }
     }
 

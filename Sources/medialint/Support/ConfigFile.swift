@@ -75,6 +75,14 @@ struct ConfigSection {
         return text
     }
 
+    /// A list of text (`disable: [lint.min-gap, lint.max-duration]`), or one text.
+    func strings(_ key: String) throws -> [String]? {
+        guard let value = values[key] else { return nil }
+        if let text = value as? String { return [text] }
+        guard let list = value as? [Any], let texts = list as? [String] else { throw CLIError("\(file): '\(name).\(key)' must be a list of text") }
+        return texts
+    }
+
     /// True when the key is there with no value (`darker-state: ~`), to switch a rule off.
     func isNull(_ key: String) -> Bool { values.keys.contains(key) && values[key] is NSNull }
 }

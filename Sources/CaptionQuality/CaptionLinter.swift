@@ -1,0 +1,172 @@
+import Captions
+
+/// One problem a rule found, located by cue (number and identifier), time and line in the file.
+public struct QualityIssue: Sendable, Equatable {
+    public enum Severity: String, Sendable { case error, warning, info }
+
+    /// `lint.reading-speed`, `lint.line-length` …
+    public var rule: String
+    public var severity: Severity
+    /// What is wrong and what would fix it, for a caption editor.
+    public var message: String
+    /// The cue's number (1-based, in file order) and identifier; 0 and "" for the whole file.
+    public var cue: Int
+    public var cueIdentifier: String
+    /// The line of the cue's timing line in the file (0: unknown).
+    public var line: Int
+    public var start: Double?
+    public var end: Double?
+    /// The guideline behind the rule.
+    public var guideline: String
+    /// The measured value and the limit it broke, when the rule has numbers.
+    public var measured: Double?
+    public var limit: Double?
+}
+
+/// The caption quality rules over a document: reading speed, line length and count, durations, gaps,
+/// overlaps, empty cues, bad timings, markup, encoding, and cues past the media's end.
+public struct CaptionLinter: Sendable {
+    /// Every rule the linter knows, with what it checks.
+    public static let rules: [(id: String, summary: String)] = [
+        ("lint.reading-speed", "more characters a second (or words a minute) than viewers can read"),
+        ("lint.line-length", "a line longer than the profile allows"),
+        ("lint.max-lines", "more lines in a cue than the profile allows"),
+        ("lint.min-duration", "a cue too short to read"),
+        ("lint.max-duration", "a cue on screen too long"),
+        ("lint.min-gap", "too short a gap between cues (the eye sees no change)"),
+        ("lint.overlap", "a cue that starts before the one before it ends"),
+        ("lint.empty", "a cue with no text"),
+        ("lint.negative-duration", "a cue whose end is not after its start"),
+        ("lint.markup", "unbalanced or unknown markup"),
+        ("lint.encoding", "text that is not UTF-8"),
+        ("lint.after-end", "a cue after the end of the media"),
+        ("lint.syntax", "what the reader had to recover from"),
+    ]
+
+    public var profile: QualityProfile
+    /// Frame rate for the frame-based rules.
+    public var framesPerSecond: Double
+    /// The media's duration, when known (for `lint.after-end`).
+    public var mediaDuration: Double?
+    /// Rules turned off for every file (config or options); files can turn rules off with NOTE comments.
+    public var disabled: Set<String>
+
+    public init(profile: QualityProfile = .netflix, framesPerSecond: Double = 24, mediaDuration: Double? = nil,
+                disabled: Set<String> = []) {
+        self.profile = profile
+        self.framesPerSecond = framesPerSecond
+        self.mediaDuration = mediaDuration
+        self.disabled = disabled
+    }
+
+    /// The problems in `document`, in file order.
+    public func lint(_ document: CaptionDocument) -> [QualityIssue] {
+        var issues: [QualityIssue] = []
+        let suppressions = Suppressions(document)
+        let guideline = profile.guideline
+        func add(_ rule: String, _ severity: QualityIssue.Severity, _ message: String, cue index: Int, guideline: String = "",
+                 measured: Double? = nil, limit: Double? = nil) {
+            guard !disabled.contains(rule), !suppressions.disables(rule, cue: index) else { return }
+            let cue = index >= 0 ? document.cues[index] : nil
+            issues.append(QualityIssue(rule: rule, severity: severity, message: message, cue: index + 1,
+                                       cueIdentifier: cue?.identifier ?? "", line: Int(cue?.line ?? 0),
+                                       start: cue?.start.seconds, end: cue?.end.seconds, guideline: guideline,
+                                       measured: measured, limit: limit))
+        }
+        for diagnostic in document.diagnostics where diagnostic.severity != .info {
+            guard !disabled.contains("lint.syntax") else { break }
+            issues.append(QualityIssue(rule: "lint.syntax", severity: diagnostic.severity == .error ? .error : .warning,
+                                       message: "\(diagnostic.message) [\(diagnostic.rule)]", cue: 0, cueIdentifier: "",
+                                       line: diagnostic.line, guideline: document.format == .webvtt ? "WebVTT" : "SubRip"))
+        }
+        if document.encoding != "utf-8" {
+            add("lint.encoding", .warning, "the file is \(document.encoding), not UTF-8: players and browsers may show it wrongly; save it as UTF-8",
+                cue: -1, guideline: document.format == .webvtt ? "WebVTT" : "")
+        }
+        let frame = 1 / framesPerSecond
+        var latestEnd: (time: CaptionTime, cue: Int)?
+        for (index, cue) in document.cues.enumerated() {
+            let duration = Double(cue.end.milliseconds - cue.start.milliseconds) / 1000
+            let text = CueReading(cue, format: document.format)
+
+            if cue.end <= cue.start {
+                add("lint.negative-duration", .error, cue.end == cue.start ? "the cue starts and ends at \(cue.start): it is never shown"
+                    : "the cue ends (\(cue.end)) before it starts (\(cue.start))", cue: index)
+            }
+            if text.isEmpty {
+                add("lint.empty", .error, "the cue has no text: remove it, or give it words", cue: index)
+            }
+            if let problem = text.markupProblem {
+                add("lint.markup", .warning, problem, cue: index, guideline: document.format == .webvtt ? "WebVTT" : "")
+            }
+            if let latest = latestEnd, cue.start < latest.time {
+                add("lint.overlap", .error, "the cue starts at \(cue.start), before cue \(latest.cue + 1) ends (\(latest.time)): two captions on screen at once",
+                    cue: index)
+            } else if let latest = latestEnd, let gapFrames = profile.minGapFrames, cue.start >= latest.time {
+                let gap = Double(cue.start.milliseconds - latest.time.milliseconds) / 1000
+                if gap > 0, gap < gapFrames * frame - 0.0005 {
+                    add("lint.min-gap", .warning, "only \(Self.frames(gap, frame)) after cue \(latest.cue + 1): leave at least \(Self.number(gapFrames)) frames, or close the gap",
+                        cue: index, guideline: guideline, measured: gap, limit: gapFrames * frame)
+                }
+            }
+            if let mediaDuration, cue.start.seconds >= mediaDuration {
+                add("lint.after-end", .error, "the cue starts at \(cue.start), after the media ends (\(CaptionTime(seconds: mediaDuration)))",
+                    cue: index, guideline: "WCAG 1.2.2")
+            }
+            if duration > 0, !text.isEmpty {
+                if let minimum = profile.minDuration, duration < minimum - 0.0005 {
+                    add("lint.min-duration", .warning, "on screen \(Self.seconds(duration)), shorter than \(Self.seconds(minimum)): too short to read",
+                        cue: index, guideline: guideline, measured: duration, limit: minimum)
+                }
+                if let maximum = profile.maxDuration, duration > maximum + 0.0005 {
+                    add("lint.max-duration", .warning, "on screen \(Self.seconds(duration)), longer than \(Self.seconds(maximum)): split it",
+                        cue: index, guideline: guideline, measured: duration, limit: maximum)
+                }
+                if let maximum = profile.maxCharactersPerSecond {
+                    let rate = Double(text.readingCharacters) / duration
+                    if rate > maximum + 0.005 {
+                        add("lint.reading-speed", .warning, "\(Self.number(rate)) characters a second (at most \(Self.number(maximum))): shorten the text or give it more time",
+                            cue: index, guideline: guideline, measured: rate, limit: maximum)
+                    }
+                }
+                if let maximum = profile.maxWordsPerMinute {
+                    let rate = Double(text.words) / duration * 60
+                    let hard = profile.hardMaxWordsPerMinute
+                    if rate > maximum + 0.05 {
+                        let severity: QualityIssue.Severity = hard.map { rate > $0 + 0.05 } == true ? .error : .warning
+                        add("lint.reading-speed", severity, "\(Int(rate.rounded())) words a minute (at most \(Self.number(maximum))): shorten the text or give it more time",
+                            cue: index, guideline: guideline, measured: rate, limit: severity == .error ? hard : maximum)
+                    }
+                }
+            }
+            if let maximum = profile.maxLines, text.lines.count > maximum {
+                add("lint.max-lines", .warning, "\(text.lines.count) lines (at most \(maximum)): split the cue", cue: index,
+                    guideline: guideline, measured: Double(text.lines.count), limit: Double(maximum))
+            }
+            if let maximum = profile.maxCharactersPerLine {
+                for (number, length) in text.lineLengths.enumerated() where length > maximum {
+                    add("lint.line-length", .warning, "line \(number + 1) has \(length) characters (at most \(maximum)): break it differently",
+                        cue: index, guideline: guideline, measured: Double(length), limit: Double(maximum))
+                }
+            }
+            if latestEnd == nil || cue.end > latestEnd!.time { latestEnd = (cue.end, index) }
+        }
+        return issues
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(Double((value * 10).rounded()) / 10)
+    }
+
+    /// Seconds with up to three decimals: `0.833 s`, `2 s`.
+    static func seconds(_ value: Double) -> String {
+        var text = String(Double((value * 1000).rounded()) / 1000)
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text + " s"
+    }
+
+    static func frames(_ gap: Double, _ frame: Double) -> String {
+        let count = gap / frame
+        return "\(number((count * 10).rounded() / 10)) frame\(abs(count - 1) < 0.05 ? "" : "s") (\(Int((gap * 1000).rounded())) ms)"
+    }
+}

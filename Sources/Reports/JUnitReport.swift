@@ -1,0 +1,75 @@
+/// Check results as JUnit XML, which CI systems (Jenkins, GitLab, GitHub test reporters) read: one test suite
+/// per check, one test case per file. A `fail` verdict is a `<failure>` listing the errors; an unreadable file
+/// is an `<error>`; `unverified` is `<skipped>`; warnings and notes go to `<system-out>`.
+public struct JUnitReport {
+    public init() {}
+
+    public func render(_ results: [CheckResult]) -> String {
+        var checks: [String] = []
+        for result in results where !checks.contains(result.check) { checks.append(result.check) }
+        let failures = results.filter { $0.verdict == .fail }.count, errors = results.filter { $0.verdict == .error }.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"\(ToolInfo.name)\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
+        for check in checks {
+            let group = results.filter { $0.check == check }
+            xml += "  <testsuite name=\"\(Self.escape(ToolInfo.name + " " + check))\" tests=\"\(group.count)\""
+                + " failures=\"\(group.filter { $0.verdict == .fail }.count)\" errors=\"\(group.filter { $0.verdict == .error }.count)\""
+                + " skipped=\"\(group.filter { $0.verdict == .unverified }.count)\">\n"
+            for result in group {
+                xml += "    <testcase classname=\"\(Self.escape(ToolInfo.name + "." + check))\" name=\"\(Self.escape(result.file))\">\n"
+                let serious = result.findings.filter { $0.severity == .error }
+                switch result.verdict {
+                case .fail:
+                    xml += "      <failure message=\"\(Self.escape(Self.summary(serious)))\" type=\"\(Self.escape(serious.first?.rule ?? check))\">"
+                    xml += Self.escape(serious.map(Self.line).joined(separator: "\n")) + "</failure>\n"
+                case .error:
+                    xml += "      <error message=\"\(Self.escape(result.findings.first?.message ?? "could not be read"))\" type=\"\(Self.escape(result.findings.first?.rule ?? "error"))\"/>\n"
+                case .unverified:
+                    xml += "      <skipped message=\"\(Self.escape(result.findings.first?.message ?? "not verified"))\"/>\n"
+                case .pass, .warn:
+                    break
+                }
+                let rest = result.findings.filter { $0.severity != .error }
+                if !rest.isEmpty {
+                    xml += "      <system-out>" + Self.escape(rest.map(Self.line).joined(separator: "\n")) + "</system-out>\n"
+                }
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    static func summary(_ findings: [Finding]) -> String {
+        guard let first = findings.first else { return "failed" }
+        return findings.count == 1 ? first.message : "\(first.message) (and \(findings.count - 1) more)"
+    }
+
+    static func line(_ finding: Finding) -> String {
+        var place = ""
+        if let line = finding.line { place += "line \(line) " }
+        if let start = finding.start { place += TextReport.seconds(start) + " " }
+        return "\(finding.severity.rawValue): \(place.isEmpty ? "" : place + "— ")\(finding.message) [\(finding.rule)]"
+    }
+
+    /// Text for XML attributes and content: markup characters escaped, characters XML 1.0 forbids dropped.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&apos;"
+            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
+            default:
+                // XML 1.0 allows no other control characters, nor U+FFFE/U+FFFF.
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}

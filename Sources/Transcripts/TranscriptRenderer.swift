@@ -1,0 +1,115 @@
+import Captions
+
+/// Transcripts as plain text, Markdown, an accessible HTML document, or JSON.
+public enum TranscriptRenderer {
+    public enum Format: String, Sendable, CaseIterable { case text, markdown, html, json }
+
+    /// Renders `transcript`; with `timestamps`, each paragraph starts with its time (in HTML a link to
+    /// `mediaURL#t=SECONDS`, so a player can jump there).
+    public static func render(_ transcript: Transcript, as format: Format, timestamps: Bool = false, mediaURL: String = "") -> String {
+        switch format {
+        case .text:
+            return transcript.paragraphs.map { paragraph in
+                (timestamps ? "[\(stamp(paragraph.start))] " : "") + (paragraph.speaker.map { "\($0): " } ?? "") + paragraph.text
+            }.joined(separator: "\n\n") + "\n"
+        case .markdown:
+            var output = "# \(markdownEscaped(transcript.title))\n"
+            for paragraph in transcript.paragraphs {
+                output += "\n" + (timestamps ? "`\(stamp(paragraph.start))` " : "")
+                    + (paragraph.speaker.map { "**\(markdownEscaped($0)):** " } ?? "") + markdownEscaped(paragraph.text) + "\n"
+            }
+            return output
+        case .html:
+            var output = """
+                <!DOCTYPE html>
+                <html lang="\(escaped(transcript.language))">
+                <head>
+                <meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1">
+                <title>\(escaped(transcript.title)) — transcript</title>
+                <style>body{font:1.1rem/1.6 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}.time{font-variant-numeric:tabular-nums;margin-right:.5em}.speaker{font-weight:600}</style>
+                </head>
+                <body>
+                <main>
+                <h1>\(escaped(transcript.title))</h1>
+
+                """
+            for paragraph in transcript.paragraphs {
+                output += "<p>"
+                if timestamps {
+                    let seconds = (paragraph.start * 1000).rounded() / 1000
+                    output += "<a class=\"time\" href=\"\(escaped(mediaURL))#t=\(number(seconds))\">\(stamp(paragraph.start))</a> "
+                }
+                if let speaker = paragraph.speaker { output += "<span class=\"speaker\">\(escaped(speaker)):</span> " }
+                output += escaped(paragraph.text) + "</p>\n"
+            }
+            return output + "</main>\n</body>\n</html>\n"
+        case .json:
+            var output = "{\"title\":\(quoted(transcript.title)),\"language\":\(quoted(transcript.language)),\"paragraphs\":["
+            for (index, paragraph) in transcript.paragraphs.enumerated() {
+                output += (index == 0 ? "\n" : ",\n") + "{\"start\":\(number(paragraph.start)),\"end\":\(number(paragraph.end)),"
+                    + "\"speaker\":\(paragraph.speaker.map(quoted) ?? "null"),\"text\":\(quoted(paragraph.text))}"
+            }
+            return output + "\n]}\n"
+        }
+    }
+
+    /// `hh:mm:ss` (hours only when needed: `mm:ss`).
+    static func stamp(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds))
+        let h = total / 3600, m = total / 60 % 60, s = total % 60
+        return h > 0 ? "\(h):\(pad(m)):\(pad(s))" : "\(pad(m)):\(pad(s))"
+    }
+
+    static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+    }
+
+    static func escaped(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
+    static func markdownEscaped(_ text: String) -> String {
+        var output = ""
+        for character in text {
+            if "\\`*_[]<>#|".contains(character) { output.append("\\") }
+            output.append(character)
+        }
+        return output
+    }
+
+    static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output + "\""
+    }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import CaptionQuality
+import Captions
+import Foundation
+import LibraryCheck
+import MediaIO
+import Reports
+
+/// `medialint lint CAPTIONS...`: caption quality rules.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check caption files against quality rules (reading speed, line length, durations, gaps …).",
+        discussion: """
+            Profiles: netflix (default; 42 characters a line, 2 lines, 5/6 s to 7 s, 20 characters a second, \
+            2 frames between cues), bbc (37 characters, 2 lines, 180 words a minute), dcmp (32 characters, \
+            2 lines, at least 2 s, 160 words a minute, 225 at most). Every number can be changed with the \
+            options below or in the 'lint' section of .medialint.yml. Always checked: overlaps, empty cues, \
+            zero or negative durations, unbalanced markup, text that is not UTF-8, and (with --media) cues \
+            after the media's end.
+
+            A WebVTT file can turn rules off for some of its cues with NOTE comments: \
+            'NOTE medialint-disable lint.line-length' (from there on), 'NOTE medialint-enable …', \
+            'NOTE medialint-disable-next lint.min-duration' (the next cue only); without rule ids, every rule. \
+            --disable turns rules off everywhere.
+
+            Frame-based rules use --fps, else the media's frame rate (--media), else 24. \
+            Formats: text, json, jsonl, sarif (SARIF 2.1.0 for GitHub code scanning), junit. \
+            Exit status: 0 no errors, 1 a rule at error severity, 2 unreadable input.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Caption files (.vtt, .srt).", valueName: "captions"))
+    var captions: [String]
+
+    @Option(help: ArgumentHelp("Rule numbers to start from: \(QualityProfile.names.joined(separator: ", ")).", valueName: "profile"))
+    var profile: String?
+
+    @Option(help: ArgumentHelp("The video the captions belong to: its frame rate and duration.", valueName: "file"))
+    var media: String?
+
+    @Option(help: ArgumentHelp("Frame rate for frame-based rules (default: the media's, else 24).", valueName: "fps"))
+    var fps: Double?
+
+    @Option(parsing: .singleValue, help: ArgumentHelp("Turn a rule off (repeatable, or comma-separated).", valueName: "rule"))
+    var disable: [String] = []
+
+    @Option(help: ArgumentHelp("Most characters on a line.", valueName: "n"))
+    var maxCharsPerLine: Int?
+    @Option(help: ArgumentHelp("Most lines in a cue.", valueName: "n"))
+    var maxLines: Int?
+    @Option(help: ArgumentHelp("Shortest cue, in seconds.", valueName: "s"))
+    var minDuration: Double?
+    @Option(help: ArgumentHelp("Longest cue, in seconds.", valueName: "s"))
+    var maxDuration: Double?
+    @Option(help: ArgumentHelp("Most characters a second.", valueName: "n"))
+    var maxCps: Double?
+    @Option(help: ArgumentHelp("Most words a minute.", valueName: "n"))
+    var maxWpm: Double?
+    @Option(help: ArgumentHelp("Shortest gap between cues, in frames.", valueName: "n"))
+    var minGapFrames: Double?
+
+    @Option(help: "Output format.")
+    var format: CheckFormat = .text
+
+    @Option(help: ArgumentHelp("Settings file (default: .medialint.yml here, if any).", valueName: "file"))
+    var config: String?
+
+    @OptionGroup var input: CaptionInputOptions
+    @OptionGroup var output: OutputOptions
+
+    static let configKeys: Set<String> = ["profile", "fps", "disable", "max-chars-per-line", "max-lines", "min-duration",
+                                          "max-duration", "max-cps", "max-wpm", "min-gap-frames"]
+
+    func validate() throws {
+        if let profile, QualityProfile.named(profile) == nil {
+            throw ValidationError("Unknown profile '\(profile)'; choose one of \(QualityProfile.names.joined(separator: ", ")).")
+        }
+        if let fps, !(fps > 0) { throw ValidationError("--fps must be positive.") }
+        let known = Set(CaptionLinter.rules.map(\.id))
+        for rule in disable.flatMap({ $0.split(separator: ",") }) where !known.contains(String(rule)) {
+            throw ValidationError("Unknown rule '\(rule)'; the rules are \(known.sorted().joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        let linter = try makeLinter()
+        var results: [CheckResult] = []
+        for path in captions {
+            do {
+                let document = try input.read(path)
+                results.append(LintCheck(linter: linter).run(document, path: path))
+            } catch let error as CLIError {
+                Console.error(error.message)
+                results.append(CheckResult(file: path, check: "lint", verdict: .error,
+                                           findings: [Finding(rule: "captions.parse", severity: .error, message: error.message)]))
+            }
+        }
+        try output.emit(results, format: format, metricsLine: Self.metricsLine,
+                        ruleDescriptions: Dictionary(uniqueKeysWithValues: CaptionLinter.rules.map { ($0.id, $0.summary) }))
+        try OutputOptions.exitForVerdicts(results)
+    }
+
+    /// The profile, then the config file's `lint` section, then the options; the frame rate and duration from
+    /// `--fps` and `--media`.
+    private func makeLinter() throws -> CaptionLinter {
+        let section = try ConfigFile(explicitPath: config).section("lint", keys: Self.configKeys)
+        let name = try profile ?? section.string("profile") ?? "netflix"
+        guard var rules = QualityProfile.named(name) else {
+            throw CLIError("\(section.file): unknown lint profile '\(name)' (\(QualityProfile.names.joined(separator: ", ")))")
+        }
+        func pick<T>(_ option: T?, _ key: String, _ read: (String) throws -> T?, _ current: T?) throws -> T? {
+            if let option { return option }
+            if section.isNull(key) { return nil }
+            return try read(key) ?? current
+        }
+        rules.maxCharactersPerLine = try pick(maxCharsPerLine, "max-chars-per-line", section.int, rules.maxCharactersPerLine)
+        rules.maxLines = try pick(maxLines, "max-lines", section.int, rules.maxLines)
+        rules.minDuration = try pick(minDuration, "min-duration", section.double, rules.minDuration)
+        rules.maxDuration = try pick(maxDuration, "max-duration", section.double, rules.maxDuration)
+        rules.maxCharactersPerSecond = try pick(maxCps, "max-cps", section.double, rules.maxCharactersPerSecond)
+        rules.maxWordsPerMinute = try pick(maxWpm, "max-wpm", section.double, rules.maxWordsPerMinute)
+        rules.minGapFrames = try pick(minGapFrames, "min-gap-frames", section.double, rules.minGapFrames)
+        var disabled = Set(disable.flatMap { $0.split(separator: ",").map(String.init) })
+        disabled.formUnion(try section.strings("disable") ?? [])
+
+        var framesPerSecond = try fps ?? section.double("fps")
+        var duration: Double?
+        if let media {
+            let info = try MediaProbe.probe(media)
+            duration = info.duration
+            if framesPerSecond == nil { framesPerSecond = info.streams(of: .video).first?.video?.fps }
+        }
+        return CaptionLinter(profile: rules, framesPerSecond: framesPerSecond ?? 24, mediaDuration: duration, disabled: disabled)
+    }
+
+    static func metricsLine(_ result: CheckResult) -> String? {
+        guard case .integer(let cues) = result.metrics["cues"], case .string(let profile) = result.metrics["profile"] else { return nil }
+        let errors = result.findings.filter { $0.severity == .error }.count, warnings = result.findings.filter { $0.severity == .warning }.count
+        return "\(cues) cue\(cues == 1 ? "" : "s") · profile \(profile) · \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+}
