@@ -48,6 +48,9 @@ let package = Package(
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyncAnalysisTests",
                     dependencies: ["SyncAnalysis", "LibraryCheck", "Captions", "MediaIO", "Reports", "TestSupport"]),
+        .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "LibraryCheck", "Reports"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),
     ]
 )

@@ -18,6 +18,8 @@ struct CueReading {
         } else if format == .webvtt {
             var problems: [CueTextProblem] = []
             plain = CueNode.plainText(of: CueTextParser.parse(text, problems: &problems))
+            // WebVTT lets a voice span run to the end of the cue without its end tag.
+            problems.removeAll { $0.message == "<v> is not closed" }
             problem = problems.first.map { $0.message + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "") }
         } else {
             plain = CueNode.plainText(of: SRTMarkup.nodes(of: text))

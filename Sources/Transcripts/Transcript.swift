@@ -65,7 +65,7 @@ public struct TranscriptBuilder: Sendable {
             let full = Self.newLines(lines, after: previousLines)
             var fresh = full
             var history = previousLines
-            if full.count == lines.count, let first = full.first, let last = history.last, !last.isEmpty,
+            if let first = full.first, let last = history.last, !last.isEmpty,
                first.count > last.count, first.hasPrefix(last), first.dropFirst(last.count).first == " " {
                 fresh[0] = first.dropFirst(last.count).drop { $0 == " " }
                 history.removeLast()
@@ -74,6 +74,8 @@ public struct TranscriptBuilder: Sendable {
             let start = cue.start.seconds, end = cue.end.seconds
             let longPause = start - previousEnd >= paragraphPause
             previousEnd = max(previousEnd, end)
+            // A cue that only repeats what was said still shows it: the paragraph lasts until it ends.
+            if fresh.isEmpty, !lines.isEmpty, current != nil { current!.end = max(current!.end, end) }
 
             for line in fresh {
                 var (speaker, words, dash) = Self.speaker(of: line)

@@ -1,0 +1,98 @@
+import CaptionQuality
+import Captions
+import Foundation
+import LibraryCheck
+import Reports
+import Testing
+
+/// The rules on hand-made caption files whose problems are known line by line.
+struct CaptionLinterTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func read(_ name: String) throws -> CaptionDocument { try CaptionFile.read(fixtures.appendingPathComponent(name).path) }
+
+    /// (rule, cue number, line of the cue's timing line) for each issue, in file order.
+    static func located(_ issues: [QualityIssue]) -> [String] { issues.map { "\($0.rule) cue \($0.cue) line \($0.line)" } }
+
+    @Test func everyRuleOnce() throws {
+        let linter = CaptionLinter(profile: .netflix, framesPerSecond: 24, mediaDuration: 32.5)
+        let issues = linter.lint(try Self.read("every-rule.vtt"))
+        #expect(Self.located(issues) == [
+            "lint.min-duration cue 2 line 6",
+            "lint.min-gap cue 3 line 9",
+            "lint.max-duration cue 4 line 12",
+            "lint.reading-speed cue 5 line 15",
+            "lint.line-length cue 6 line 19",
+            "lint.max-lines cue 7 line 22",
+            "lint.overlap cue 9 line 30",
+            "lint.empty cue 10 line 33",
+            "lint.negative-duration cue 11 line 35",
+            "lint.markup cue 12 line 38",
+            "lint.after-end cue 12 line 38",
+        ])
+        let byRule = Dictionary(grouping: issues, by: \.rule)
+        #expect(byRule["lint.min-duration"]?.first?.measured == 0.5 && byRule["lint.min-duration"]?.first?.limit == 5.0 / 6)
+        #expect(byRule["lint.reading-speed"]?.first?.measured == 47)
+        #expect(byRule["lint.line-length"]?.first?.message == "line 1 has 58 characters (at most 42): break it differently")
+        #expect(byRule["lint.min-gap"]?.first?.message == "only 1 frame (40 ms) after cue 2: leave at least 2 frames, or close the gap")
+        #expect(byRule["lint.overlap"]?.first?.severity == .error && byRule["lint.empty"]?.first?.severity == .error)
+        #expect(byRule["lint.negative-duration"]?.first?.severity == .error && byRule["lint.after-end"]?.first?.severity == .error)
+        #expect(byRule["lint.min-duration"]?.first?.guideline == "Netflix TTSG")
+        #expect(byRule["lint.min-gap"]?.first?.start == 3.54 && byRule["lint.min-gap"]?.first?.end == 6)
+    }
+
+    @Test func aCleanFileHasNothingForAnyProfile() throws {
+        for profile in QualityProfile.all {
+            #expect(CaptionLinter(profile: profile).lint(try Self.read("clean.vtt")).isEmpty, "\(profile.name)")
+        }
+    }
+
+    /// Line lengths 35/38/43 and reading speeds of 200 and 240 words a minute: each profile draws its own line.
+    @Test func profilesDrawTheirOwnLines() throws {
+        let document = try Self.read("profiles.srt")
+        func summary(_ profile: QualityProfile) -> [String] {
+            CaptionLinter(profile: profile).lint(document).filter { $0.cue > 0 }.map { "\($0.rule) \($0.cue) \($0.severity)" }
+        }
+        #expect(summary(.netflix) == ["lint.line-length 3 warning", "lint.reading-speed 5 warning", "lint.markup 6 warning"])
+        #expect(summary(.bbc) == ["lint.line-length 2 warning", "lint.line-length 3 warning", "lint.reading-speed 4 warning",
+                                  "lint.reading-speed 5 warning", "lint.markup 6 warning"])
+        #expect(summary(.dcmp) == ["lint.line-length 1 warning", "lint.line-length 2 warning", "lint.line-length 3 warning",
+                                   "lint.reading-speed 4 warning", "lint.line-length 4 warning", "lint.reading-speed 5 error",
+                                   "lint.line-length 5 warning", "lint.line-length 5 warning", "lint.markup 6 warning"])
+        // The Windows-1252 file: the encoding rule and the reader's note.
+        let fileLevel = CaptionLinter().lint(document).filter { $0.cue == 0 }.map(\.rule)
+        #expect(fileLevel == ["lint.syntax", "lint.encoding"])
+    }
+
+    @Test func everyNumberCanBeChanged() throws {
+        var profile = QualityProfile.netflix
+        profile.maxCharactersPerLine = 60
+        profile.minDuration = nil
+        profile.maxCharactersPerSecond = 50
+        profile.minGapFrames = 0.5
+        let issues = CaptionLinter(profile: profile, framesPerSecond: 24).lint(try Self.read("every-rule.vtt"))
+        let rules = Set(issues.map(\.rule))
+        #expect(!rules.contains("lint.line-length") && !rules.contains("lint.min-duration") && !rules.contains("lint.reading-speed"))
+        #expect(!rules.contains("lint.min-gap"), "40 ms is more than half a frame at 24 fps")
+        let at50 = CaptionLinter(profile: .netflix, framesPerSecond: 50).lint(try Self.read("every-rule.vtt"))
+        #expect(!at50.contains { $0.rule == "lint.min-gap" }, "two frames at 50 fps are 40 ms")
+        let disabled = CaptionLinter(disabled: ["lint.overlap", "lint.markup"]).lint(try Self.read("every-rule.vtt"))
+        #expect(!disabled.contains { $0.rule == "lint.overlap" || $0.rule == "lint.markup" })
+    }
+
+    @Test func notesTurnRulesOff() throws {
+        let issues = CaptionLinter().lint(try Self.read("suppressed.vtt"))
+        #expect(Self.located(issues) == ["lint.line-length cue 2 line 10", "lint.min-duration cue 4 line 18",
+                                         "lint.reading-speed cue 4 line 18"])
+    }
+
+    @Test func findingsCarryTheirPlace() throws {
+        let result = LintCheck(linter: CaptionLinter(mediaDuration: 32.5)).run(try Self.read("every-rule.vtt"), path: "every-rule.vtt")
+        #expect(result.verdict == .fail)
+        let finding = try #require(result.findings.first { $0.rule == "lint.line-length" })
+        #expect(finding.line == 19 && finding.start == 18 && finding.end == 21)
+        #expect(finding.message == "cue 6: line 1 has 58 characters (at most 42): break it differently")
+        #expect(finding.data == .object([("cue", .integer(6)), ("measured", .number(58)), ("limit", .number(42))]))
+        #expect(result.metrics["findingsByRule"]?["lint.overlap"] == .integer(1))
+    }
+}

@@ -1,0 +1,113 @@
+import Captions
+import Testing
+@testable import Transcripts
+
+/// Transcripts from hand-made captions: roll-up repeats, speakers, paragraphs, sounds, and the renderers.
+struct TranscriptTests {
+    func document(_ text: String) throws -> CaptionDocument { try WebVTTReader(mode: .lenient).read(utf8: Array(text.utf8)) }
+
+    /// YouTube-style auto captions: each cue repeats the line before it, and lines grow word by word.
+    @Test func rollUpGivesEachSentenceOnce() throws {
+        let captions = try document("""
+            WEBVTT
+
+            00:00:00.000 --> 00:00:02.000
+            welcome back everyone
+
+            00:00:02.000 --> 00:00:04.000
+            welcome back everyone
+            today we are talking
+
+            00:00:04.000 --> 00:00:05.000
+            today we are talking
+            today we are talking about captions
+
+            00:00:05.000 --> 00:00:07.000
+            today we are talking about captions
+            and why they matter
+
+            00:00:07.000 --> 00:00:09.000
+            and why they matter
+            """)
+        let transcript = TranscriptBuilder().build(captions, title: "Roll-up")
+        #expect(transcript.paragraphs.map(\.text) == ["welcome back everyone today we are talking about captions and why they matter"])
+        #expect(transcript.paragraphs.first.map { [$0.start, $0.end] } == [0, 9])
+    }
+
+    @Test func speakersAndParagraphs() throws {
+        let captions = try document("""
+            WEBVTT
+            Language: en-GB
+
+            00:00:01.000 --> 00:00:03.000
+            <v Ann>Hello there, &amp; welcome.
+
+            00:00:03.000 --> 00:00:05.000
+            <v Ann>This is the show.
+
+            00:00:05.500 --> 00:00:07.000
+            <v Bob>Thanks, Ann.
+
+            00:00:07.000 --> 00:00:08.000
+            [door slams]
+
+            00:00:12.000 --> 00:00:14.000
+            BOB: Later that day.
+
+            00:00:14.500 --> 00:00:16.000
+            - Are you there?
+            - Yes.
+            """)
+        let transcript = TranscriptBuilder().build(captions, title: "Show")
+        #expect(transcript.language == "en-GB")
+        #expect(transcript.paragraphs.map { "\($0.speaker ?? "-")|\($0.text)" } == [
+            "Ann|Hello there, & welcome. This is the show.",
+            "Bob|Thanks, Ann. [door slams]",
+            "Bob|Later that day.",
+            "-|Are you there?",
+            "-|Yes.",
+        ])
+        let quiet = TranscriptBuilder(includeSounds: false).build(captions, title: "Show")
+        #expect(quiet.paragraphs[1].text == "Thanks, Ann.")
+        #expect(quiet.paragraphs.count == 5)
+    }
+
+    @Test func srtSpeakerLabelsAndMarkup() throws {
+        let captions = SRTReader().read(utf8: Array("""
+            1
+            00:00:01,000 --> 00:00:02,000
+            <i>NARRATOR: It began</i>
+
+            2
+            00:00:02,000 --> 00:00:03,000
+            in the spring.
+
+            3
+            00:00:03,000 --> 00:00:04,000
+            Dr. Lee: Not quite.
+
+            """.utf8))
+        let transcript = TranscriptBuilder().build(captions, title: "Story")
+        #expect(transcript.paragraphs.map { "\($0.speaker ?? "-")|\($0.text)" } == ["Narrator|It began in the spring.", "Dr. Lee|Not quite."])
+    }
+
+    @Test func renderers() throws {
+        let transcript = Transcript(title: "A <talk>", language: "en", paragraphs: [
+            .init(speaker: "Ann", start: 1, end: 3, text: "Fish & chips."),
+            .init(speaker: nil, start: 65.5, end: 70, text: "[music] \"Quiet\" *now*"),
+        ])
+        #expect(TranscriptRenderer.render(transcript, as: .text) == "Ann: Fish & chips.\n\n[music] \"Quiet\" *now*\n")
+        #expect(TranscriptRenderer.render(transcript, as: .text, timestamps: true) == "[00:01] Ann: Fish & chips.\n\n[01:05] [music] \"Quiet\" *now*\n")
+        #expect(TranscriptRenderer.render(transcript, as: .markdown) == "# A \\<talk\\>\n\n**Ann:** Fish & chips.\n\n\\[music\\] \"Quiet\" \\*now\\*\n")
+        #expect(TranscriptRenderer.render(transcript, as: .json) == """
+            {"title":"A <talk>","language":"en","paragraphs":[
+            {"start":1,"end":3,"speaker":"Ann","text":"Fish & chips."},
+            {"start":65.5,"end":70,"speaker":null,"text":"[music] \\"Quiet\\" *now*"}
+            ]}
+
+            """)
+        let html = TranscriptRenderer.render(transcript, as: .html, timestamps: true, mediaURL: "talk.mp4")
+        #expect(html.contains("<p><a class=\"time\" href=\"talk.mp4#t=65.5\">01:05</a> [music] &quot;Quiet&quot; *now*</p>"))
+        #expect(html.contains("<title>A &lt;talk&gt; — transcript</title>"))
+    }
+}
