@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Fixtures"]),
         .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection", "LibraryCheck", "Reports"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "SyncAnalysisTests",

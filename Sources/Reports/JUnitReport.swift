@@ -16,24 +16,25 @@ public struct JUnitReport {
                 + " failures=\"\(group.filter { $0.verdict == .fail }.count)\" errors=\"\(group.filter { $0.verdict == .error }.count)\""
                 + " skipped=\"\(group.filter { $0.verdict == .unverified }.count)\">\n"
             for result in group {
-                xml += "    <testcase classname=\"\(Self.escape(ToolInfo.name + "." + check))\" name=\"\(Self.escape(result.file))\">\n"
+                var body = ""
                 let serious = result.findings.filter { $0.severity == .error }
                 switch result.verdict {
                 case .fail:
-                    xml += "      <failure message=\"\(Self.escape(Self.summary(serious)))\" type=\"\(Self.escape(serious.first?.rule ?? check))\">"
-                    xml += Self.escape(serious.map(Self.line).joined(separator: "\n")) + "</failure>\n"
+                    body += "      <failure message=\"\(Self.escape(Self.summary(serious)))\" type=\"\(Self.escape(serious.first?.rule ?? check))\">"
+                    body += Self.escape(serious.map(Self.line).joined(separator: "\n")) + "</failure>\n"
                 case .error:
-                    xml += "      <error message=\"\(Self.escape(result.findings.first?.message ?? "could not be read"))\" type=\"\(Self.escape(result.findings.first?.rule ?? "error"))\"/>\n"
+                    body += "      <error message=\"\(Self.escape(result.findings.first?.message ?? "could not be read"))\" type=\"\(Self.escape(result.findings.first?.rule ?? "error"))\"/>\n"
                 case .unverified:
-                    xml += "      <skipped message=\"\(Self.escape(result.findings.first?.message ?? "not verified"))\"/>\n"
+                    body += "      <skipped message=\"\(Self.escape(result.findings.first?.message ?? "not verified"))\"/>\n"
                 case .pass, .warn:
                     break
                 }
                 let rest = result.findings.filter { $0.severity != .error }
                 if !rest.isEmpty {
-                    xml += "      <system-out>" + Self.escape(rest.map(Self.line).joined(separator: "\n")) + "</system-out>\n"
+                    body += "      <system-out>" + Self.escape(rest.map(Self.line).joined(separator: "\n")) + "</system-out>\n"
                 }
-                xml += "    </testcase>\n"
+                let testcase = "    <testcase classname=\"\(Self.escape(ToolInfo.name + "." + check))\" name=\"\(Self.escape(result.file))\""
+                xml += body.isEmpty ? testcase + "/>\n" : testcase + ">\n" + body + "    </testcase>\n"
             }
             xml += "  </testsuite>\n"
         }
