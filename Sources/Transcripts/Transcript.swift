@@ -72,10 +72,13 @@ public struct TranscriptBuilder: Sendable {
             }
             if !lines.isEmpty { previousLines = Array((history + full).suffix(4)) }
             let start = cue.start.seconds, end = cue.end.seconds
+            // The pause since the last words kept (sound descriptions left out do not bridge it).
             let longPause = start - previousEnd >= paragraphPause
-            previousEnd = max(previousEnd, end)
             // A cue that only repeats what was said still shows it: the paragraph lasts until it ends.
-            if fresh.isEmpty, !lines.isEmpty, current != nil { current!.end = max(current!.end, end) }
+            if fresh.isEmpty, !lines.isEmpty, current != nil {
+                current!.end = max(current!.end, end)
+                previousEnd = max(previousEnd, end)
+            }
 
             for line in fresh {
                 var (speaker, words, dash) = Self.speaker(of: line)
@@ -86,11 +89,13 @@ public struct TranscriptBuilder: Sendable {
                 let turn = (speaker != nil && speaker != lastSpeaker) || dash
                 if current == nil || turn || (longPause && line == fresh.first) {
                     flush()
-                    current = Transcript.Paragraph(speaker: speaker ?? (dash ? nil : lastSpeaker), start: start, end: end, text: "")
+                    // A paragraph names its speaker only when the captions do (labels mark changes, not pauses).
+                    current = Transcript.Paragraph(speaker: speaker, start: start, end: end, text: "")
                 }
                 if let speaker { lastSpeaker = speaker } else if dash { lastSpeaker = nil }
                 current!.text += (current!.text.isEmpty ? "" : " ") + words
                 current!.end = max(current!.end, end)
+                previousEnd = max(previousEnd, end)
             }
         }
         flush()

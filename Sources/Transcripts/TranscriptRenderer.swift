@@ -24,8 +24,8 @@ public enum TranscriptRenderer {
                 <!DOCTYPE html>
                 <html lang="\(escaped(transcript.language))">
                 <head>
-                <meta charset="utf-8">
-                <meta name="viewport" content="width=device-width, initial-scale=1">
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <title>\(escaped(transcript.title)) — transcript</title>
                 <style>body{font:1.1rem/1.6 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}.time{font-variant-numeric:tabular-nums;margin-right:.5em}.speaker{font-weight:600}</style>
                 </head>

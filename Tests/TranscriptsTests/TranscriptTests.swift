@@ -111,3 +111,44 @@ struct TranscriptTests {
         #expect(html.contains("<title>A &lt;talk&gt; — transcript</title>"))
     }
 }
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Foundation
+
+/// The HTML transcript is a well-formed, accessible document: language set, one h1, a title, paragraphs with text.
+struct TranscriptHTMLTests {
+    @Test func structure() throws {
+        let captions = try WebVTTReader(mode: .lenient).read(utf8: Array("""
+            WEBVTT
+            Language: fr
+
+            00:00:01.000 --> 00:00:03.000
+            <v Anne>Bonjour &amp; bienvenue.
+
+            00:00:06.000 --> 00:00:08.000
+            [musique]
+
+            00:00:08.000 --> 00:00:09.000
+            <i>Merci.</i>
+            """.utf8))
+        let transcript = TranscriptBuilder(includeSounds: false).build(captions, title: "Émission <1>")
+        let html = TranscriptRenderer.render(transcript, as: .html, timestamps: true, mediaURL: "video.mp4")
+        let document = try XMLDocument(data: Data(html.utf8), options: [.nodePreserveWhitespace])
+        let root = try #require(document.rootElement())
+        #expect(root.name == "html" && root.attribute(forName: "lang")?.stringValue == "fr")
+        let head = try #require(root.elements(forName: "head").first)
+        #expect(head.elements(forName: "title").first?.stringValue == "Émission <1> — transcript")
+        let main = try #require(root.elements(forName: "body").first?.elements(forName: "main").first)
+        #expect(try document.nodes(forXPath: "//h1").count == 1)
+        #expect(main.elements(forName: "h1").first?.stringValue == "Émission <1>")
+        let paragraphs = main.elements(forName: "p")
+        #expect(paragraphs.count == 2)
+        for paragraph in paragraphs {
+            #expect(!(paragraph.stringValue ?? "").trimmingCharacters(in: .whitespaces).isEmpty)
+            #expect(paragraph.elements(forName: "a").first?.attribute(forName: "href")?.stringValue?.hasPrefix("video.mp4#t=") == true)
+        }
+        #expect(paragraphs.map(\.stringValue) == ["00:01 Anne: Bonjour & bienvenue.", "00:08 Merci."])
+    }
+}
