@@ -1,4 +1,6 @@
 import Captions
+import Dispatch
+import Foundation
 
 /// One problem a rule found, located by cue (number and identifier), time and line in the file.
 public struct QualityIssue: Sendable, Equatable {
@@ -83,9 +85,47 @@ public struct CaptionLinter: Sendable {
             add("lint.encoding", .warning, "the file is \(document.encoding), not UTF-8: players and browsers may show it wrongly; save it as UTF-8",
                 cue: -1, guideline: document.format == .webvtt ? "WebVTT" : "")
         }
+        // Long files are linted in slices on all cores; each slice starts from the latest end before it (for
+        // overlaps and gaps), so the result is the same as one pass.
+        let cues = document.cues
+        let slices = cues.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let bounds = (0...slices).map { cues.count * $0 / slices }
+        var entering: [(time: CaptionTime, cue: Int)?] = [nil]
+        var latest: (time: CaptionTime, cue: Int)?
+        for slice in 1..<max(1, slices) {
+            for index in bounds[slice - 1]..<bounds[slice] where latest == nil || cues[index].end > latest!.time {
+                latest = (cues[index].end, index)
+            }
+            entering.append(latest)
+        }
+        let starts = entering
+        var sliced = [[QualityIssue]](repeating: [], count: slices)
+        sliced.withUnsafeMutableBufferPointer { output in
+            let output = UnsafeSendable(output)
+            DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                output.value[slice] = lintCues(document, bounds[slice]..<bounds[slice + 1], latestEnd: starts[slice], suppressions: suppressions)
+            }
+        }
+        return issues + sliced.joined()
+    }
+
+    /// The per-cue rules over `range`, `latestEnd` being the latest end of the cues before it.
+    private func lintCues(_ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
+                          suppressions: Suppressions) -> [QualityIssue] {
+        var issues: [QualityIssue] = []
+        let guideline = profile.guideline
+        func add(_ rule: String, _ severity: QualityIssue.Severity, _ message: @autoclosure () -> String, cue index: Int,
+                 guideline: String = "", measured: Double? = nil, limit: Double? = nil) {
+            guard !disabled.contains(rule), suppressions.isEmpty || !suppressions.disables(rule, cue: index) else { return }
+            let cue = document.cues[index]
+            issues.append(QualityIssue(rule: rule, severity: severity, message: message(), cue: index + 1,
+                                       cueIdentifier: cue.identifier, line: Int(cue.line), start: cue.start.seconds,
+                                       end: cue.end.seconds, guideline: guideline, measured: measured, limit: limit))
+        }
         let frame = 1 / framesPerSecond
-        var latestEnd: (time: CaptionTime, cue: Int)?
-        for (index, cue) in document.cues.enumerated() {
+        var latestEnd = entering
+        for index in range {
+            let cue = document.cues[index]
             let duration = Double(cue.end.milliseconds - cue.start.milliseconds) / 1000
             let text = CueReading(cue, format: document.format)
 
@@ -139,9 +179,9 @@ public struct CaptionLinter: Sendable {
                     }
                 }
             }
-            if let maximum = profile.maxLines, text.lines.count > maximum {
-                add("lint.max-lines", .warning, "\(text.lines.count) lines (at most \(maximum)): split the cue", cue: index,
-                    guideline: guideline, measured: Double(text.lines.count), limit: Double(maximum))
+            if let maximum = profile.maxLines, text.lineCount > maximum {
+                add("lint.max-lines", .warning, "\(text.lineCount) lines (at most \(maximum)): split the cue", cue: index,
+                    guideline: guideline, measured: Double(text.lineCount), limit: Double(maximum))
             }
             if let maximum = profile.maxCharactersPerLine {
                 for (number, length) in text.lineLengths.enumerated() where length > maximum {
@@ -169,4 +209,10 @@ public struct CaptionLinter: Sendable {
         let count = gap / frame
         return "\(number((count * 10).rounded() / 10)) frame\(abs(count - 1) < 0.05 ? "" : "s") (\(Int((gap * 1000).rounded())) ms)"
     }
+}
+
+/// A value handed to concurrent workers that each touch their own part of it.
+struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

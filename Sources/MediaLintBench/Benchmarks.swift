@@ -20,7 +20,7 @@ enum Benchmarks {
     static var selfPath: String { URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path }
 
     static let all: [(name: String, run: @Sendable () throws -> BenchmarkReport)] = [
-        ("decode", decodeLuma), ("flash", flash), ("captions", captions), ("sync", sync),
+        ("decode", decodeLuma), ("flash", flash), ("captions", captions), ("sync", sync), ("quality", quality),
     ]
 
     /// Runs the benchmarks named in `only` (all when empty).
@@ -125,6 +125,39 @@ enum Benchmarks {
             report.check("\(name) write \(Int(writeRate)) MB/s on one core ≥ 150", writeRate >= 150)
             let sizeMiB = size / 1_048_576
             report.check("\(name) parse peak memory \(mib(peak)) < 3 × file (\(mib(3 * sizeMiB)))", peak < 3 * sizeMiB)
+        }
+        return report
+    }
+
+    // MARK: - Issue 6: lint and transcripts
+
+    /// Linting and transcribing the 500k-cue files (reading included) at ≥ 50 MB/s.
+    static func quality() throws -> BenchmarkReport {
+        var report = BenchmarkReport(title: "Lint and transcribe 500,000 cues (~50 MB), reading included, one core — issue 6")
+        for format in [CaptionFormat.srt, .webvtt] {
+            let path = mediaDirectory.appendingPathComponent("captions-500k.\(format.fileExtension)").path
+            if !FileManager.default.fileExists(atPath: path) {
+                print("generating \(format.rawValue) file with 500,000 cues …")
+                try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
+                try CaptionBench.generate(cues: 500_000, format: format, to: path)
+            }
+            let megabytes = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000
+            var lint = (wall: Double.infinity, cpu: Double.infinity), transcript = (wall: Double.infinity, cpu: Double.infinity)
+            var findings = 0.0
+            for _ in 0..<3 {
+                let linted = try Measure.runCapturing(selfPath, ["lint-captions", path]).output.split(separator: " ").compactMap { Double($0) }
+                let made = try Measure.runCapturing(selfPath, ["transcribe-captions", path]).output.split(separator: " ").compactMap { Double($0) }
+                guard linted.count == 3, made.count == 3 else { throw BenchError("unexpected worker output") }
+                lint = (min(lint.wall, linted[0]), min(lint.cpu, linted[1]))
+                transcript = (min(transcript.wall, made[0]), min(transcript.cpu, made[1]))
+                findings = linted[2]
+            }
+            let name = format == .srt ? "SRT" : "WebVTT"
+            let lintRate = megabytes / lint.cpu, transcriptRate = megabytes / transcript.cpu
+            report.lines.append("\(name) \(format1(megabytes)) MB: lint \(Int(lintRate)) MB/s (wall \(Int(megabytes / lint.wall)); \(Int(findings)) findings), "
+                                + "transcript \(Int(transcriptRate)) MB/s (wall \(Int(megabytes / transcript.wall)))")
+            report.check("\(name) lint \(Int(lintRate)) MB/s on one core ≥ 50", lintRate >= 50)
+            report.check("\(name) transcript \(Int(transcriptRate)) MB/s on one core ≥ 50", transcriptRate >= 50)
         }
         return report
     }

@@ -58,3 +58,40 @@ enum CaptionBench {
         print(best, bestCPU, count)
     }
 }
+
+import CaptionQuality
+import Transcripts
+
+/// Issue 6: linting and transcribing a whole caption file, reading included (what `medialint lint` and
+/// `medialint transcript` do, without printing).
+extension CaptionBench {
+    /// Reads and lints `path` three times; prints `bestSeconds bestCPUSeconds findings`.
+    static func lint(path: String) throws {
+        var best = Double.infinity, bestCPU = Double.infinity
+        var count = 0
+        for _ in 0..<3 {
+            let start = Measure.now(), startCPU = Measure.threadCPUTime()
+            let document = try CaptionFile.read(path)
+            count = CaptionLinter(profile: .netflix).lint(document).count
+            best = min(best, Measure.now() - start)
+            bestCPU = min(bestCPU, Measure.threadCPUTime() - startCPU)
+        }
+        print(best, bestCPU, count)
+    }
+
+    /// Reads `path`, builds its transcript and renders it as text, three times; prints
+    /// `bestSeconds bestCPUSeconds characters`.
+    static func transcribe(path: String) throws {
+        var best = Double.infinity, bestCPU = Double.infinity
+        var count = 0
+        for _ in 0..<3 {
+            let start = Measure.now(), startCPU = Measure.threadCPUTime()
+            let document = try CaptionFile.read(path)
+            let transcript = TranscriptBuilder().build(document, title: "bench")
+            count = TranscriptRenderer.render(transcript, as: .text).utf8.count
+            best = min(best, Measure.now() - start)
+            bestCPU = min(bestCPU, Measure.threadCPUTime() - startCPU)
+        }
+        print(best, bestCPU, count)
+    }
+}
