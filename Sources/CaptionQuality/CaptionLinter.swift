@@ -123,11 +123,12 @@ public struct CaptionLinter: Sendable {
                                        end: cue.end.seconds, guideline: guideline, measured: measured, limit: limit))
         }
         let frame = 1 / framesPerSecond
+        let readingSpeedTail = " characters a second (at most \(Self.number(profile.maxCharactersPerSecond ?? 0))): shorten the text or give it more time"
         var latestEnd = entering
         for index in range {
             let cue = document.cues[index]
             let duration = Double(cue.end.milliseconds - cue.start.milliseconds) / 1000
-            let text = CueReading(cue, format: document.format)
+            let text = CueReading(cue, format: document.format, maxLineLength: profile.maxCharactersPerLine)
 
             if cue.end <= cue.start {
                 add("lint.negative-duration", .error, cue.end == cue.start ? "the cue starts and ends at \(cue.start): it is never shown"
@@ -165,7 +166,7 @@ public struct CaptionLinter: Sendable {
                 if let maximum = profile.maxCharactersPerSecond {
                     let rate = Double(text.readingCharacters) / duration
                     if rate > maximum + 0.005 {
-                        add("lint.reading-speed", .warning, "\(Self.number(rate)) characters a second (at most \(Self.number(maximum))): shorten the text or give it more time",
+                        add("lint.reading-speed", .warning, Self.number(rate) + readingSpeedTail,
                             cue: index, guideline: guideline, measured: rate, limit: maximum)
                     }
                 }
@@ -184,7 +185,7 @@ public struct CaptionLinter: Sendable {
                     guideline: guideline, measured: Double(text.lineCount), limit: Double(maximum))
             }
             if let maximum = profile.maxCharactersPerLine {
-                for (number, length) in text.lineLengths.enumerated() where length > maximum {
+                for (number, length) in text.longLines {
                     add("lint.line-length", .warning, "line \(number + 1) has \(length) characters (at most \(maximum)): break it differently",
                         cue: index, guideline: guideline, measured: Double(length), limit: Double(maximum))
                 }
@@ -194,8 +195,12 @@ public struct CaptionLinter: Sendable {
         return issues
     }
 
+    /// A number with at most one decimal: `47`, `23.3` (integer arithmetic: this is on the hot path).
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(Double((value * 10).rounded()) / 10)
+        guard value.isFinite, abs(value) < 1e15 else { return String(value) }
+        let tenths = Int((value * 10).rounded())
+        let whole = String(tenths / 10)
+        return tenths % 10 == 0 ? whole : (tenths < 0 && tenths / 10 == 0 ? "-" : "") + whole + "." + String(abs(tenths % 10))
     }
 
     /// Seconds with up to three decimals: `0.833 s`, `2 s`.

@@ -7,8 +7,11 @@ import Captions
 struct CueReading {
     /// Shown lines (trailing empty lines are not shown).
     let lineCount: Int
-    /// Characters on each line (user-perceived characters; trailing spaces not counted).
-    let lineLengths: [Int]
+    /// Characters read: every character on every line (user-perceived characters; trailing spaces and line
+    /// breaks not counted).
+    let readingCharacters: Int
+    /// The lines longer than the limit asked for: their number (0-based) and length.
+    let longLines: [(line: Int, length: Int)]
     /// Words: runs of letters or digits (an apostrophe or hyphen inside a word keeps it one word).
     let words: Int
     /// No visible character at all.
@@ -16,9 +19,10 @@ struct CueReading {
     /// A problem with the markup, if any.
     let markupProblem: String?
 
-    init(_ cue: Cue, format: CaptionFormat) {
+    init(_ cue: Cue, format: CaptionFormat, maxLineLength: Int? = nil) {
         var text = cue.text
-        if let fast = text.withUTF8({ Self.measureASCII($0, format: format) }) {
+        let limit = maxLineLength ?? .max
+        if let fast = text.withUTF8({ Self.measureASCII($0, format: format, limit: limit) }) {
             self = fast
             return
         }
@@ -39,7 +43,9 @@ struct CueReading {
         var lines = plain.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingTrailingSpaces() }
         while let last = lines.last, last.isEmpty { lines.removeLast() }
         lineCount = lines.count
-        lineLengths = lines.map { $0.count }
+        let lengths = lines.map { $0.count }
+        readingCharacters = lengths.reduce(0, +)
+        longLines = lengths.enumerated().filter { $0.element > limit }.map { ($0.offset, $0.element) }
         markupProblem = problem
         isEmpty = lines.allSatisfy { $0.allSatisfy(\.isWhitespace) }
         var count = 0
@@ -54,29 +60,58 @@ struct CueReading {
         words = count
     }
 
-    private init(lineCount: Int, lineLengths: [Int], words: Int, isEmpty: Bool, markupProblem: String?) {
+    private init(lineCount: Int, readingCharacters: Int, longLines: [(line: Int, length: Int)], words: Int, isEmpty: Bool,
+                 markupProblem: String?) {
         self.lineCount = lineCount
-        self.lineLengths = lineLengths
+        self.readingCharacters = readingCharacters
+        self.longLines = longLines
         self.words = words
         self.isEmpty = isEmpty
         self.markupProblem = markupProblem
     }
 
-    /// Characters read: every character on every line, line breaks not counted.
-    var readingCharacters: Int { lineLengths.reduce(0, +) }
-
     /// One pass over ASCII text whose tags are ones both formats know (`i b u` for both, `c v lang` for
     /// WebVTT, `font s` for SRT), opened and closed in order; nil for anything else.
-    static func measureASCII(_ bytes: UnsafeBufferPointer<UInt8>, format: CaptionFormat) -> CueReading? {
-        var lengths: [Int] = []
+    static func measureASCII(_ bytes: UnsafeBufferPointer<UInt8>, format: CaptionFormat, limit: Int) -> CueReading? {
+        var longLines: [(line: Int, length: Int)] = []
+        var line = 0, characters = 0
         var length = 0, trailingSpaces = 0, words = 0, lastShown = -1
         var inWord = false, visible = false
-        var open: [UInt8] = []  // first letter of each open tag
+        // Open tags, innermost in the low byte (each by its first letter); at most 8 deep here.
+        var open: UInt64 = 0, depth = 0
         var i = 0
         let count = bytes.count
+        let classes = Self.byteClasses
         while i < count {
             let byte = bytes[i]
-            if byte >= 0x80 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "{") || byte == 0x0D { return nil }
+            let kind = classes[Int(byte)]
+            if kind == ByteClass.word {
+                // The common case: a letter or digit.
+                length += 1
+                trailingSpaces = 0
+                visible = true
+                if !inWord { words += 1 }
+                inWord = true
+                i += 1
+                continue
+            }
+            if kind == ByteClass.space {
+                length += 1
+                trailingSpaces += 1
+                inWord = false
+                i += 1
+                continue
+            }
+            if kind == ByteClass.joiner || kind == ByteClass.other {
+                length += 1
+                trailingSpaces = 0
+                visible = true
+                // An apostrophe or hyphen inside a word keeps it one word.
+                inWord = inWord && kind == ByteClass.joiner
+                i += 1
+                continue
+            }
+            if kind == ByteClass.unsupported { return nil }
             if byte == UInt8(ascii: "<") {
                 // A tag: its name up to a space, '.', '>' (WebVTT classes and annotations follow).
                 var j = i + 1
@@ -89,42 +124,60 @@ struct CueReading {
                 while j < count, bytes[j] != UInt8(ascii: ">"), bytes[j] != UInt8(ascii: "\n") { j += 1 }
                 guard j < count, bytes[j] == UInt8(ascii: ">"), let tag = knownTag(name, format: format) else { return nil }
                 if closing {
-                    guard open.last == tag else { return nil }
-                    open.removeLast()
+                    guard depth > 0, UInt8(truncatingIfNeeded: open) == tag else { return nil }
+                    open >>= 8
+                    depth -= 1
                 } else {
-                    open.append(tag)
+                    guard depth < 8 else { return nil }
+                    open = open << 8 | UInt64(tag)
+                    depth += 1
                 }
                 i = j + 1
                 inWord = false
                 continue
             }
-            if byte == UInt8(ascii: "\n") {
-                lengths.append(length - trailingSpaces)
-                if length - trailingSpaces > 0 { lastShown = lengths.count - 1 }
-                length = 0
-                trailingSpaces = 0
-                inWord = false
-                i += 1
-                continue
-            }
-            length += 1
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { trailingSpaces += 1 } else { trailingSpaces = 0; visible = true }
-            let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-            let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            let wordy = letter || digit || (inWord && (byte == UInt8(ascii: "'") || byte == UInt8(ascii: "-")))
-            if wordy, !inWord { words += 1 }
-            inWord = wordy
+            // A line break.
+            let shown = length - trailingSpaces
+            characters += shown
+            if shown > 0 { lastShown = line }
+            if shown > limit { longLines.append((line, shown)) }
+            line += 1
+            length = 0
+            trailingSpaces = 0
+            inWord = false
             i += 1
         }
-        lengths.append(length - trailingSpaces)
-        if length - trailingSpaces > 0 { lastShown = lengths.count - 1 }
-        // Lines after the last one with text are not shown.
-        let shown = lastShown + 1
-        if shown < lengths.count { lengths.removeLast(lengths.count - shown) }
+        let last = length - trailingSpaces
+        characters += last
+        if last > 0 { lastShown = line }
+        if last > limit { longLines.append((line, last)) }
         // WebVTT may leave a voice span open to the end of the cue.
-        while format == .webvtt, open.last == UInt8(ascii: "v") { open.removeLast() }
-        let problem = open.last.map { "<\(tagName($0))> is not closed" }
-        return CueReading(lineCount: shown, lineLengths: lengths, words: words, isEmpty: !visible, markupProblem: problem)
+        while format == .webvtt, depth > 0, UInt8(truncatingIfNeeded: open) == UInt8(ascii: "v") {
+            open >>= 8
+            depth -= 1
+        }
+        let problem = depth > 0 ? "<\(tagName(UInt8(truncatingIfNeeded: open)))> is not closed" : nil
+        return CueReading(lineCount: lastShown + 1, readingCharacters: characters, longLines: longLines, words: words,
+                          isEmpty: !visible, markupProblem: problem)
+    }
+
+    enum ByteClass {
+        static let word: UInt8 = 0, space: UInt8 = 1, joiner: UInt8 = 2, other: UInt8 = 3, markup: UInt8 = 4, unsupported: UInt8 = 5
+    }
+
+    /// What each byte is to the ASCII pass: letters and digits, spaces, `'` and `-`, other printable
+    /// characters, `<` and line feed (handled apart), and what sends a cue to the full path (non-ASCII,
+    /// references, `{`, carriage returns, control characters).
+    static let byteClasses: [UInt8] = (0..<256).map { value -> UInt8 in
+        let byte = UInt8(value)
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return ByteClass.word
+        case UInt8(ascii: " "), UInt8(ascii: "\t"): return ByteClass.space
+        case UInt8(ascii: "'"), UInt8(ascii: "-"): return ByteClass.joiner
+        case UInt8(ascii: "<"), UInt8(ascii: "\n"): return ByteClass.markup
+        case 0x80...0xFF, UInt8(ascii: "&"), UInt8(ascii: "{"), 0x00..<0x20, 0x7F: return ByteClass.unsupported
+        default: return ByteClass.other
+        }
     }
 
     /// The first letter standing for a known tag (`f` for `font`, `l` for `lang`), or nil.

@@ -1,4 +1,6 @@
 import Captions
+import Dispatch
+import Foundation
 
 /// A transcript: what is said (and, unless left out, heard) in paragraphs, with speakers and times.
 public struct Transcript: Sendable, Equatable {
@@ -47,59 +49,177 @@ public struct TranscriptBuilder: Sendable {
     }
 
     public func build(_ document: CaptionDocument, title: String, language: String? = nil) -> Transcript {
+        let cues = document.cues
+        let format = document.format
+        let language = language ?? Self.language(of: document) ?? "en"
+        // Long files are built in slices on all cores. Each slice starts from the state the cues before it
+        // leave: roll-up history and the last words' end from the 8 cues before it, the last speaker from the
+        // nearest cue before it that names one. Its text up to its first paragraph break continues the
+        // paragraph open at the end of the slice before.
+        let slices = cues.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        if slices == 1 {
+            var state = State()
+            return Transcript(title: title, language: language, paragraphs: run(cues, 0..<cues.count, format, &state, continuing: false).paragraphs)
+        }
+        let bounds = (0...slices).map { cues.count * $0 / slices }
+        var entering = [State()]
+        for slice in 1..<slices {
+            var state = State()
+            _ = run(cues, max(0, bounds[slice] - 8)..<bounds[slice], format, &state, continuing: false)
+            if state.lastSpeaker == nil { state.lastSpeaker = lastSpeaker(before: max(0, bounds[slice] - 8), in: cues, format) }
+            entering.append(state)
+        }
+        let starts = entering
+        var pieces = [Piece](repeating: Piece(), count: slices)
+        pieces.withUnsafeMutableBufferPointer { output in
+            let output = UnsafeSendable(output)
+            DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                var state = starts[slice]
+                output.value[slice] = run(cues, bounds[slice]..<bounds[slice + 1], format, &state, continuing: slice > 0)
+            }
+        }
         var paragraphs: [Transcript.Paragraph] = []
-        var current: Transcript.Paragraph?
-        var lastSpeaker: String?
+        for piece in pieces {
+            if let lead = piece.lead, !lead.text.isEmpty {
+                if paragraphs.isEmpty {
+                    paragraphs.append(Transcript.Paragraph(speaker: nil, start: lead.start, end: lead.end, text: lead.text))
+                } else {
+                    paragraphs[paragraphs.count - 1].text.append(" ")
+                    paragraphs[paragraphs.count - 1].text.append(lead.text)
+                    paragraphs[paragraphs.count - 1].end = max(paragraphs[paragraphs.count - 1].end, lead.end)
+                }
+            } else if let lead = piece.lead, !paragraphs.isEmpty {
+                paragraphs[paragraphs.count - 1].end = max(paragraphs[paragraphs.count - 1].end, lead.end)
+            }
+            paragraphs += piece.paragraphs
+        }
+        return Transcript(title: title, language: language, paragraphs: paragraphs)
+    }
+
+    /// Where a run over some cues starts from.
+    struct State {
         var previousLines: [Substring] = []
         var previousEnd = -Double.infinity
+        var lastSpeaker: String?
+    }
+
+    /// What a run over a slice of cues makes: the text that continues the paragraph open before it, and its
+    /// own paragraphs.
+    struct Piece {
+        var lead: (text: String, start: Double, end: Double)?
+        var paragraphs: [Transcript.Paragraph] = []
+    }
+
+    /// The speaker of the last cue before `index` whose lines name one (nil after a dialogue dash).
+    func lastSpeaker(before index: Int, in cues: [Cue], _ format: CaptionFormat) -> String? {
+        var i = index - 1
+        while i >= 0 {
+            // Only a colon, a dash or a voice tag can name (or unname) a speaker.
+            var text = cues[i].text
+            let candidate = text.withUTF8 { bytes in
+                bytes.indices.contains { i in
+                    bytes[i] == UInt8(ascii: ":") || bytes[i] == UInt8(ascii: "-")
+                        || (bytes[i] == UInt8(ascii: "<") && i + 1 < bytes.count && bytes[i + 1] | 0x20 == UInt8(ascii: "v"))
+                        || bytes[i] >= 0x80
+                }
+            }
+            if candidate {
+                let lines = Self.lines(of: cues[i], format: format)
+                for line in lines.lines.reversed() {
+                    let (speaker, _, dash) = Self.speaker(of: line)
+                    if let speaker { return speaker }
+                    if dash { return nil }
+                }
+                if let voice = lines.voice { return voice }
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Builds paragraphs from `cues[range]`, starting from and updating `state`. With `continuing`, a paragraph
+    /// is open when the run starts (its beginning is in the cues before): what is added to it is the piece's lead.
+    func run(_ cues: [Cue], _ range: Range<Int>, _ format: CaptionFormat, _ state: inout State, continuing: Bool) -> Piece {
+        var piece = Piece()
+        var paragraphs: [Transcript.Paragraph] = []
+        // The paragraph being written (kept in locals: appending to its text must not copy it).
+        var text = "", speakerOfParagraph: String?, paragraphStart = range.isEmpty ? 0 : cues[range.lowerBound].start.seconds
+        var paragraphEnd = -Double.infinity, open = continuing, isLead = continuing
+        var lastSpeaker = state.lastSpeaker
+        var previousLines = state.previousLines
+        previousLines.reserveCapacity(8)
+        var previousEnd = state.previousEnd
 
         func flush() {
-            if let paragraph = current, !paragraph.text.isEmpty { paragraphs.append(paragraph) }
-            current = nil
+            if isLead {
+                piece.lead = (text, paragraphStart, paragraphEnd)
+                isLead = false
+            } else if open, !text.isEmpty {
+                paragraphs.append(Transcript.Paragraph(speaker: speakerOfParagraph, start: paragraphStart, end: paragraphEnd, text: text))
+            }
+            open = false
+            text = ""
         }
 
-        for cue in document.cues {
-            let lines = Self.lines(of: cue, format: document.format)
+        for cue in cues[range] {
+            let lines = Self.lines(of: cue, format: format)
             // Roll-up: drop the lines that repeat the end of what came before; a line that only extends the
             // last one (word by word) contributes its new words.
-            let full = Self.newLines(lines, after: previousLines)
-            var fresh = full
-            var history = previousLines
-            if let first = full.first, let last = history.last, !last.isEmpty,
-               first.count > last.count, first.hasPrefix(last), first.dropFirst(last.count).first == " " {
-                fresh[0] = first.dropFirst(last.count).drop { $0 == " " }
-                history.removeLast()
+            var overlap = min(lines.count, previousLines.count)
+            while overlap > 0, !(0..<overlap).allSatisfy({ previousLines[previousLines.count - overlap + $0] == lines.lines[$0] }) {
+                overlap -= 1
             }
-            if !lines.isEmpty { previousLines = Array((history + full).suffix(4)) }
+            var extended: Substring?
+            if overlap < lines.count, let last = previousLines.last, !last.isEmpty {
+                let first = lines.lines[overlap]
+                if first.utf8.count > last.utf8.count, first.utf8.starts(with: last.utf8),
+                   first.utf8[first.utf8.index(first.startIndex, offsetBy: last.utf8.count)] == UInt8(ascii: " ") {
+                    extended = first[first.utf8.index(first.startIndex, offsetBy: last.utf8.count)...].drop { $0 == " " }
+                }
+            }
+            if !lines.isEmpty {
+                if extended != nil { previousLines.removeLast() }
+                for k in overlap..<lines.count { previousLines.append(lines.lines[k]) }
+                if previousLines.count > 4 { previousLines.removeFirst(previousLines.count - 4) }
+            }
             let start = cue.start.seconds, end = cue.end.seconds
             // The pause since the last words kept (sound descriptions left out do not bridge it).
             let longPause = start - previousEnd >= paragraphPause
             // A cue that only repeats what was said still shows it: the paragraph lasts until it ends.
-            if fresh.isEmpty, !lines.isEmpty, current != nil {
-                current!.end = max(current!.end, end)
+            if overlap == lines.count, !lines.isEmpty, open {
+                paragraphEnd = max(paragraphEnd, end)
                 previousEnd = max(previousEnd, end)
             }
 
-            for line in fresh {
-                var (speaker, words, dash) = Self.speaker(of: line)
-                if !includeSounds { words = Self.removingSounds(words) }
-                words = Self.collapsingSpaces(words)
+            for k in overlap..<lines.count {
+                let line = k == overlap ? (extended ?? lines.lines[k]) : lines.lines[k]
+                var (speaker, words, dash) = lines.needs(k, 1) ? Self.speaker(of: line) : (nil, line, false)
+                if !includeSounds { words = Substring(Self.removingSounds(String(words))) }
+                if (!includeSounds || lines.needs(k, 2) || line.first == " "), Self.needsCollapsing(words) {
+                    words = Substring(Self.collapsingSpaces(String(words)))
+                }
                 guard !words.isEmpty else { continue }
                 if speaker == nil, let voice = lines.voice { speaker = voice }
                 let turn = (speaker != nil && speaker != lastSpeaker) || dash
-                if current == nil || turn || (longPause && line == fresh.first) {
+                if !open || turn || (longPause && k == overlap) {
                     flush()
                     // A paragraph names its speaker only when the captions do (labels mark changes, not pauses).
-                    current = Transcript.Paragraph(speaker: speaker, start: start, end: end, text: "")
+                    open = true
+                    speakerOfParagraph = speaker
+                    paragraphStart = start
+                    paragraphEnd = end
                 }
                 if let speaker { lastSpeaker = speaker } else if dash { lastSpeaker = nil }
-                current!.text += (current!.text.isEmpty ? "" : " ") + words
-                current!.end = max(current!.end, end)
+                if !text.isEmpty { text.append(" ") }
+                text.append(contentsOf: words)
+                paragraphEnd = max(paragraphEnd, end)
                 previousEnd = max(previousEnd, end)
             }
         }
         flush()
-        return Transcript(title: title, language: language ?? Self.language(of: document) ?? "en", paragraphs: paragraphs)
+        piece.paragraphs = paragraphs
+        state = State(previousLines: previousLines, previousEnd: previousEnd, lastSpeaker: lastSpeaker)
+        return piece
     }
 
     // MARK: - Pieces
@@ -108,6 +228,10 @@ public struct TranscriptBuilder: Sendable {
     struct CueLines: Sequence {
         var lines: [Substring]
         var voice: String?
+        /// Per line, what it may need: a speaker label or dialogue dash looked for (1), spaces collapsed (2).
+        /// Lines read through the parser get every check.
+        var needs: [UInt8]? = nil
+        func needs(_ line: Int, _ check: UInt8) -> Bool { needs.map { $0[line] & check != 0 } ?? true }
         var isEmpty: Bool { lines.isEmpty }
         var count: Int { lines.count }
         func makeIterator() -> IndexingIterator<[Substring]> { lines.makeIterator() }
@@ -115,6 +239,7 @@ public struct TranscriptBuilder: Sendable {
 
     static func lines(of cue: Cue, format: CaptionFormat) -> CueLines {
         let text = cue.text
+        if let (lines, needs) = plainASCIILines(text) { return CueLines(lines: lines, voice: nil, needs: needs) }
         var voice: String?
         let plain: String
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "{") }) {
@@ -128,6 +253,80 @@ public struct TranscriptBuilder: Sendable {
         return CueLines(lines: lines, voice: voice)
     }
 
+    /// The trimmed, non-empty lines of ASCII text whose only markup is `<i> <b> <u>` (removed); nil for any
+    /// other text (it goes through the cue text parser).
+    static func plainASCIILines(_ text: String) -> (lines: [Substring], needs: [UInt8])? {
+        var text = text
+        // Scan the bytes once: anything beyond plain ASCII and simple style tags takes the full path.
+        let scan: (plain: Bool, tags: Bool)? = text.withUTF8 { bytes in
+            var tags = false
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                if byte >= 0x80 || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "{") { return nil }
+                if byte == UInt8(ascii: "<") {
+                    var j = i + 1
+                    if j < bytes.count, bytes[j] == UInt8(ascii: "/") { j += 1 }
+                    guard j + 1 < bytes.count, bytes[j + 1] == UInt8(ascii: ">"),
+                          [UInt8(ascii: "i"), UInt8(ascii: "b"), UInt8(ascii: "u")].contains(bytes[j] | 0x20) else { return nil }
+                    tags = true
+                    i = j + 2
+                    continue
+                }
+                i += 1
+            }
+            return (true, tags)
+        }
+        guard let scan, scan.plain else { return nil }
+        if scan.tags {
+            text = text.withUTF8 { bytes in
+                var kept: [UInt8] = []
+                kept.reserveCapacity(bytes.count)
+                var i = 0
+                while i < bytes.count {
+                    if bytes[i] == UInt8(ascii: "<") {
+                        i += bytes[i + 1] == UInt8(ascii: "/") ? 4 : 3
+                        continue
+                    }
+                    kept.append(bytes[i])
+                    i += 1
+                }
+                return String(decoding: kept, as: UTF8.self)
+            }
+        }
+        // The lines, trimmed, in one pass (ASCII: byte offsets are character offsets); per line, what it needs.
+        let source = text
+        let utf8 = source.utf8
+        return utf8.withContiguousStorageIfAvailable { bytes -> (lines: [Substring], needs: [UInt8]) in
+            var lines: [Substring] = []
+            var needs: [UInt8] = []
+            var lineStart = 0
+            func close(_ end: Int) {
+                var from = lineStart, to = end
+                while from < to, bytes[from] == 0x20 || bytes[from] == 0x09 || bytes[from] == 0x0D { from += 1 }
+                while to > from, bytes[to - 1] == 0x20 || bytes[to - 1] == 0x09 || bytes[to - 1] == 0x0D { to -= 1 }
+                guard from < to else { return }
+                lines.append(source[utf8.index(utf8.startIndex, offsetBy: from)..<utf8.index(utf8.startIndex, offsetBy: to)])
+                var need: UInt8 = bytes[from] == UInt8(ascii: "-") ? 1 : 0
+                var previousSpace = false
+                for i in from..<to {
+                    let byte = bytes[i]
+                    if byte == UInt8(ascii: ":"), i - from < 40 { need |= 1 }
+                    let space = byte == 0x20 || byte == 0x09
+                    if space, previousSpace || byte == 0x09 { need |= 2 }
+                    previousSpace = space
+                }
+                needs.append(need)
+            }
+            for i in 0..<bytes.count where bytes[i] == 0x0A {
+                close(i)
+                lineStart = i + 1
+            }
+            close(bytes.count)
+            return (lines, needs)
+        }
+    }
+
     static func firstVoice(_ nodes: [CueNode]) -> String? {
         for case .element(let element) in nodes {
             if element.kind == .voice, !element.annotation.isEmpty { return element.annotation }
@@ -136,28 +335,21 @@ public struct TranscriptBuilder: Sendable {
         return nil
     }
 
-    /// The lines of `lines` not already said: the longest run of its first lines that equals the last lines
-    /// before it is dropped.
-    static func newLines(_ lines: CueLines, after previous: [Substring]) -> [Substring] {
-        let current = lines.lines
-        var overlap = min(current.count, previous.count)
-        while overlap > 0 {
-            if Array(previous.suffix(overlap)) == Array(current.prefix(overlap)) { break }
-            overlap -= 1
-        }
-        return Array(current.dropFirst(overlap))
-    }
-
     /// A line's speaker label (`NAME:` or `Name Surname:` at its start), its words, and whether it starts with
     /// a dialogue dash (a new speaker, unnamed).
-    static func speaker(of line: Substring) -> (String?, String, Bool) {
+    static func speaker(of line: Substring) -> (String?, Substring, Bool) {
         var rest = line
         var dash = false
         if let first = rest.first, first == "-" || first == "–" || first == "—", rest.dropFirst().first == " " {
             dash = true
             rest = rest.dropFirst().drop { $0 == " " }
         }
-        if let colon = rest.firstIndex(of: ":") {
+        // A label is short: look for its colon in the first few bytes only.
+        let colonOffset: Int? = rest.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.prefix(32).firstIndex(of: UInt8(ascii: ":"))
+        } ?? rest.utf8.prefix(32).firstIndex(of: UInt8(ascii: ":")).map { rest.utf8.distance(from: rest.startIndex, to: $0) }
+        if let colonOffset {
+            let colon = rest.utf8.index(rest.startIndex, offsetBy: colonOffset)
             let label = rest[..<colon]
             let words = label.split(separator: " ")
             let isName = !label.isEmpty && words.count <= 3 && label.count <= 30
@@ -166,10 +358,10 @@ public struct TranscriptBuilder: Sendable {
                 && rest[rest.index(after: colon)...].first == " "
             if isName {
                 let name = label.allSatisfy { !$0.isLowercase } ? label.capitalized : String(label)
-                return (name, String(rest[rest.index(after: colon)...].drop { $0 == " " }), dash)
+                return (name, rest[rest.index(after: colon)...].drop { $0 == " " }, dash)
             }
         }
-        return (nil, String(rest), dash)
+        return (nil, rest, dash)
     }
 
     /// The text without `[…]`, `(…)` and `♪` descriptions.
@@ -185,6 +377,20 @@ public struct TranscriptBuilder: Sendable {
             }
         }
         return output
+    }
+
+    /// Whether the text has runs of spaces, or spaces at its ends.
+    static func needsCollapsing(_ text: Substring) -> Bool {
+        func check<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+            var previousSpace = true
+            for byte in bytes {
+                let space = byte == 0x20
+                if space, previousSpace { return true }
+                previousSpace = space
+            }
+            return previousSpace && !bytes.isEmpty
+        }
+        return text.utf8.withContiguousStorageIfAvailable { check($0) } ?? check(text.utf8)
     }
 
     static func collapsingSpaces(_ text: String) -> String {
@@ -216,4 +422,10 @@ extension Substring {
     var capitalized: String {
         split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined(separator: " ")
     }
+}
+
+/// A value handed to concurrent workers that each touch their own part of it.
+struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -152,3 +152,36 @@ struct TranscriptHTMLTests {
         #expect(paragraphs.map(\.stringValue) == ["00:01 Anne: Bonjour & bienvenue.", "00:08 Merci."])
     }
 }
+
+/// Long files are built in slices on all cores: the result must be the one a single pass gives.
+struct TranscriptSliceTests {
+    @Test func slicesGiveTheSameTranscript() {
+        var cues: [Cue] = []
+        var t: Int64 = 0
+        let speakers = ["ANN", "BOB", "Dr. Lee"]
+        var previous = "start of the story"
+        for i in 0..<30_000 {
+            var text: String
+            switch i % 11 {
+            case 0: text = "\(speakers[i / 11 % 3]): line \(i) is said here"
+            case 3: text = "\(previous)\nand then line \(i) follows"   // roll-up
+            case 5: text = "- Are you there \(i)?\n- Yes."
+            case 7: text = "[music \(i)]"
+            case 8: text = "<i>Quietly</i> line \(i)"
+            default: text = "words of line \(i)"
+            }
+            previous = String(text.split(separator: "\n").last ?? "")
+            let gap: Int64 = i % 97 == 0 ? 3_000 : 200
+            cues.append(Cue(start: CaptionTime(milliseconds: t), end: CaptionTime(milliseconds: t + 1_500), text: text))
+            t += 1_500 + gap
+        }
+        let document = CaptionDocument(format: .srt, cues: cues)
+        for builder in [TranscriptBuilder(), TranscriptBuilder(includeSounds: false)] {
+            var state = TranscriptBuilder.State()
+            let single = builder.run(cues, 0..<cues.count, .srt, &state, continuing: false).paragraphs
+            let sliced = builder.build(document, title: "t").paragraphs
+            #expect(sliced.count == single.count)
+            #expect(sliced == single)
+        }
+    }
+}
