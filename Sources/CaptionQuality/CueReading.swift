@@ -26,6 +26,13 @@ struct CueReading {
             self = fast
             return
         }
+        self.init(slowly: cue, format: format, maxLineLength: maxLineLength)
+    }
+
+    /// Measures through the cue text parser (any text).
+    init(slowly cue: Cue, format: CaptionFormat, maxLineLength: Int? = nil) {
+        let text = cue.text
+        let limit = maxLineLength ?? .max
         var problem: String?
         let plain: String
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "{") }) {

@@ -4,9 +4,10 @@
 public struct SARIFReport {
     /// What each rule checks, by id (rules without one are described by their id).
     public var ruleDescriptions: [String: String]
-    public var informationURI: String
+    /// Where the tool is documented (an absolute URI), if anywhere.
+    public var informationURI: String?
 
-    public init(ruleDescriptions: [String: String] = [:], informationURI: String = "https://github.com/medialint/medialint") {
+    public init(ruleDescriptions: [String: String] = [:], informationURI: String? = nil) {
         self.ruleDescriptions = ruleDescriptions
         self.informationURI = informationURI
     }
@@ -56,12 +57,11 @@ public struct SARIFReport {
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
             ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string(ToolInfo.name)),
-                    ("version", .string(ToolInfo.version)),
-                    ("informationUri", .string(informationURI)),
-                    ("rules", .array(rules)),
-                ]))])),
+                ("tool", .object([("driver", .object(
+                    [("name", .string(ToolInfo.name)), ("version", .string(ToolInfo.version))]
+                        + (informationURI.map { [("informationUri", JSONValue.string($0))] } ?? [])
+                        + [("rules", .array(rules))]
+                ))])),
                 ("invocations", .array([.object(invocation)])),
                 ("results", .array(sarifResults)),
             ])])),

@@ -96,3 +96,34 @@ struct CaptionLinterTests {
         #expect(result.metrics["findingsByRule"]?["lint.overlap"] == .integer(1))
     }
 }
+
+@testable import CaptionQuality
+
+/// The one-pass ASCII measurement agrees with the full cue text parser on every text it accepts.
+struct CueReadingTests {
+    @Test(arguments: [
+        "Plain words", "Two lines\nof text", "Trailing spaces   \n  leading", "It's well-known", "-- dashes -- and 'quotes'",
+        "<i>italic</i> and <b>bold</b>", "<u>under</u>\n\n", "Line\n\n\nafter gaps", "   ", "", "a\tb  c",
+        "<c.yellow>class</c> <v Ann>voice", "<lang en>hello</lang>", "<i>open to the end", "123 456-789",
+    ]) func fastPathMatchesTheParser(text: String) {
+        for format in [CaptionFormat.webvtt, .srt] {
+            let cue = Cue(start: .zero, end: CaptionTime(milliseconds: 1000), text: text)
+            var copy = text
+            guard let fast = copy.withUTF8({ CueReading.measureASCII($0, format: format, limit: 5) }) else { continue }
+            let slow = CueReading(slowly: cue, format: format, maxLineLength: 5)
+            #expect(fast.lineCount == slow.lineCount, "\(format) \(text)")
+            #expect(fast.readingCharacters == slow.readingCharacters, "\(format) \(text)")
+            #expect(fast.words == slow.words, "\(format) \(text)")
+            #expect(fast.isEmpty == slow.isEmpty, "\(format) \(text)")
+            #expect(fast.longLines.map(\.line) == slow.longLines.map(\.line) && fast.longLines.map(\.length) == slow.longLines.map(\.length), "\(format) \(text)")
+            #expect(fast.markupProblem == slow.markupProblem, "\(format) \(text)")
+        }
+    }
+
+    @Test func otherTextTakesTheFullPath() {
+        for text in ["Café", "&amp;", "{\\an8}top", "<ruby>漢<rt>kan</rt></ruby>", "<unknown>x</unknown>", "<i>x</b>", "a\r\nb"] {
+            var copy = text
+            #expect(copy.withUTF8({ CueReading.measureASCII($0, format: .webvtt, limit: 42) }) == nil, "\(text)")
+        }
+    }
+}
