@@ -83,6 +83,10 @@ demo: release
 	@$(RELEASE_BIN) sync Media/speech.mp4 .build/demo-shifted.srt; echo "  → exit status $$? (1: out of sync)"
 	@$(RELEASE_BIN) sync Media/speech.mp4 .build/demo-shifted.srt --fix .build/demo-fixed.srt > /dev/null; \
 	    $(RELEASE_BIN) sync Media/speech.mp4 .build/demo-fixed.srt; echo "  → exit status $$?"
+	@echo; echo "Caption quality (medialint lint Media/speech.srt, Netflix rules by default):"
+	@$(RELEASE_BIN) lint Media/speech.srt; echo "  → exit status $$? (warnings only)"
+	@echo; echo "A transcript with timestamps (medialint transcript Media/speech.vtt --timestamps --pause 0.5):"
+	@$(RELEASE_BIN) transcript Media/speech.vtt --timestamps --pause 0.5
 
 bench: release
 	$(RELEASE_DIR)/MediaLintBench
