@@ -65,7 +65,6 @@ public struct CaptionLinter: Sendable {
     public func lint(_ document: CaptionDocument) -> [QualityIssue] {
         var issues: [QualityIssue] = []
         let suppressions = Suppressions(document)
-        let guideline = profile.guideline
         func add(_ rule: String, _ severity: QualityIssue.Severity, _ message: String, cue index: Int, guideline: String = "",
                  measured: Double? = nil, limit: Double? = nil) {
             guard !disabled.contains(rule), !suppressions.disables(rule, cue: index) else { return }
