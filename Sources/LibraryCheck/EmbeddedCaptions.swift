@@ -31,10 +31,15 @@ public enum EmbeddedCaptions {
             }
         }
         let bytes = Array(text.utf8)
+        var document: CaptionDocument
         switch format {
-        case .webvtt: return (try? WebVTTReader(mode: .lenient).read(utf8: bytes)) ?? CaptionDocument(format: .webvtt)
-        case .srt: return SRTReader().read(utf8: bytes)
+        case .webvtt: document = (try? WebVTTReader(mode: .lenient).read(utf8: bytes)) ?? CaptionDocument(format: .webvtt)
+        case .srt: document = SRTReader().read(utf8: bytes)
         }
+        // Lines of the text written here mean nothing in the media file.
+        for index in document.cues.indices { document.cues[index].line = 0 }
+        document.diagnostics = document.diagnostics.map { var diagnostic = $0; diagnostic.line = 0; diagnostic.column = 0; return diagnostic }
+        return document
     }
 
     /// Text that cannot end its block early or be read as a timing line: no blank lines, no `-->`.
