@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SyncAnalysis", targets: ["SyncAnalysis"]),
         .library(name: "CaptionQuality", targets: ["CaptionQuality"]),
         .library(name: "Transcripts", targets: ["Transcripts"]),
+        .library(name: "Autoplay", targets: ["Autoplay"]),
         .library(name: "LibraryCheck", targets: ["LibraryCheck"]),
     ],
     dependencies: [
@@ -31,10 +32,11 @@ let package = Package(
         .target(name: "SyncAnalysis", dependencies: ["Captions"]),
         .target(name: "CaptionQuality", dependencies: ["Captions"]),
         .target(name: "Transcripts", dependencies: ["Captions"]),
-        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Reports"]),
+        .target(name: "Autoplay"),
+        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Reports"]),
         .executableTarget(
             name: "medialint",
-            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "FlashDetection", "LibraryCheck", "Reports",
+            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "LibraryCheck", "Reports",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Yams", package: "Yams")]
         ),
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "LibraryCheck", "Reports"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),
+        .testTarget(name: "AutoplayTests", dependencies: ["Autoplay", "LibraryCheck", "Reports", "MediaIO"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),
     ]
 )

@@ -31,6 +31,8 @@ public struct TextReport {
             if let start = finding.start {
                 let span = finding.end.map { Self.seconds(start, unit: false) + "–" + Self.seconds($0) } ?? Self.seconds(start)
                 line += style.paint(span, "36") + "  "
+            } else if let number = finding.line {
+                line += style.paint("line \(number)", "36") + "  "
             }
             line += finding.message
             if !finding.guidelines.isEmpty { line += style.paint(" (\(finding.guidelines.joined(separator: ", ")))", "2") }

@@ -1,0 +1,174 @@
+import Autoplay
+import Foundation
+import MediaIO
+import Reports
+
+/// Decodes media files to find when they make sound, each file once however many pages point to it.
+public final class AudioActivityCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: Result<AudioActivity, MediaError>] = [:]
+    /// Decodes done so far (for tests and reports: a file is decoded once).
+    public private(set) var decodes = 0
+    /// Above this level (dBFS, RMS over 10 ms) there is sound.
+    public let threshold: Double
+
+    public init(threshold: Double = -50) { self.threshold = threshold }
+
+    /// The activity of the media at `path` (an absolute, standardized path).
+    public func activity(of path: String) -> Result<AudioActivity, MediaError> {
+        if let cached = lock.withLock({ entries[path] }) { return cached }
+        let result = Result { () throws(MediaError) -> AudioActivity in try Self.measure(path, threshold: threshold) }
+        lock.withLock {
+            entries[path] = result
+            decodes += 1
+        }
+        return result
+    }
+
+    /// Decodes the main audio stream to 16 kHz mono and measures each 10 ms.
+    public static func measure(_ path: String, threshold: Double = -50) throws(MediaError) -> AudioActivity {
+        let info = try MediaProbe.probe(path)
+        guard !info.streams(of: .audio).isEmpty else {
+            return AudioActivity(duration: info.duration ?? 0, hasAudio: false, audible: [])
+        }
+        let stream = try AudioSampleStream(path: path, options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
+        var levels: [Float] = []
+        var sum = 0.0, filled = 0
+        var start: Double?
+        while let chunk = try stream.nextChunk() {
+            if start == nil { start = chunk.time }
+            // Frames on the media's timeline: a gap in time is silence.
+            let expected = Int(((chunk.time - (start ?? 0)) * 100).rounded(.down))
+            while levels.count < expected { levels.append(-200) }
+            for sample in chunk.samples {
+                sum += Double(sample) * Double(sample)
+                filled += 1
+                if filled == 160 {
+                    levels.append(Float(10 * log10(max(sum / 160, 1e-20))))
+                    sum = 0
+                    filled = 0
+                }
+            }
+        }
+        if filled > 0 { levels.append(Float(10 * log10(max(sum / Double(filled), 1e-20)))) }
+        let offset = start ?? 0
+        let audible = AudioActivity.stretches(levels: levels, frameSeconds: 0.01, threshold: threshold)
+            .map { ($0.lowerBound + offset)...($0.upperBound + offset) }
+        return AudioActivity(duration: info.duration ?? Double(levels.count) / 100, hasAudio: true, audible: audible)
+    }
+}
+
+/// The autoplay check of one HTML page: every autoplaying `<audio>`/`<video>` judged by how long it makes
+/// sound, and what the page alone cannot tell (remote media, script, iframes) reported as unverified.
+public struct AutoplayCheck: Sendable {
+    public var rules: AutoplayRules
+    public let cache: AudioActivityCache
+
+    public init(rules: AutoplayRules = AutoplayRules(), cache: AudioActivityCache = AudioActivityCache()) {
+        self.rules = rules
+        self.cache = cache
+    }
+
+    /// Checks the page at `path`; media paths must stay inside `root`.
+    public func run(page path: String, root: String) -> CheckResult {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return CheckResult(file: path, check: "autoplay", verdict: .error,
+                               findings: [Finding(rule: "media.unreadable", severity: .error, message: "the page cannot be read")])
+        }
+        let html = String(decoding: data, as: UTF8.self)
+        let (elements, reviews) = PageScanner.scan(html)
+        var findings: [Finding] = []
+        let pageDirectory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let rootURL = URL(fileURLWithPath: root).standardizedFileURL
+        for element in elements {
+            findings.append(judge(element, pageDirectory: pageDirectory, root: rootURL))
+        }
+        for review in reviews {
+            let what = switch review.kind {
+            case "iframe": "an embedded player asks to autoplay (\(review.detail)): its sound cannot be checked from the page"
+            case "bgsound": "<bgsound> plays background sound (\(review.detail)): obsolete, and its sound cannot be checked"
+            default: "a script starts playback (.play()): check by hand that it cannot play sound for more than \(CheckNumbers.text(rules.allowed)) s"
+            }
+            findings.append(Finding(rule: "autoplay.unverified", severity: .info, message: what, line: review.line, guidelines: [rules.guideline],
+                                    data: .object([("kind", .string(review.kind)), ("src", .string(review.detail))])))
+        }
+        findings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+        let verdict: Verdict
+        if findings.contains(where: { $0.rule == "autoplay.audio" && $0.severity == .error }) { verdict = .fail }
+        else if findings.contains(where: { $0.severity == .error }) { verdict = .error }
+        else if findings.contains(where: { $0.rule == "autoplay.unverified" }) { verdict = .unverified }
+        else { verdict = Verdict(findings: findings) }
+        return CheckResult(file: path, check: "autoplay", verdict: verdict, findings: findings,
+                           metrics: .object([("elements", .integer(Int64(elements.count))), ("profile", .string(rules.profile.rawValue))]))
+    }
+
+    /// One element: each source judged, the worst counts.
+    func judge(_ element: AutoplayElement, pageDirectory: URL, root: URL) -> Finding {
+        let attributes: [(String, JSONValue)] = [("autoplay", .string(element.autoplayValue)), ("muted", .bool(element.muted)),
+                                                 ("loop", .bool(element.loop)), ("controls", .bool(element.controls))]
+        let valueNote = ["", "autoplay"].contains(element.autoplayValue.lowercased()) ? ""
+            : " (autoplay=\"\(element.autoplayValue)\" still autoplays: the attribute's presence is what counts)"
+        func finding(_ rule: String, _ severity: Severity, _ message: String, _ extra: [(String, JSONValue)] = []) -> Finding {
+            Finding(rule: rule, severity: severity, message: "<\(element.kind.rawValue)> " + message + valueNote, line: element.line,
+                    guidelines: [rules.guideline], data: .object(attributes + extra))
+        }
+        if element.muted { return finding("autoplay.audio", .info, "autoplays muted: no sound") }
+        guard !element.sources.isEmpty else { return finding("autoplay.audio", .info, "autoplays but has no source") }
+
+        var worst: (seconds: Double, source: String, activity: AudioActivity, window: (Double, Double))?
+        var problems: [Finding] = []
+        for source in element.sources {
+            let (path, start, end) = MediaFragment.split(source)
+            let lowered = path.lowercased()
+            if lowered.contains("://") || lowered.hasPrefix("//") || lowered.hasPrefix("data:") || lowered.hasPrefix("blob:") {
+                problems.append(finding("autoplay.unverified", .info, "plays remote media (\(source)), which is not fetched: check it by hand",
+                                        [("src", .string(source))]))
+                continue
+            }
+            let decoded = path.removingPercentEncoding ?? path
+            let url = decoded.hasPrefix("/") ? root.appendingPathComponent(String(decoded.dropFirst())) : pageDirectory.appendingPathComponent(decoded)
+            let resolved = url.standardizedFileURL
+            guard resolved.path == root.path || resolved.path.hasPrefix(root.path.hasSuffix("/") ? root.path : root.path + "/") else {
+                problems.append(finding("media.outside-root", .error, "source \(source) leaves the checked root (\(root.path)): not read",
+                                        [("src", .string(source))]))
+                continue
+            }
+            switch cache.activity(of: resolved.path) {
+            case .failure(let error):
+                problems.append(finding("media.unreadable", .error, "source \(source): \(error.reason)", [("src", .string(source))]))
+            case .success(let activity):
+                let from = min(max(0, start ?? 0), activity.duration)
+                let to = min(max(from, end ?? activity.duration), activity.duration)
+                var seconds = activity.audibleSeconds(from: from, to: to)
+                if element.loop, seconds > 0 { seconds = .infinity }
+                if worst == nil || seconds > worst!.seconds { worst = (seconds, source, activity, (from, to)) }
+            }
+        }
+        guard let worst else {
+            return problems.first { $0.severity == .error } ?? problems.first ?? finding("autoplay.audio", .info, "no playable source")
+        }
+        if let error = problems.first(where: { $0.severity == .error }) { return error }
+        let extra: [(String, JSONValue)] = [
+            ("src", .string(worst.source)), ("window", .array([.number(worst.window.0), .number(worst.window.1)])),
+            ("duration", .number(CheckNumbers.rounded(worst.activity.duration))),
+            ("audibleSeconds", worst.seconds.isInfinite ? .string("endless") : .number(CheckNumbers.rounded(worst.seconds))),
+        ]
+        let amount = worst.seconds.isInfinite ? "sound without end (loop)" : "\(CheckNumbers.text(worst.seconds)) s of sound"
+        if !worst.activity.hasAudio { return finding("autoplay.audio", .info, "autoplays \(worst.source): no audio stream", extra) }
+        if worst.seconds == 0 { return finding("autoplay.audio", .info, "autoplays \(worst.source): silent", extra) }
+        if rules.fails(audibleSeconds: worst.seconds, controls: element.controls) {
+            let why = rules.profile == .wcag ? "more than \(CheckNumbers.text(rules.allowed)) s with no control to stop it"
+                : "\(CheckNumbers.text(rules.allowed)) s or more (controls do not make autoplaying sound acceptable here)"
+            return finding("autoplay.audio", .error, "autoplays \(worst.source) with \(amount): \(why)", extra)
+        }
+        let why = element.controls && worst.seconds > rules.allowed ? "its controls can stop it" : "at most \(CheckNumbers.text(rules.allowed)) s"
+        return finding("autoplay.audio", .info, "autoplays \(worst.source) with \(amount): \(why)", extra)
+    }
+}
+
+enum CheckNumbers {
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+    static func text(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}

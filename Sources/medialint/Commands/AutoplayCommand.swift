@@ -1,0 +1,134 @@
+import ArgumentParser
+import Autoplay
+import Foundation
+import LibraryCheck
+import MediaIO
+import Reports
+
+/// `medialint autoplay PATH...`: pages whose media plays sound by itself.
+struct AutoplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "autoplay",
+        abstract: "Check HTML pages for media that plays sound by itself for more than 3 seconds.",
+        discussion: """
+            Every <audio>/<video> with an autoplay attribute (any value: autoplay="false" still autoplays) is \
+            judged by the sound its media makes: the media files are decoded (each once) and their audible \
+            seconds measured (above --threshold dBFS; gaps under 0.5 s bridged, bursts under 0.1 s ignored), \
+            within a #t=start,end fragment when there is one; loop with any sound is endless. Muted elements, \
+            media without an audio stream and digital silence pass. Profiles: wcag (WCAG 1.4.2: more than 3 s \
+            fails unless the element has controls) and kwcag (Korean guideline 3.4: 3 s or more fails, controls \
+            or not). Remote media is never fetched and script-driven playback, autoplaying iframes and \
+            <bgsound> cannot be judged from the page: 'unverified'. Media paths that leave the checked root \
+            (--root; default: the folder given, or the page's folder) are refused and never read.
+
+            --media FILE reports a media file's own length and audible seconds.
+
+            Exit status: 0 no failure, 1 a page fails, 2 unreadable input (a page, or media it points to).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("HTML pages, or folders of them (searched for .html and .htm files).", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(help: ArgumentHelp("Media paths must stay inside this folder (default: the folder given, or each page's folder).", valueName: "dir"))
+    var root: String?
+
+    @Option(help: "wcag (default) or kwcag.")
+    var profile: AutoplayRules.Profile = .wcag
+
+    @Option(help: ArgumentHelp("Sound is what is above this level, in dBFS.", valueName: "dB"))
+    var threshold: Double = -50
+
+    @Option(help: ArgumentHelp("Report a media file's length and audible seconds instead of checking pages.", valueName: "file"))
+    var media: [String] = []
+
+    @Option(help: "Output format.")
+    var format: CheckFormat = .text
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if paths.isEmpty, media.isEmpty { throw ValidationError("Give HTML pages or folders, or --media FILE.") }
+        if !(threshold < 0) { throw ValidationError("--threshold is a level below 0 dBFS, e.g. -50.") }
+    }
+
+    func run() throws {
+        let cache = AudioActivityCache(threshold: threshold)
+        var results: [CheckResult] = []
+        for file in media {
+            results.append(Self.mediaResult(file, cache: cache))
+        }
+        let check = AutoplayCheck(rules: AutoplayRules(profile: profile), cache: cache)
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                Console.error("\(path): no such file or folder")
+                results.append(CheckResult(file: path, check: "autoplay", verdict: .error,
+                                           findings: [Finding(rule: "media.unreadable", severity: .error, message: "no such file or folder")]))
+                continue
+            }
+            if isDirectory.boolValue {
+                let base = root ?? path
+                for page in Self.pages(in: path) { results.append(check.run(page: page, root: base)) }
+            } else {
+                results.append(check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? ".")) 
+            }
+        }
+        try output.emit(results, format: format, metricsLine: Self.metricsLine,
+                        ruleDescriptions: ["autoplay.audio": "media that plays sound by itself", "autoplay.unverified": "possible autoplay that cannot be judged from the page",
+                                           "media.unreadable": "media that cannot be read", "media.outside-root": "media outside the checked root"])
+        try OutputOptions.exitForVerdicts(results)
+    }
+
+    /// The HTML pages under `folder`, sorted.
+    static func pages(in folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var pages: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let lowered = relative.lowercased()
+            if lowered.hasSuffix(".html") || lowered.hasSuffix(".htm") { pages.append((folder as NSString).appendingPathComponent(relative)) }
+        }
+        return pages.sorted()
+    }
+
+    /// `--media FILE`: length, audible seconds, first and last audible time.
+    static func mediaResult(_ path: String, cache: AudioActivityCache) -> CheckResult {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        switch cache.activity(of: absolute) {
+        case .failure(let error):
+            Console.error(error.description)
+            return CheckResult(file: path, check: "autoplay", verdict: .error, findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])
+        case .success(let activity):
+            let audible = activity.audibleSeconds(from: 0, to: .infinity)
+            var metrics: [(String, JSONValue)] = [("duration", .number((activity.duration * 1000).rounded() / 1000)),
+                                                  ("hasAudio", .bool(activity.hasAudio)),
+                                                  ("audibleSeconds", .number((audible * 1000).rounded() / 1000))]
+            if let first = activity.audible.first, let last = activity.audible.last {
+                metrics += [("firstAudible", .number((first.lowerBound * 1000).rounded() / 1000)),
+                            ("lastAudible", .number((last.upperBound * 1000).rounded() / 1000))]
+            }
+            return CheckResult(file: path, check: "autoplay", findings: [], metrics: .object(metrics))
+        }
+    }
+
+    static func metricsLine(_ result: CheckResult) -> String? {
+        if case .number(let duration) = result.metrics["duration"], case .number(let audible) = result.metrics["audibleSeconds"] {
+            var line = "\(TextReport.seconds(duration)) long · \(TextReport.seconds(audible)) of sound"
+            if case .number(let first) = result.metrics["firstAudible"], case .number(let last) = result.metrics["lastAudible"] {
+                line += " between \(TextReport.seconds(first, unit: false)) and \(TextReport.seconds(last))"
+            }
+            if result.metrics["hasAudio"] == .bool(false) { line += " (no audio stream)" }
+            return line
+        }
+        if case .integer(let count) = result.metrics["elements"], case .string(let profile) = result.metrics["profile"] {
+            return "\(count) autoplaying element\(count == 1 ? "" : "s") · profile \(profile)"
+        }
+        return nil
+    }
+}
+
+extension AutoplayRules.Profile: ExpressibleByArgument {}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

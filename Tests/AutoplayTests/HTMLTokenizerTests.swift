@@ -1,0 +1,97 @@
+@testable import Autoplay
+import Testing
+
+/// The tokenizer reads markup as a browser would for what the autoplay check needs.
+struct HTMLTokenizerTests {
+    func starts(_ html: String) -> [HTMLStartTag] {
+        HTMLTokenizer(html).tokens().compactMap { if case .start(let tag) = $0 { tag } else { nil } }
+    }
+
+    @Test func namesAndAttributesAsBrowsersReadThem() {
+        let tags = starts("<AUDIO SRC=a.mp3 AutoPlay Loop=\"\" data-x='1 2' muted=muted/>")
+        #expect(tags.count == 1)
+        let tag = tags[0]
+        #expect(tag.name == "audio")
+        #expect(tag.attributes.map(\.name) == ["src", "autoplay", "loop", "data-x", "muted"])
+        #expect(tag.attribute("src") == "a.mp3" && tag.attribute("autoplay") == "" && tag.attribute("data-x") == "1 2")
+        #expect(tag.attribute("muted") == "muted/", "an unquoted value runs to whitespace or '>', slash included")
+    }
+
+    @Test func duplicateAttributesKeepTheFirst() {
+        #expect(starts("<video src=a.mp4 src=b.mp4>").first?.attribute("src") == "a.mp4")
+    }
+
+    @Test func referencesInValuesAreDecoded() {
+        #expect(starts("<source src=\"a&amp;b.mp3?x=1&#38;y=&#x32;\">").first?.attribute("src") == "a&b.mp3?x=1&y=2")
+    }
+
+    @Test func commentsAndRawTextHideMarkup() {
+        let html = """
+            <!-- <audio autoplay src=a.mp3> -->
+            <script>var s = "<audio autoplay src=b.mp3>";</script>
+            <noscript><audio autoplay src=c.mp3></audio></noscript>
+            <textarea><video autoplay></textarea>
+            <!DOCTYPE html><?xml ?>
+            <audio autoplay src=d.mp3></audio>
+            """
+        #expect(starts(html).map(\.name) == ["script", "noscript", "textarea", "audio"])
+        #expect(starts(html).last?.attribute("src") == "d.mp3")
+        #expect(starts(html).last?.line == 6)
+    }
+
+    @Test func scriptEndsOnlyAtItsEndTag() {
+        let tokens = HTMLTokenizer("<script>if (a</scripts>) {}</SCRIPT ><audio autoplay>").tokens()
+        #expect(tokens.count == 4)
+        #expect(tokens[1] == .text("if (a</scripts>) {}"))
+        #expect(tokens[3] == .start(HTMLStartTag(name: "audio", attributes: [("autoplay", "")], line: 1, selfClosing: false)))
+    }
+
+    @Test func unterminatedCommentHidesTheRest() {
+        #expect(starts("<p><!-- <audio autoplay src=a.mp3>").map(\.name) == ["p"])
+    }
+}
+
+/// What the scanner makes of pages.
+struct PageScannerTests {
+    @Test func elementsAndTheirSources() {
+        let (elements, reviews) = PageScanner.scan("""
+            <audio autoplay="false" loop controls src=" a.mp3 "></audio>
+            <video autoplay muted><source src="v.webm"><source src="v.mp4"></video>
+            <video src=x.mp4 autoplay><source src=ignored.mp4></video>
+            <audio src=b.mp3></audio>
+            <template><audio autoplay src=t.mp3></audio></template>
+            <iframe src="https://player.example/v?id=1&autoplay=1"></iframe>
+            <iframe src="https://player.example/v?id=2"></iframe>
+            <bgsound src=old.mid>
+            <script>document.getElementById('x').play();</script>
+            """)
+        #expect(elements.map(\.sources) == [["a.mp3"], ["v.webm", "v.mp4"], ["x.mp4"]])
+        #expect(elements.map(\.line) == [1, 2, 3])
+        #expect(elements[0].autoplayValue == "false" && elements[0].loop && elements[0].controls && !elements[0].muted)
+        #expect(elements[1].muted && elements[1].kind == .video)
+        #expect(reviews.map(\.kind) == ["iframe", "bgsound", "script"])
+        #expect(reviews.map(\.line) == [6, 8, 9])
+    }
+
+    @Test func fragmentsAndRules() {
+        #expect(MediaFragment.split("a.mp3#t=10,20") == ("a.mp3", 10, 20))
+        #expect(MediaFragment.split("a.mp3#t=,5") == ("a.mp3", nil, 5))
+        #expect(MediaFragment.split("a.mp3#t=npt:1:05") == ("a.mp3", 65, nil))
+        #expect(MediaFragment.split("a.mp3#t=00:01:02.5,00:01:10") == ("a.mp3", 62.5, 70))
+        #expect(MediaFragment.split("a.mp3") == ("a.mp3", nil, nil))
+        let wcag = AutoplayRules(profile: .wcag), kwcag = AutoplayRules(profile: .kwcag)
+        #expect(!wcag.fails(audibleSeconds: 3, controls: false) && wcag.fails(audibleSeconds: 3.01, controls: false))
+        #expect(!wcag.fails(audibleSeconds: 20, controls: true))
+        #expect(kwcag.fails(audibleSeconds: 3, controls: false) && kwcag.fails(audibleSeconds: 20, controls: true))
+        #expect(!kwcag.fails(audibleSeconds: 2.9, controls: false))
+    }
+
+    @Test func audibleStretches() {
+        // 10 ms frames: 1 s of sound, a 0.3 s gap (bridged), 0.5 s of sound, 1 s of quiet, a 50 ms burst (dropped).
+        let levels: [Float] = Array(repeating: -20, count: 100) + Array(repeating: -80, count: 30) + Array(repeating: -30, count: 50)
+            + Array(repeating: -90, count: 100) + Array(repeating: -10, count: 5) + Array(repeating: -90, count: 10)
+        let stretches = AudioActivity.stretches(levels: levels, frameSeconds: 0.01)
+        #expect(stretches.count == 1)
+        #expect(abs(stretches[0].lowerBound) < 1e-9 && abs(stretches[0].upperBound - 1.8) < 1e-9)
+    }
+}
