@@ -87,6 +87,13 @@ demo: release
 	@$(RELEASE_BIN) lint Media/speech.srt; echo "  → exit status $$? (warnings only)"
 	@echo; echo "A transcript with timestamps (medialint transcript Media/speech.vtt --timestamps --pause 0.5):"
 	@$(RELEASE_BIN) transcript Media/speech.vtt --timestamps --pause 0.5
+	@echo; echo "Autoplaying sound: a page with four autoplaying elements (medialint autoplay .build/demo-site):"
+	@mkdir -p .build/demo-site/media && cp Media/speech.mp4 Media/no-audio.mp4 .build/demo-site/media/
+	@printf '%s\n' '<video autoplay src="media/speech.mp4"></video>' '<video autoplay muted src="media/speech.mp4"></video>' \
+	    '<AUDIO AUTOPLAY SRC=media/speech.mp4#t=0,2.5></AUDIO>' '<video autoplay src="media/no-audio.mp4"></video>' > .build/demo-site/index.html
+	@$(RELEASE_BIN) autoplay .build/demo-site; echo "  → exit status $$? (1: a page fails)"
+	@echo "and when a media file makes sound (medialint autoplay --media Media/speech.mp4):"
+	@$(RELEASE_BIN) autoplay --media Media/speech.mp4
 
 bench: release
 	$(RELEASE_DIR)/MediaLintBench

@@ -16,8 +16,18 @@ enum AutoplaySite {
 
     /// Media named after what they hold (made once per run).
     static let media: Result<Void, Error> = Result {
+        // A talk: espeak-ng reading a paragraph, cut to 20 s.
+        let talk = directory.appendingPathComponent("talk.wav").path
+        let speaker = Process()
+        speaker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        speaker.arguments = ["espeak-ng", "-v", "en-us", "-s", "150", "-w", talk,
+                             "Good morning and welcome to the open day. Today we will walk through the library, the new studios and the garden. "
+                             + "Please keep your badge with you at all times, and ask any of our volunteers if you need help finding your way. "
+                             + "Refreshments are served in the main hall from eleven until two, and the last tour leaves at four."]
+        try speaker.run()
+        speaker.waitUntilExit()
         let clips: [(String, [String])] = [
-            ("talk-20s.m4a", ["-f", "lavfi", "-i", "sine=frequency=300:duration=20", "-af", "volume=0.3", "-c:a", "aac"]),
+            ("talk-20s.m4a", ["-i", talk, "-t", "20", "-c:a", "aac"]),
             ("chime-2s.m4a", ["-f", "lavfi", "-i", "sine=frequency=880:duration=2", "-c:a", "aac"]),
             ("silence-10s.m4a", ["-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "10", "-c:a", "aac"]),
             ("music-8s.ogg", ["-f", "lavfi", "-i", "sine=frequency=220:duration=8", "-f", "lavfi", "-i", "sine=frequency=330:duration=8",
@@ -58,7 +68,8 @@ enum AutoplaySite {
         #expect(finding.rule == "autoplay.audio" && finding.severity == .error && finding.line == 3)
         #expect(finding.guidelines == ["WCAG 1.4.2"])
         guard case .number(let audible)? = finding.data["audibleSeconds"] else { Issue.record("no audible seconds"); return }
-        #expect(abs(audible - 20) < 0.1)
+        // Speech with its pauses between sentences: most of the 20 s, far more than 3.
+        #expect(audible > 15 && audible <= 20, "\(audible)")
         #expect(finding.data["src"] == .string("media/talk-20s.m4a"))
     }
 
