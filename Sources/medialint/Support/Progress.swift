@@ -1,8 +1,8 @@
 import Foundation
 
 /// A one-line progress display on standard error, only on a terminal; redrawn at most ten times a second
-/// and cleared when done.
-final class ProgressLine {
+/// and cleared when done. Not thread-safe: callers on several threads serialise their updates.
+final class ProgressLine: @unchecked Sendable {
     private let enabled: Bool
     private let label: String
     private var lastDraw = 0.0

@@ -1,0 +1,153 @@
+import CaptionQuality
+import Captions
+import FlashDetection
+import Foundation
+import MediaIO
+import Reports
+
+/// Everything that applies to each file of a library: media get captions present, caption timing and
+/// flashing; caption files their quality rules; pages the autoplay check. Files are checked in parallel,
+/// at most `jobs` at once.
+public struct LibraryChecker: Sendable {
+    public var flash: FlashCheck
+    public var sync: SyncCheck
+    public var lint: LintCheck
+    public var autoplay: AutoplayCheck
+    public var jobs: Int
+
+    public init(flash: FlashCheck = FlashCheck(configuration: .profile("wcag")!), sync: SyncCheck = SyncCheck(),
+                lint: LintCheck = LintCheck(linter: CaptionLinter()), autoplay: AutoplayCheck = AutoplayCheck(),
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.flash = flash
+        self.sync = sync
+        self.lint = lint
+        self.autoplay = autoplay
+        self.jobs = max(1, jobs)
+    }
+
+    /// Checks every item; results come back in item order. `finished` is told of each item's results as it
+    /// completes (from any thread).
+    public func run(_ items: [LibraryItem], finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil) -> [CheckResult] {
+        let slots = ResultSlots(count: items.count)
+        let next = Counter()
+        let workers = min(jobs, max(1, items.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = next.take(below: items.count) {
+                let results = check(items[index])
+                slots.set(index, results)
+                finished?(index, results)
+            }
+        }
+        return slots.all.flatMap { $0 }
+    }
+
+    /// The results for one file.
+    public func check(_ item: LibraryItem) -> [CheckResult] {
+        switch item.kind {
+        case .captions:
+            do {
+                return [lint.run(try CaptionFile.read(item.path), path: item.path)]
+            } catch {
+                return [CheckResult(file: item.path, check: "lint", verdict: .error,
+                                    findings: [Finding(rule: "captions.parse", severity: .error, message: error.message)])]
+            }
+        case .page:
+            return [autoplay.run(page: item.path, root: item.root)]
+        case .media:
+            return checkMedia(item.path)
+        }
+    }
+
+    func checkMedia(_ path: String) -> [CheckResult] {
+        let info: MediaInfo
+        do {
+            info = try MediaProbe.probe(path)
+        } catch {
+            return [CheckResult(file: path, check: "media", verdict: .error,
+                                findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])]
+        }
+        var results: [CheckResult] = []
+        // Caption sources: sidecar files and embedded text tracks.
+        var sources: [(label: String, document: CaptionDocument)] = []
+        var findings: [Finding] = []
+        for sidecar in CaptionSidecars.find(for: path) {
+            do { sources.append((sidecar, try CaptionFile.read(sidecar))) } catch {
+                findings.append(Finding(rule: "captions.parse", severity: .error, message: "\(sidecar): \(error.message)"))
+            }
+        }
+        for track in info.textSubtitleTracks {
+            if let document = try? EmbeddedCaptions.read(path: path, streamIndex: track.index) { sources.append(("track \(track.index)", document)) }
+        }
+        var speech: MediaSpeech?
+        var speechError: MediaError?
+        if !info.streams(of: .audio).isEmpty {
+            do { speech = try MediaSpeech.detect(path: path) } catch { speechError = error }
+        }
+        // Inventory of accessibility assets.
+        let captionTracks = info.textSubtitleTracks + info.streams(of: .subtitle).filter { $0.subtitle?.isText != true }
+        let descriptions = info.streams(of: .audio).filter { $0.dispositions.contains("visual_impaired") || $0.dispositions.contains("descriptions") }
+        let transcripts = Self.transcripts(for: path)
+        var inventory: [(String, JSONValue)] = [
+            ("captionFiles", .array(CaptionSidecars.find(for: path).map { .string($0) })),
+            ("captionTracks", .array(captionTracks.map { track in
+                .object([("index", .integer(Int64(track.index))), ("language", track.language.map { .string($0) } ?? .null),
+                         ("hearingImpaired", .bool(track.dispositions.contains("hearing_impaired"))), ("text", .bool(track.subtitle?.isText == true))])
+            })),
+            ("audioDescriptionTracks", .array(descriptions.map { .integer(Int64($0.index)) })),
+            ("transcripts", .array(transcripts.map { .string($0) })),
+        ]
+        if let speech { inventory.append(("speechSeconds", .number((speech.timeline.totalSpeech * 10).rounded() / 10))) }
+        if let speechError {
+            findings.append(Finding(rule: "media.unreadable", severity: .error, message: "the audio cannot be decoded: \(speechError.reason)"))
+        }
+        if sources.isEmpty, let speech, speech.timeline.totalSpeech >= 1 {
+            findings.append(Finding(rule: "captions.missing", severity: .error,
+                                    message: "\(String(format: "%.1f", speech.timeline.totalSpeech)) s of speech and no captions (no sidecar file, no text subtitle track)",
+                                    guidelines: ["WCAG 1.2.2", "KWCAG 1.2"]))
+        }
+        if !info.streams(of: .video).isEmpty, descriptions.isEmpty {
+            findings.append(Finding(rule: "captions.audio-description", severity: .info, message: "no audio-description track (an audio stream marked visual_impaired or descriptions)",
+                                    guidelines: ["WCAG 1.2.5"]))
+        }
+        results.append(CheckResult(file: path, check: "captions", findings: findings, metrics: .object(inventory)))
+        for source in sources {
+            results.append(sync.check(path: path, media: info, speech: speech, captions: source.document, source: source.label).result)
+        }
+        if !info.streams(of: .video).isEmpty {
+            do { results.append(try flash.run(path: path)) } catch {
+                results.append(CheckResult(file: path, check: "flash", verdict: .error,
+                                           findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)]))
+            }
+        }
+        return results
+    }
+
+    /// Transcript files next to a media file: `name.txt`, `name.transcript.*`, `name.md`, `name.html`.
+    static func transcripts(for path: String) -> [String] {
+        let stem = (path as NSString).deletingPathExtension
+        return ["\(stem).txt", "\(stem).md", "\(stem).transcript.txt", "\(stem).transcript.md", "\(stem).transcript.html", "\(stem).html"]
+            .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+}
+
+/// Results written by concurrent workers, each to its own slot.
+final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [[CheckResult]]
+    init(count: Int) { slots = Array(repeating: [], count: count) }
+    func set(_ index: Int, _ results: [CheckResult]) { lock.withLock { slots[index] = results } }
+    var all: [[CheckResult]] { lock.withLock { slots } }
+}
+
+/// Hands out indices to workers.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func take(below limit: Int) -> Int? {
+        lock.withLock {
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}

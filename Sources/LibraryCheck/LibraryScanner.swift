@@ -1,0 +1,89 @@
+import Foundation
+
+/// A file of a media library and what kind of check it gets.
+public struct LibraryItem: Sendable, Equatable {
+    public enum Kind: String, Sendable { case media, captions, page }
+    public var kind: Kind
+    /// The path as found (under the path given).
+    public var path: String
+    /// The path given on the command line that this file was found under (the root for pages' media).
+    public var root: String
+}
+
+/// Finds the files to check under the paths given: media by extension, caption files, HTML pages. Directories
+/// are walked recursively; a directory reached twice (a symlink loop, or two links to one place) is walked once;
+/// what cannot be read is reported, not fatal.
+public enum LibraryScanner {
+    public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "mpg", "mpeg", "ts", "m2ts", "wmv",
+                                                      "flv", "ogv", "mp3", "m4a", "aac", "wav", "ogg", "oga", "opus", "flac"]
+    public static let captionExtensions: Set<String> = ["vtt", "srt"]
+    public static let pageExtensions: Set<String> = ["html", "htm"]
+
+    /// The kind of check a file name calls for, if any.
+    public static func kind(of path: String) -> LibraryItem.Kind? {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if mediaExtensions.contains(ext) { return .media }
+        if captionExtensions.contains(ext) { return .captions }
+        if pageExtensions.contains(ext) { return .page }
+        return nil
+    }
+
+    /// The files under `paths` (a file given directly is taken whatever its name), in path order, and the
+    /// problems met (path, message).
+    public static func scan(_ paths: [String]) -> (items: [LibraryItem], problems: [(path: String, message: String)]) {
+        var items: [LibraryItem] = []
+        var problems: [(path: String, message: String)] = []
+        var visited = Set<FileIdentity>()
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                problems.append((path, String(cString: strerror(errno))))
+                continue
+            }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                walk(path, root: path, &items, &problems, &visited)
+            } else {
+                items.append(LibraryItem(kind: kind(of: path) ?? .media, path: path, root: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent))
+            }
+        }
+        return (items, problems)
+    }
+
+    struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private static func walk(_ directory: String, root: String, _ items: inout [LibraryItem],
+                             _ problems: inout [(path: String, message: String)], _ visited: inout Set<FileIdentity>) {
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            problems.append((directory, String(cString: strerror(errno))))
+            return
+        }
+        guard visited.insert(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            problems.append((directory, "cannot be listed"))
+            return
+        }
+        for name in names where !name.hasPrefix(".") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            var entry = stat()
+            guard stat(path, &entry) == 0 else {
+                problems.append((path, String(cString: strerror(errno))))  // e.g. a dangling symlink
+                continue
+            }
+            switch entry.st_mode & S_IFMT {
+            case S_IFDIR:
+                walk(path, root: root, &items, &problems, &visited)
+            case S_IFREG:
+                if let kind = kind(of: name) { items.append(LibraryItem(kind: kind, path: path, root: root)) }
+            default:
+                break  // devices, pipes, sockets: never read
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import LibraryCheck
+import Reports
+
+/// `medialint check PATH...`: everything that applies to each file of a media library.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check everything that applies to each file: a media library, in parallel.",
+        discussion: """
+            Media files: captions present (sidecar files and embedded text tracks; WCAG 1.2.2), caption timing \
+            against the speech for each caption source, seizure-risk flashing, and an inventory of accessibility \
+            assets (caption tracks with language and hearing-impaired flag, audio-description tracks, transcript \
+            files next to the media). Caption files: their quality rules. HTML pages: autoplaying sound. \
+            Folders are walked recursively (a folder reached twice through links is walked once; unreadable \
+            entries are reported and the run goes on). Files are checked in parallel, --jobs at once.
+
+            --format jsonl prints each file's results as soon as it is done. Exit status: 0 no failure, 1 a \
+            check failed, 2 something could not be read.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Files and folders.", valueName: "path"))
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("Files checked at once (default: one per core).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(help: "Output format.")
+    var format: CheckFormat = .text
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    func run() throws {
+        let (items, problems) = LibraryScanner.scan(paths)
+        var results = problems.map { problem in
+            CheckResult(file: problem.path, check: "media", verdict: .error,
+                        findings: [Finding(rule: "media.unreadable", severity: .error, message: problem.message)])
+        }
+        for problem in problems { Console.error("\(problem.path): \(problem.message)") }
+        let checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let progress = ProgressLine(label: "check")
+        let done = ProgressCounter()
+        let streaming = format == .jsonl && output.output == nil
+        if streaming {
+            for result in results { FileHandle.standardOutput.write(Data((try JSONValueEncoder().encode(result).serialized() + "\n").utf8)) }
+        }
+        let total = Double(items.count)
+        results += checker.run(items) { _, finished in
+            if streaming {
+                let lines = finished.compactMap { try? JSONValueEncoder().encode($0).serialized() + "\n" }.joined()
+                done.withLock { FileHandle.standardOutput.write(Data(lines.utf8)) }
+            }
+            let count = done.increment()
+            done.withLock { progress.update(done: Double(count), total: total) }
+        }
+        progress.finish()
+        if !streaming {
+            try output.emit(results, format: format, metricsLine: { _ in nil },
+                            ruleDescriptions: ["captions.missing": "media with speech and no captions", "sync.offset": "captions off their speech"])
+            if format == .text { FileHandle.standardError.write(Data((Self.summary(results, files: items.count + problems.count) + "\n").utf8)) }
+        }
+        try OutputOptions.exitForVerdicts(results)
+    }
+
+    /// `12 files · 20 results: 14 pass, 3 warn, 2 fail, 1 error`.
+    static func summary(_ results: [CheckResult], files: Int) -> String {
+        let counts = [Verdict.pass, .warn, .fail, .unverified, .error].compactMap { verdict -> String? in
+            let count = results.filter { $0.verdict == verdict }.count
+            return count > 0 ? "\(count) \(verdict.rawValue)" : nil
+        }
+        return "\(files) file\(files == 1 ? "" : "s") · \(results.count) result\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+    }
+}
+
+/// Files done so far, and a lock for writing their results in turn.
+final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() -> Int { lock.withLock { count += 1; return count } }
+    func withLock(_ body: () -> Void) { lock.withLock(body) }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// `medialint check` over a small library made from the bundled samples.
+@Suite struct CheckCommandTests {
+    /// videos/: captioned, uncaptioned, late captions; videos/sub/: flashing, a truncated file, a symlink loop;
+    /// web/: a page that autoplays one of the videos.
+    func library() throws -> URL {
+        let root = try Medialint.temporaryDirectory()
+        let videos = root.appendingPathComponent("videos"), sub = videos.appendingPathComponent("sub"), web = root.appendingPathComponent("web")
+        for folder in [sub, web] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let copies = [("speech.mp4", videos, "good.mp4"), ("speech.vtt", videos, "good.vtt"), ("speech.mp4", videos, "uncaptioned.mp4"),
+                      ("speech.mp4", videos, "late.mp4"), ("flashing.mp4", sub, "flashing.mp4"), ("truncated.mp4", sub, "broken.mp4")]
+        for (name, folder, copy) in copies {
+            try FileManager.default.copyItem(atPath: Medialint.media(name), toPath: folder.appendingPathComponent(copy).path)
+        }
+        let late = try String(contentsOfFile: Medialint.media("speech.vtt"), encoding: .utf8)
+            .replacingOccurrences(of: "00:00:0", with: "00:00:1")  // every cue 10 s later
+        try late.write(to: videos.appendingPathComponent("late.vtt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: sub.appendingPathComponent("loop").path, withDestinationPath: "..")
+        try #"<audio autoplay src="../videos/good.mp4"></audio>"#.write(to: web.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        return root
+    }
+
+    @Test func everyFileHasAResultAndTheRunGoesOn() throws {
+        let root = try library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try Medialint.run(["check", root.path, "--format", "json", "--jobs", "2"])
+        #expect(result.status == 2, "the truncated file cannot be read")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        func relative(_ result: [String: Any]) -> String { (result["file"] as? String ?? "").replacingOccurrences(of: root.path + "/", with: "") }
+        let files = Set(results.map(relative))
+        #expect(files == ["videos/good.mp4", "videos/good.vtt", "videos/late.mp4", "videos/late.vtt", "videos/uncaptioned.mp4",
+                          "videos/sub/broken.mp4", "videos/sub/flashing.mp4", "web/index.html"])
+        func verdicts(_ file: String) -> [String: String] {
+            Dictionary(results.filter { relative($0) == file }.map { ($0["check"] as? String ?? "", $0["verdict"] as? String ?? "") }) { a, _ in a }
+        }
+        func rules(_ file: String) -> Set<String> {
+            Set(results.filter { relative($0) == file }.flatMap { ($0["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String } })
+        }
+        #expect(verdicts("videos/sub/broken.mp4") == ["media": "error"])
+        #expect(verdicts("videos/good.mp4") == ["captions": "pass", "sync": "pass", "flash": "pass"])
+        #expect(rules("videos/uncaptioned.mp4").contains("captions.missing") && verdicts("videos/uncaptioned.mp4")["captions"] == "fail")
+        #expect(rules("videos/late.mp4").contains("sync.offset") && verdicts("videos/late.mp4")["sync"] == "fail")
+        #expect(rules("videos/sub/flashing.mp4").contains("flash.general"))
+        #expect(verdicts("web/index.html") == ["autoplay": "fail"])
+        #expect(verdicts("videos/good.vtt") == ["lint": "warn"])
+        let inventory = try #require(results.first { relative($0) == "videos/good.mp4" && $0["check"] as? String == "captions" }?["metrics"] as? [String: Any])
+        #expect((inventory["captionFiles"] as? [String])?.map { ($0 as NSString).lastPathComponent } == ["good.vtt"])
+    }
+
+    @Test func jsonLinesStreamAsFilesFinish() throws {
+        let root = try library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try Medialint.run(["check", root.appendingPathComponent("videos/good.mp4").path, root.appendingPathComponent("web").path,
+                                        "--format", "jsonl"])
+        // The page was given through its own folder: its media (../videos) is outside that root, and not read.
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("media.outside-root"))
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
+    }
+}
