@@ -8,10 +8,13 @@ import Reports
 public struct FlashCheck: Sendable {
     public let configuration: FlashConfiguration
     public let streamIndex: Int?
+    /// Decoder threads (0: one per core). A library check running several files at once uses one each.
+    public var decodeThreads = 0
 
-    public init(configuration: FlashConfiguration, streamIndex: Int? = nil) {
+    public init(configuration: FlashConfiguration, streamIndex: Int? = nil, decodeThreads: Int = 0) {
         self.configuration = configuration
         self.streamIndex = streamIndex
+        self.decodeThreads = decodeThreads
     }
 
     /// Receives each frame's measurement (for `--frames-csv`).
@@ -20,7 +23,7 @@ public struct FlashCheck: Sendable {
     public typealias Progress = (_ done: Double, _ total: Double?, _ frames: Int) -> Void
 
     public func run(path: String, frames sink: FrameSink? = nil, progress: Progress? = nil) throws(MediaError) -> CheckResult {
-        let stream = try VideoFrameStream(path: path, options: .init(streamIndex: streamIndex), capacity: 8)
+        let stream = try VideoFrameStream(path: path, options: .init(streamIndex: streamIndex, threads: decodeThreads), capacity: 8)
         let info = stream.stream
         // Decoding (its threads were started above, at normal priority) is the critical path: the analysis on
         // this thread yields to it, and takes the cycles decoding leaves idle.

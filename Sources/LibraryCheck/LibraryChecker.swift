@@ -19,6 +19,8 @@ public struct LibraryChecker: Sendable {
                 lint: LintCheck = LintCheck(linter: CaptionLinter()), autoplay: AutoplayCheck = AutoplayCheck(),
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.flash = flash
+        // Several files at once keep the cores busy between them: one decoder thread each.
+        if jobs > 1 { self.flash.decodeThreads = 1 }
         self.sync = sync
         self.lint = lint
         self.autoplay = autoplay

@@ -20,7 +20,7 @@ enum Benchmarks {
     static var selfPath: String { URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path }
 
     static let all: [(name: String, run: @Sendable () throws -> BenchmarkReport)] = [
-        ("decode", decodeLuma), ("flash", flash), ("captions", captions), ("sync", sync), ("quality", quality),
+        ("decode", decodeLuma), ("flash", flash), ("captions", captions), ("sync", sync), ("quality", quality), ("library", library),
     ]
 
     /// Runs the benchmarks named in `only` (all when empty).

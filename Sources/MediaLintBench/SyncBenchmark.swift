@@ -109,3 +109,34 @@ extension Benchmarks {
         return report
     }
 }
+
+/// Issue 8: a library of 200 short clips checked one file at a time and with every core busy.
+extension Benchmarks {
+    static func library() throws -> BenchmarkReport {
+        let folder = mediaDirectory.appendingPathComponent("library-200")
+        let clip = try generated("library-clip.mp4", "3 s of 320x180 video with a tone (the library's clips)",
+                                 ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
+                                  "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"])
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("clip200.mp4").path) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for index in 1...200 {
+                let copy = folder.appendingPathComponent("clip\(index).mp4").path
+                if !FileManager.default.fileExists(atPath: copy) { try FileManager.default.copyItem(atPath: clip, toPath: copy) }
+            }
+        }
+        let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var one = Double.infinity, all = Double.infinity
+        for _ in 0..<2 {
+            one = min(one, try Measure.run(medialint, ["check", folder.path, "--jobs", "1", "--format", "json"], allowedStatuses: [0, 1]).seconds)
+            all = min(all, try Measure.run(medialint, ["check", folder.path, "--jobs", String(cores), "--format", "json"], allowedStatuses: [0, 1]).seconds)
+        }
+        var report = BenchmarkReport(title: "medialint check on a library of 200 short clips — issue 8")
+        report.lines = [
+            "one file at a time  \(format(one)) s   (\(format(one / 200 * 1000)) ms a file)",
+            "\(cores) at once         \(format(all)) s",
+        ]
+        report.check("\(format(one / all))× faster with every core busy ≥ 1.7×", one / all >= 1.7)
+        return report
+    }
+}

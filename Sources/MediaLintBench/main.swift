@@ -4,7 +4,7 @@ import MediaIO
 // `make bench`: MediaLint's speed against reference tools measured in the same run, on this machine.
 // Each benchmark prints our time, the reference's time, their ratio and the target from its issue.
 //
-//   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, flash, captions, sync, quality)
+//   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, flash, captions, sync, quality, library)
 //   MediaLintBench decode-luma FILE   decode FILE's video to luma planes (a worker the benchmarks time)
 //   MediaLintBench parse-captions F   parse a caption file 3 times, print the best seconds and cues (a worker)
 //   MediaLintBench parse-captions-once F   the same, once (for its peak memory)
@@ -29,7 +29,7 @@ do {
         try CaptionBench.lint(path: arguments[1])
     case "transcribe-captions" where arguments.count == 2:
         try CaptionBench.transcribe(path: arguments[1])
-    case nil, "decode", "flash", "captions", "sync", "quality":
+    case nil, "decode", "flash", "captions", "sync", "quality", "library":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:
