@@ -94,6 +94,9 @@ demo: release
 	@$(RELEASE_BIN) autoplay .build/demo-site; echo "  → exit status $$? (1: a page fails)"
 	@echo "and when a media file makes sound (medialint autoplay --media Media/speech.mp4):"
 	@$(RELEASE_BIN) autoplay --media Media/speech.mp4
+	@echo; echo "The whole library of samples at once (medialint check Media --format jsonl | head -n 3):"
+	@$(RELEASE_BIN) check Media --format jsonl 2>/dev/null | head -n 3 | cut -c1-160; \
+	    $(RELEASE_BIN) check Media > /dev/null 2> .build/demo-check-summary.txt; cat .build/demo-check-summary.txt | tail -n 1
 
 bench: release
 	$(RELEASE_DIR)/MediaLintBench

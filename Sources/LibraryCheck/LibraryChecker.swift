@@ -102,12 +102,21 @@ public struct LibraryChecker: Sendable {
         if let speechError {
             findings.append(Finding(rule: "media.unreadable", severity: .error, message: "the audio cannot be decoded: \(speechError.reason)"))
         }
-        if sources.isEmpty, let speech, speech.timeline.totalSpeech >= 1 {
-            findings.append(Finding(rule: "captions.missing", severity: .error,
-                                    message: "\(String(format: "%.1f", speech.timeline.totalSpeech)) s of speech and no captions (no sidecar file, no text subtitle track)",
-                                    guidelines: ["WCAG 1.2.2", "KWCAG 1.2"]))
+        // Cover art is a picture, not video.
+        let hasVideo = info.streams(of: .video).contains { !$0.dispositions.contains("attached_pic") }
+        if let speech, speech.timeline.totalSpeech >= 1 {
+            let seconds = String(format: "%.1f", speech.timeline.totalSpeech)
+            if hasVideo, sources.isEmpty {
+                findings.append(Finding(rule: "captions.missing", severity: .error,
+                                        message: "\(seconds) s of speech and no captions (no sidecar file, no text subtitle track)",
+                                        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"]))
+            } else if !hasVideo, sources.isEmpty, transcripts.isEmpty {
+                findings.append(Finding(rule: "transcript.missing", severity: .error,
+                                        message: "\(seconds) s of speech in audio-only media and no transcript or captions next to it (name.txt, name.vtt …)",
+                                        guidelines: ["WCAG 1.2.1"]))
+            }
         }
-        if !info.streams(of: .video).isEmpty, descriptions.isEmpty {
+        if hasVideo, descriptions.isEmpty {
             findings.append(Finding(rule: "captions.audio-description", severity: .info, message: "no audio-description track (an audio stream marked visual_impaired or descriptions)",
                                     guidelines: ["WCAG 1.2.5"]))
         }
@@ -115,7 +124,7 @@ public struct LibraryChecker: Sendable {
         for source in sources {
             results.append(sync.check(path: path, media: info, speech: speech, captions: source.document, source: source.label).result)
         }
-        if !info.streams(of: .video).isEmpty {
+        if hasVideo {
             do { results.append(try flash.run(path: path)) } catch {
                 results.append(CheckResult(file: path, check: "flash", verdict: .error,
                                            findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)]))
