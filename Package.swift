@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -33,7 +34,8 @@ let package = Package(
         .target(name: "CaptionQuality", dependencies: ["Captions"]),
         .target(name: "Transcripts", dependencies: ["Captions"]),
         .target(name: "Autoplay"),
-        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Reports"]),
+        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Reports",
+                                                     .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "medialint",
             dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "LibraryCheck", "Reports",

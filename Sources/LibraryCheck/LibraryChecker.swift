@@ -30,6 +30,11 @@ public struct LibraryChecker: Sendable {
     /// Checks every item; results come back in item order. `finished` is told of each item's results as it
     /// completes (from any thread).
     public func run(_ items: [LibraryItem], finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil) -> [CheckResult] {
+        runEach(items, finished: finished).flatMap { $0 }
+    }
+
+    /// Checks every item; each item's results, in item order.
+    public func runEach(_ items: [LibraryItem], finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil) -> [[CheckResult]] {
         let slots = ResultSlots(count: items.count)
         let next = Counter()
         let workers = min(jobs, max(1, items.count))
@@ -40,7 +45,7 @@ public struct LibraryChecker: Sendable {
                 finished?(index, results)
             }
         }
-        return slots.all.flatMap { $0 }
+        return slots.all
     }
 
     /// The results for one file.

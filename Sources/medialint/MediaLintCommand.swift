@@ -12,6 +12,6 @@ struct MediaLintCommand: ParsableCommand {
             Shell completions: medialint --generate-completion-script bash|zsh|fish
             """,
         version: ToolInfo.version,
-        subcommands: [CheckCommand.self, FlashCommand.self, SyncCommand.self, LintCommand.self, TranscriptCommand.self, AutoplayCommand.self, ProbeCommand.self, CuesCommand.self, ConvertCommand.self, ShiftCommand.self]
+        subcommands: [CheckCommand.self, ReportCommand.self, FlashCommand.self, SyncCommand.self, LintCommand.self, TranscriptCommand.self, AutoplayCommand.self, ProbeCommand.self, CuesCommand.self, ConvertCommand.self, ShiftCommand.self]
     )
 }

@@ -27,6 +27,12 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Files checked at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
+    @Option(help: ArgumentHelp("The results store: unchanged files are not checked again, a stopped run resumes.", valueName: "file"))
+    var db: String = ResultStoreDefaults.path
+
+    @Flag(help: "Check every file, without reading or writing the results store.")
+    var noStore = false
+
     @Option(help: "Output format.")
     var format: CheckFormat = .text
 
@@ -44,14 +50,31 @@ struct CheckCommand: ParsableCommand {
         }
         for problem in problems { Console.error("\(problem.path): \(problem.message)") }
         let checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let store = noStore ? nil : try openStore(db)
+        // Files whose stamp matches the store keep their stored results; the others are checked.
+        var perItem = [[CheckResult]?](repeating: nil, count: items.count)
+        var stamps = [FileStamp?](repeating: nil, count: items.count)
+        if let store {
+            for (index, item) in items.enumerated() {
+                let companions = item.kind == .media ? CaptionSidecars.find(for: item.path) : []
+                stamps[index] = FileStamp.of(item.path, companions: companions, setup: ResultStoreDefaults.setup)
+                if let stamp = stamps[index] { perItem[index] = try? store.results(for: stamp) }
+            }
+        }
+        let pending = items.indices.filter { perItem[$0] == nil }
         let progress = ProgressLine(label: "check")
         let done = ProgressCounter()
         let streaming = format == .jsonl && output.output == nil
         if streaming {
-            for result in results { FileHandle.standardOutput.write(Data((try JSONValueEncoder().encode(result).serialized() + "\n").utf8)) }
+            for result in results + perItem.compactMap({ $0 }).flatMap({ $0 }) {
+                FileHandle.standardOutput.write(Data((try JSONValueEncoder().encode(result).serialized() + "\n").utf8))
+            }
         }
-        let total = Double(items.count)
-        results += checker.run(items) { _, finished in
+        let total = Double(pending.count)
+        let saved = stamps
+        let checked = checker.runEach(pending.map { items[$0] }) { index, finished in
+            // Saved as soon as the file is done: a run stopped at any moment keeps it.
+            if let store, let stamp = saved[pending[index]] { try? store.save(stamp, results: finished) }
             if streaming {
                 let lines = finished.compactMap { try? JSONValueEncoder().encode($0).serialized() + "\n" }.joined()
                 done.withLock { FileHandle.standardOutput.write(Data(lines.utf8)) }
@@ -59,11 +82,17 @@ struct CheckCommand: ParsableCommand {
             let count = done.increment()
             done.withLock { progress.update(done: Double(count), total: total) }
         }
+        for (offset, index) in pending.enumerated() { perItem[index] = checked[offset] }
+        results += perItem.compactMap { $0 }.flatMap { $0 }
         progress.finish()
         if !streaming {
             try output.emit(results, format: format, metricsLine: { _ in nil },
                             ruleDescriptions: ["captions.missing": "media with speech and no captions", "sync.offset": "captions off their speech"])
-            if format == .text { FileHandle.standardError.write(Data((Self.summary(results, files: items.count + problems.count) + "\n").utf8)) }
+            if format == .text {
+                let reused = items.count - pending.count
+                FileHandle.standardError.write(Data((Self.summary(results, files: items.count + problems.count)
+                    + (store == nil ? "" : " · \(pending.count) checked, \(reused) from the store") + "\n").utf8))
+            }
         }
         try OutputOptions.exitForVerdicts(results)
     }
@@ -76,6 +105,18 @@ struct CheckCommand: ParsableCommand {
         }
         return "\(files) file\(files == 1 ? "" : "s") · \(results.count) result\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
     }
+}
+
+/// Where results are kept unless `--db` says otherwise, and what must match for them to be reused.
+enum ResultStoreDefaults {
+    static let path = ".medialint/results.sqlite"
+    /// Results depend on the tool's version (and, as options are added to `check`, on them).
+    static let setup = "\(ToolInfo.name) \(ToolInfo.version) check"
+}
+
+/// Opens the results store, as a one-line error when it cannot be.
+func openStore(_ path: String) throws -> ResultStore {
+    do { return try ResultStore(path: path) } catch { throw CLIError("\(path): cannot open the results store (\(error))") }
 }
 
 /// Files done so far, and a lock for writing their results in turn.

@@ -1,0 +1,172 @@
+/// Reading JSON back into `JSONValue` (object members keep their order), and check results from it.
+extension JSONValue {
+    public struct ParseError: Error, CustomStringConvertible {
+        public let offset: Int
+        public init(offset: Int) { self.offset = offset }
+        public var description: String { "invalid JSON at byte \(offset)" }
+    }
+
+    /// Parses a JSON text.
+    public static func parse(_ text: String) throws(ParseError) -> JSONValue {
+        var parser = Parser(bytes: Array(text.utf8))
+        let value = try parser.value()
+        parser.skipSpace()
+        guard parser.index == parser.bytes.count else { throw ParseError(offset: parser.index) }
+        return value
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func value() throws(ParseError) -> JSONValue {
+            skipSpace()
+            guard index < bytes.count else { throw ParseError(offset: index) }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var members: [(key: String, value: JSONValue)] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                while true {
+                    skipSpace()
+                    let key = try string()
+                    skipSpace()
+                    try expect(UInt8(ascii: ":"))
+                    members.append((key, try value()))
+                    skipSpace()
+                    guard index < bytes.count else { throw ParseError(offset: index) }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    try expect(UInt8(ascii: "}"))
+                    return .object(members)
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                var items: [JSONValue] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                while true {
+                    items.append(try value())
+                    skipSpace()
+                    guard index < bytes.count else { throw ParseError(offset: index) }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    try expect(UInt8(ascii: "]"))
+                    return .array(items)
+                }
+            case UInt8(ascii: "\""):
+                return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            default:
+                return try number()
+            }
+        }
+
+        mutating func expect(_ byte: UInt8) throws(ParseError) {
+            guard index < bytes.count, bytes[index] == byte else { throw ParseError(offset: index) }
+            index += 1
+        }
+
+        mutating func literal(_ word: String) throws(ParseError) {
+            for byte in word.utf8 { try expect(byte) }
+        }
+
+        mutating func number() throws(ParseError) -> JSONValue {
+            let start = index
+            var isInteger = true
+            while index < bytes.count, let byte = Optional(bytes[index]),
+                  (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) {
+                if [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) { isInteger = false }
+                index += 1
+            }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            if isInteger, let integer = Int64(text) { return .integer(integer) }
+            guard let number = Double(text) else { throw ParseError(offset: start) }
+            return .number(number)
+        }
+
+        mutating func string() throws(ParseError) -> String {
+            try expect(UInt8(ascii: "\""))
+            var scalars = String.UnicodeScalarView()
+            var raw: [UInt8] = []
+            func flushRaw() {
+                scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+                raw.removeAll(keepingCapacity: true)
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if byte == UInt8(ascii: "\"") {
+                    flushRaw()
+                    return String(scalars)
+                }
+                guard byte == UInt8(ascii: "\\") else { raw.append(byte); continue }
+                flushRaw()
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                default: scalars.append(Unicode.Scalar(escape))
+                }
+            }
+            throw ParseError(offset: index)
+        }
+
+        mutating func hex4() throws(ParseError) -> UInt32 {
+            guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16) else {
+                throw ParseError(offset: index)
+            }
+            index += 4
+            return value
+        }
+    }
+}
+
+extension CheckResult {
+    /// A result from its JSON form (what `JSONValueEncoder` writes).
+    public init(json: JSONValue) throws(JSONValue.ParseError) {
+        guard case .string(let file)? = json["file"], case .string(let check)? = json["check"],
+              case .string(let verdictName)? = json["verdict"], let verdict = Verdict(rawValue: verdictName),
+              case .array(let findings)? = json["findings"] else { throw JSONValue.ParseError(offset: 0) }
+        self.init(file: file, check: check, verdict: verdict, findings: try findings.map { (item) throws(JSONValue.ParseError) in try Finding(json: item) },
+                  metrics: json["metrics"] ?? .object([]))
+    }
+}
+
+extension Finding {
+    public init(json: JSONValue) throws(JSONValue.ParseError) {
+        guard case .string(let rule)? = json["rule"], case .string(let severityName)? = json["severity"],
+              let severity = Severity(rawValue: severityName), case .string(let message)? = json["message"] else {
+            throw JSONValue.ParseError(offset: 0)
+        }
+        func number(_ key: String) -> Double? {
+            switch json[key] {
+            case .number(let value)?: value
+            case .integer(let value)?: Double(value)
+            default: nil
+            }
+        }
+        var guidelines: [String] = []
+        if case .array(let items)? = json["guidelines"] { guidelines = items.compactMap { if case .string(let text) = $0 { text } else { nil } } }
+        self.init(rule: rule, severity: severity, message: message, start: number("start"), end: number("end"),
+                  line: number("line").map { Int($0) }, guidelines: guidelines, data: json["data"] ?? .object([]))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// The results store behind `medialint check`: unchanged files are not checked again, a killed run resumes,
+/// `medialint report` shows what is stored.
+@Suite(.serialized) struct ResultStoreTests {
+    /// 16 captioned talks (copies of the sample) and 2 uncaptioned ones, in one folder.
+    func library() throws -> URL {
+        let root = try Medialint.temporaryDirectory()
+        for index in 0..<16 {
+            try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: root.appendingPathComponent("talk\(index).mp4").path)
+            try FileManager.default.copyItem(atPath: Medialint.media("speech.vtt"), toPath: root.appendingPathComponent("talk\(index).vtt").path)
+        }
+        for index in 0..<2 {
+            try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: root.appendingPathComponent("bare\(index).mp4").path)
+        }
+        return root
+    }
+
+    func summary(_ stderr: String) -> String { String(stderr.split(separator: "\n").last ?? "") }
+
+    @Test func unchangedFilesAreNotCheckedAgain() throws {
+        let root = try library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let db = root.appendingPathComponent("store/results.sqlite").path
+        let start = Date()
+        let first = try Medialint.run(["check", root.path, "--db", db])
+        let firstTime = Date().timeIntervalSince(start)
+        #expect(first.status == 1)
+        #expect(summary(first.stderr).hasSuffix("· 34 checked, 0 from the store"))
+
+        let again = Date()
+        let second = try Medialint.run(["check", root.path, "--db", db])
+        let secondTime = Date().timeIntervalSince(again)
+        #expect(second.stdout == first.stdout, "the same report")
+        #expect(summary(second.stderr).hasSuffix("· 0 checked, 34 from the store"))
+        #expect(secondTime <= 0.05 * firstTime, "\(secondTime) s against \(firstTime) s")
+
+        // Touching one file re-checks only it.
+        let bare = root.appendingPathComponent("bare1.mp4").path
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: bare)
+        let third = try Medialint.run(["check", root.path, "--db", db])
+        #expect(summary(third.stderr).hasSuffix("· 1 checked, 33 from the store"))
+        #expect(third.stdout == first.stdout)
+
+        let report = try Medialint.run(["report", "--db", db])
+        #expect(report.status == 1 && report.stdout == first.stdout)
+        #expect(try Medialint.run(["report", "--db", root.appendingPathComponent("none.sqlite").path]).status == 2)
+    }
+
+    /// `kill -9` part-way, then a second run: the results equal a clean run's, none lost or doubled.
+    @Test func aKilledRunResumes() throws {
+        let root = try library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let db = root.appendingPathComponent("killed.sqlite").path
+        let process = Process()
+        process.executableURL = Medialint.executable
+        process.arguments = ["check", root.path, "--db", db, "--jobs", "1", "--format", "json"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until some files are stored, then kill it without warning.
+        var stored = 0
+        for _ in 0..<600 where stored < 3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            if FileManager.default.fileExists(atPath: db),
+               let report = try? Medialint.run(["report", "--db", db, "--format", "jsonl"]) {
+                stored = Set(report.stdout.split(separator: "\n").compactMap { line in
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String
+                }).count
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(stored >= 3)
+
+        let resumed = try Medialint.run(["check", root.path, "--db", db, "--format", "json"])
+        let clean = try Medialint.run(["check", root.path, "--no-store", "--format", "json"])
+        #expect(resumed.stdout == clean.stdout)
+        let report = try Medialint.run(["report", "--db", db, "--format", "json"])
+        let results = ((try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]]) ?? []
+        let keys = results.map { "\($0["file"] ?? "") \($0["check"] ?? "") \((($0["metrics"] as? [String: Any])?["captions"]) ?? "")" }
+        #expect(keys.count == Set(keys).count, "nothing stored twice")
+        #expect(Set(results.compactMap { $0["file"] as? String }).count == 34)
+    }
+}
