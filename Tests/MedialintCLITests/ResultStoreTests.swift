@@ -84,3 +84,30 @@ import Testing
         #expect(Set(results.compactMap { $0["file"] as? String }).count == 34)
     }
 }
+
+/// `--shard K/N` splits a library into disjoint, complete parts; their stores merged give a single run's report.
+@Suite struct ShardTests {
+    @Test func shardsCoverEveryFileOnceAndMergeToASingleRun() throws {
+        let root = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for index in 0..<9 {
+            try FileManager.default.copyItem(atPath: Medialint.media(index % 3 == 0 ? "flashing.mp4" : "speech.mp4"),
+                                             toPath: root.appendingPathComponent("clip\(index).mp4").path)
+        }
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.vtt"), toPath: root.appendingPathComponent("clip1.vtt").path)
+        let single = try Medialint.run(["check", root.path, "--no-store", "--format", "json"])
+        var stores: [String] = []
+        var seen: [String] = []
+        for shard in 1...3 {
+            let db = root.appendingPathComponent("shard\(shard).sqlite").path
+            stores.append(db)
+            let part = try Medialint.run(["check", root.path, "--shard", "\(shard)/3", "--db", db, "--format", "json"])
+            let results = ((try JSONSerialization.jsonObject(with: Data(part.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]]) ?? []
+            seen += Set(results.compactMap { $0["file"] as? String }).sorted()
+        }
+        #expect(seen.count == 10 && Set(seen).count == 10, "every file in exactly one shard")
+        let merged = try Medialint.run(["report", "--merge"] + stores + ["--format", "json"])
+        #expect(merged.stdout == single.stdout)
+        #expect(try Medialint.run(["check", root.path, "--shard", "4/3"]).status == 2)
+    }
+}

@@ -33,6 +33,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Check every file, without reading or writing the results store.")
     var noStore = false
 
+    @Option(help: ArgumentHelp("Check only shard K of N (files split by a hash of their path: shards are disjoint and together complete).", valueName: "K/N"))
+    var shard: Shard?
+
     @Option(help: "Output format.")
     var format: CheckFormat = .text
 
@@ -43,7 +46,11 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (items, problems) = LibraryScanner.scan(paths)
+        var (items, problems) = LibraryScanner.scan(paths)
+        if let shard {
+            items = items.filter { shard.contains($0.path) }
+            problems = problems.filter { shard.contains($0.path) }
+        }
         var results = problems.map { problem in
             CheckResult(file: problem.path, check: "media", verdict: .error,
                         findings: [Finding(rule: "media.unreadable", severity: .error, message: problem.message)])
@@ -104,6 +111,29 @@ struct CheckCommand: ParsableCommand {
             return count > 0 ? "\(count) \(verdict.rawValue)" : nil
         }
         return "\(files) file\(files == 1 ? "" : "s") · \(results.count) result\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+    }
+}
+
+/// `--shard K/N`: the files whose path hashes to K (1-based) of N.
+struct Shard: ExpressibleByArgument {
+    var index: Int
+    var count: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// FNV-1a of the path: the same split on every machine and every run.
+    func contains(_ path: String) -> Bool {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return Int(hash % UInt64(count)) == index - 1
     }
 }
 

@@ -14,21 +14,29 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The results store.", valueName: "file"))
     var db: String = ResultStoreDefaults.path
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Combine these stores (one per shard) instead of --db; a file found in several counts once.", valueName: "file"))
+    var merge: [String] = []
+
     @Option(help: "Output format.")
     var format: CheckFormat = .text
 
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else { throw CLIError("\(db): no results store here (run 'medialint check' first, or give --db)") }
-        let results: [CheckResult]
-        do {
-            results = try openStore(db).allResults()
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("\(db): the stored results cannot be read (\(error))")
+        var byFile: [String: [CheckResult]] = [:]
+        for store in merge.isEmpty ? [db] : merge {
+            guard FileManager.default.fileExists(atPath: store) else { throw CLIError("\(store): no results store here (run 'medialint check' first, or give --db)") }
+            do {
+                var fromThis: [String: [CheckResult]] = [:]
+                for result in try openStore(store).allResults() { fromThis[result.file, default: []].append(result) }
+                for (file, results) in fromThis where byFile[file] == nil { byFile[file] = results }
+            } catch let error as CLIError {
+                throw error
+            } catch {
+                throw CLIError("\(store): the stored results cannot be read (\(error))")
+            }
         }
+        let results = byFile.keys.sorted().flatMap { byFile[$0]! }
         try output.emit(results, format: format, metricsLine: { _ in nil })
         try OutputOptions.exitForVerdicts(results)
     }
