@@ -33,13 +33,15 @@ public struct LibraryChecker: Sendable {
         runEach(items, finished: finished).flatMap { $0 }
     }
 
-    /// Checks every item; each item's results, in item order.
-    public func runEach(_ items: [LibraryItem], finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil) -> [[CheckResult]] {
+    /// Checks every item; each item's results, in item order. Once `stop` says so, no new item is started
+    /// (the ones being checked finish) and the items never started have no results.
+    public func runEach(_ items: [LibraryItem], stop: (@Sendable () -> Bool)? = nil,
+                        finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil) -> [[CheckResult]] {
         let slots = ResultSlots(count: items.count)
         let next = Counter()
         let workers = min(jobs, max(1, items.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = next.take(below: items.count) {
+            while stop?() != true, let index = next.take(below: items.count) {
                 let results = check(items[index])
                 slots.set(index, results)
                 finished?(index, results)

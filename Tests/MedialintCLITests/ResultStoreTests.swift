@@ -111,3 +111,41 @@ import Testing
         #expect(try Medialint.run(["check", root.path, "--shard", "4/3"]).status == 2)
     }
 }
+
+/// Ctrl-C during `check`: the files being checked finish and are stored, the run ends with 130, and the next
+/// run resumes.
+@Suite struct InterruptTests {
+    @Test func ctrlCStopsCleanly() throws {
+        let root = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for index in 0..<12 {
+            try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: root.appendingPathComponent("talk\(index).mp4").path)
+        }
+        let db = root.appendingPathComponent("store.sqlite").path
+        let process = Process()
+        process.executableURL = Medialint.executable
+        process.arguments = ["check", root.path, "--db", db, "--jobs", "1", "--format", "json"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var stored = 0
+        for _ in 0..<600 where stored < 1 {
+            Thread.sleep(forTimeInterval: 0.05)
+            if FileManager.default.fileExists(atPath: db), let report = try? Medialint.run(["report", "--db", db, "--format", "jsonl"]) {
+                stored = report.stdout.split(separator: "\n").count
+            }
+        }
+        kill(process.processIdentifier, SIGINT)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(errors.contains("stopping after the files being checked") && errors.contains("run again to resume"))
+        let partial = ((try JSONSerialization.jsonObject(with: output) as? [String: Any])?["results"] as? [[String: Any]]) ?? []
+        #expect(!partial.isEmpty && partial.count < 24, "a valid report of what was checked")
+        let resumed = try Medialint.run(["check", root.path, "--db", db])
+        #expect(resumed.stderr.contains("from the store"))
+        #expect(!resumed.stderr.contains(", 0 from the store"))
+    }
+}

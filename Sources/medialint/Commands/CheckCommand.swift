@@ -79,7 +79,18 @@ struct CheckCommand: ParsableCommand {
         }
         let total = Double(pending.count)
         let saved = stamps
-        let checked = checker.runEach(pending.map { items[$0] }) { index, finished in
+        // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
+        let interrupted = StopFlag()
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler {
+            interrupted.set()
+            Console.writeError("\nmedialint: stopping after the files being checked (Ctrl-C again to quit at once)\n")
+            signal(SIGINT, SIG_DFL)
+        }
+        interrupt.resume()
+        defer { interrupt.cancel() }
+        let checked = checker.runEach(pending.map { items[$0] }, stop: { interrupted.isSet }) { index, finished in
             // Saved as soon as the file is done: a run stopped at any moment keeps it.
             if let store, let stamp = saved[pending[index]] { try? store.save(stamp, results: finished) }
             if streaming {
@@ -89,8 +100,14 @@ struct CheckCommand: ParsableCommand {
             let count = done.increment()
             done.withLock { progress.update(done: Double(count), total: total) }
         }
-        for (offset, index) in pending.enumerated() { perItem[index] = checked[offset] }
+        for (offset, index) in pending.enumerated() where !(interrupted.isSet && checked[offset].isEmpty) { perItem[index] = checked[offset] }
         results += perItem.compactMap { $0 }.flatMap { $0 }
+        if interrupted.isSet {
+            let unchecked = perItem.filter { $0 == nil }.count
+            Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
+            if !streaming { try? output.emit(results, format: format, metricsLine: { _ in nil }) }
+            throw ExitCode(130)
+        }
         progress.finish()
         if !streaming {
             try output.emit(results, format: format, metricsLine: { _ in nil },
@@ -147,6 +164,14 @@ enum ResultStoreDefaults {
 /// Opens the results store, as a one-line error when it cannot be.
 func openStore(_ path: String) throws -> ResultStore {
     do { return try ResultStore(path: path) } catch { throw CLIError("\(path): cannot open the results store (\(error))") }
+}
+
+/// Set once, from a signal handler; read by the workers.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 /// Files done so far, and a lock for writing their results in turn.
