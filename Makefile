@@ -94,9 +94,15 @@ demo: release
 	@$(RELEASE_BIN) autoplay .build/demo-site; echo "  → exit status $$? (1: a page fails)"
 	@echo "and when a media file makes sound (medialint autoplay --media Media/speech.mp4):"
 	@$(RELEASE_BIN) autoplay --media Media/speech.mp4
-	@echo; echo "The whole library of samples at once (medialint check Media --format jsonl | head -n 3):"
-	@$(RELEASE_BIN) check Media --format jsonl 2>/dev/null | head -n 3 | cut -c1-160; \
-	    $(RELEASE_BIN) check Media > /dev/null 2> .build/demo-check-summary.txt; cat .build/demo-check-summary.txt | tail -n 1
+	@echo; echo "The whole library of samples at once (medialint check Media --db .build/demo-results.sqlite):"
+	@rm -f .build/demo-results.sqlite*; $(RELEASE_BIN) check Media --db .build/demo-results.sqlite; echo "  → exit status $$?"
+	@echo; echo "Again: unchanged files come from the results store, nothing is decoded:"
+	@$(RELEASE_BIN) check Media --db .build/demo-results.sqlite > /dev/null; echo "  → exit status $$?"
+	@echo; echo "The stored results as JSON Lines (medialint report --db .build/demo-results.sqlite --format jsonl | head -n 3):"
+	@$(RELEASE_BIN) report --db .build/demo-results.sqlite --format jsonl | head -n 3 | cut -c1-160
+	@echo; echo "The HTML report with charts (medialint report --db .build/demo-results.sqlite --format html -o .build/medialint-report.html):"
+	@$(RELEASE_BIN) report --db .build/demo-results.sqlite --format html -o .build/medialint-report.html; \
+	    echo "  → exit status $$? · open $(CURDIR)/.build/medialint-report.html in a browser"
 
 bench: release
 	$(RELEASE_DIR)/MediaLintBench

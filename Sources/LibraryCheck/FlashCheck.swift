@@ -32,13 +32,47 @@ public struct FlashCheck: Sendable {
         let analyzer = FlashAnalyzer(configuration: configuration)
         analyzer.measuresEveryFrame = sink != nil
         var count = 0
+        var series = TimeSeries(duration: info.duration ?? 0)
         while let frame = try stream.nextFrame() {
             let measurement = frame.withPlanes { planes in analyzer.add(Self.flashFrame(frame, planes)) }
             sink?(measurement)
+            series.add(time: measurement.time - (info.startTime ?? 0), luminance: measurement.meanLuminance,
+                       flashes: Double(max(measurement.transitionsInLastSecond, measurement.redTransitionsInLastSecond)) / 2)
             count += 1
             progress?(frame.time - (info.startTime ?? 0), info.duration, count)
         }
-        return result(for: analyzer.finish(), path: path, stream: info)
+        var result = result(for: analyzer.finish(), path: path, stream: info)
+        if case .object(var members) = result.metrics {
+            members.append(("series", series.json))
+            result.metrics = .object(members)
+        }
+        return result
+    }
+
+    /// Mean luminance and flashes a second over time, in at most 600 bins (for charts).
+    struct TimeSeries {
+        var bin: Double
+        var luminance: [(sum: Double, count: Int)] = []
+        var flashes: [Double] = []
+
+        init(duration: Double) { bin = max(0.5, (duration / 600 * 10).rounded(.up) / 10) }
+
+        mutating func add(time: Double, luminance value: Double, flashes rate: Double) {
+            let index = max(0, Int(time / bin))
+            while luminance.count <= index {
+                luminance.append((0, 0))
+                flashes.append(0)
+            }
+            luminance[index].sum += value
+            luminance[index].count += 1
+            flashes[index] = max(flashes[index], rate)
+        }
+
+        var json: JSONValue {
+            .object([("bin", .number(bin)),
+                     ("luminance", .array(luminance.map { .number($0.count > 0 ? (($0.sum / Double($0.count)) * 1000).rounded() / 1000 : 0) })),
+                     ("flashesPerSecond", .array(flashes.map { .number(($0 * 10).rounded() / 10) }))])
+        }
     }
 
     /// The analyser's view of a decoded picture: its planes in place, with their colour.

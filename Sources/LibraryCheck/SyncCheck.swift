@@ -120,6 +120,8 @@ public struct SyncCheck: Sendable {
                      ("residual", residualByCue[i].map { .number(Self.rounded($0)) } ?? .null),
                      ("speech", .number((report.cueSpeechCoverage[i] * 100).rounded() / 100))])
         })))
+        metrics.append(("timeline", Self.timeline(speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) },
+                                                  duration: duration ?? speech.timeline.duration)))
         let fix = TimingEdit(offset: report.shift, scale: report.scale)
         metrics.append(("fix", .object([("offset", .number(Self.rounded(report.shift))),
                                          ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])))
@@ -147,6 +149,25 @@ public struct SyncCheck: Sendable {
         findings.sort { ($0.start ?? -1, $0.rule) < ($1.start ?? -1, $1.rule) }
         return Outcome(result: CheckResult(file: path, check: "sync", findings: findings, metrics: .object(metrics)),
                        fix: fix, report: report)
+    }
+
+    /// Speech and caption cover per bin (at most 600 bins) over the media, as given (for charts).
+    static func timeline(speech: SpeechTimeline, cues: [(Double, Double)], duration: Double) -> JSONValue {
+        let bin = max(0.5, (duration / 600 * 10).rounded(.up) / 10)
+        let count = max(1, Int((duration / bin).rounded(.up)))
+        var captions = [Double](repeating: 0, count: count)
+        for (start, end) in cues where end > start {
+            var index = max(0, Int(start / bin))
+            while index < count, Double(index) * bin < end {
+                let from = max(start, Double(index) * bin), to = min(end, Double(index + 1) * bin)
+                captions[index] += max(0, to - from) / bin
+                index += 1
+            }
+        }
+        let speechCover = (0..<count).map { speech.speech(from: Double($0) * bin, to: Double($0 + 1) * bin) / bin }
+        return .object([("bin", .number(bin)),
+                        ("speech", .array(speechCover.map { .number(min(1, ($0 * 100).rounded() / 100)) })),
+                        ("captions", .array(captions.map { .number(min(1, ($0 * 100).rounded() / 100)) }))])
     }
 
     /// Offset, drift, breaks and stray cues, against the tolerances.

@@ -28,6 +28,24 @@ public indirect enum JSONValue: Sendable, Equatable {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
+
+    /// A number as a `Double`, whether written as an integer or not (`30` read back from JSON is an integer).
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
+
+    /// A whole number as an `Int`, whether written as an integer or not.
+    public var intValue: Int? {
+        switch self {
+        case .integer(let value): Int(exactly: value)
+        case .number(let value): Int(exactly: value)
+        default: nil
+        }
+    }
 }
 
 extension JSONValue {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 /// `medialint check` over a small library made from the bundled samples.
@@ -61,5 +64,30 @@ import Testing
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 4)
         for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
+    }
+
+    /// The HTML report of the library, rendered from the store: one section a file, with the flash chart (its
+    /// incident marked) for the flashing video and the caption timeline for each synced video.
+    @Test func htmlReportFromTheStore() throws {
+        let root = try library()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let database = root.appendingPathComponent("results.sqlite").path, page = root.appendingPathComponent("report.html")
+        #expect(try Medialint.run(["check", root.appendingPathComponent("videos").path, "--db", database, "--format", "json"]).status == 2)
+        let result = try Medialint.run(["report", "--db", database, "--format", "html", "-o", page.path])
+        #expect(result.status == 2 && result.stdout.isEmpty)
+        let document = try XMLDocument(contentsOf: page)
+        #expect(try document.nodes(forXPath: "//tbody/tr").count == 7, "7 files (the loop is walked once)")
+        func section(_ name: String) throws -> XMLNode {
+            try #require(try document.nodes(forXPath: "//section").first { ($0 as? XMLElement)?.elements(forName: "h2").first?.stringValue?.contains("/" + name + " ") == true })
+        }
+        let flashing = try section("flashing.mp4")
+        #expect(try flashing.nodes(forXPath: ".//svg").count == 1)
+        #expect(try flashing.nodes(forXPath: ".//svg/rect").count >= 1, "incidents marked")
+        #expect(try flashing.nodes(forXPath: ".//polyline").count == 2)
+        for name in ["good.mp4", "late.mp4"] {
+            #expect(try section(name).nodes(forXPath: ".//svg/title").map { $0.stringValue ?? "" }
+                .contains { $0.hasPrefix("Captions against detected speech") }, "\(name)")
+        }
+        #expect(try section("broken.mp4").nodes(forXPath: ".//svg").isEmpty)
     }
 }

@@ -68,4 +68,13 @@ import Reports
         }
         #expect(try JSONValueEncoder().encode(Custom()).serialized() == #"{"a":{"b":"video"},"b":["x",{"a":1}]}"#)
     }
+
+    /// Whole numbers written as `30.0` come back from JSON as integers: readers take either.
+    @Test func numericAccessorsTakeIntegersAndNumbers() throws {
+        let value = try JSONValue.parse(JSONValue.object([("fps", .number(30)), ("bin", .number(0.5))]).serialized())
+        #expect(value["fps"] == .integer(30))
+        #expect(value["fps"]?.doubleValue == 30 && value["fps"]?.intValue == 30)
+        #expect(value["bin"]?.doubleValue == 0.5 && value["bin"]?.intValue == nil)
+        #expect(JSONValue.string("30").doubleValue == nil)
+    }
 }

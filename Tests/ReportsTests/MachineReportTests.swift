@@ -84,3 +84,72 @@ struct MachineReportTests {
         #expect(suites[1].elements(forName: "testcase").first?.elements(forName: "failure").count == 1)
     }
 }
+
+/// The HTML report: a well-formed, self-contained page with a table of files and charts.
+struct HTMLReportTests {
+    static let results: [CheckResult] = [
+        CheckResult(file: "clips/flash & co.mp4", check: "flash", findings: [
+            Finding(rule: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4),
+        ], metrics: .object([("series", .object([("bin", .number(1)), ("luminance", .array([.number(0.2), .number(0.8), .number(0.1), .number(0.9), .number(0.5), .number(0.5)])),
+                                                  ("flashesPerSecond", .array([.number(0), .number(1), .number(5), .number(5), .number(0), .number(0)]))]))])),
+        CheckResult(file: "clips/talk.mp4", check: "captions", findings: [Finding(rule: "lint.line-length", severity: .warning, message: "line too long", start: 1, end: 2)]),
+        CheckResult(file: "clips/talk.mp4", check: "sync", findings: [], metrics: .object([
+            ("timeline", .object([("bin", .number(0.5)), ("speech", .array([.number(0), .number(1), .number(0.5)])), ("captions", .array([.number(0), .number(1), .number(1)]))])),
+        ])),
+        CheckResult(file: "broken.mp4", check: "media", verdict: .error, findings: [Finding(rule: "media.unreadable", severity: .error, message: "truncated <file>")]),
+    ]
+
+    @Test func structureAndCharts() throws {
+        let html = HTMLReport().render(Self.results)
+        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"), "self-contained, no script")
+        let document = try XMLDocument(data: Data(html.utf8))
+        let root = try #require(document.rootElement())
+        #expect(root.attribute(forName: "lang")?.stringValue == "en")
+        #expect(try document.nodes(forXPath: "//h1").count == 1)
+        #expect(try document.nodes(forXPath: "//main/p").first?.stringValue == "3 files, 4 results: 1 warn, 1 fail, 1 error · medialint \(ToolInfo.version)")
+        let rows = try document.nodes(forXPath: "//tbody/tr").map { $0.children?.map { $0.stringValue ?? "" } ?? [] }
+        #expect(rows == [["clips/flash & co.mp4", "fail", "flash fail", "1"],
+                         ["clips/talk.mp4", "warn", "captions warn · sync pass", "1"],
+                         ["broken.mp4", "error", "media error", "1"]])
+        #expect(try document.nodes(forXPath: "//section").count == 3, "one section a file")
+        #expect(try document.nodes(forXPath: "//section[2]/h3").map { $0.stringValue ?? "" } == ["captions warn", "sync pass"])
+        #expect(try document.nodes(forXPath: "//svg").count == 2)
+        #expect(try document.nodes(forXPath: "//section[1]//polyline").count == 2, "luminance and flashes")
+        #expect(try document.nodes(forXPath: "//section[1]//rect").count == 1, "the incident")
+        #expect((try document.nodes(forXPath: "//section[1]//rect").first as? XMLElement)?.attribute(forName: "x")?.stringValue == "266.7", "2 s of 6 s on 800 px")
+        #expect(try document.nodes(forXPath: "//section[2]//rect").count == 4, "2 speech bars, 2 caption bars")
+        #expect(try document.nodes(forXPath: "//section[3]//li").first?.stringValue == "error truncated <file> media.unreadable")
+    }
+
+    static let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// What the page logs to the console in headless Chromium.
+    static func consoleMessages(of html: String) throws -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-html-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("report.html")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["120", browser!, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+                             "--user-data-dir=\(directory.path)/profile", "--enable-logging=stderr", "--v=0", "--dump-dom", page.absoluteString]
+        let log = directory.appendingPathComponent("stderr.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "Chromium exited with \(process.terminationStatus)")
+        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains(":CONSOLE") || $0.contains("Uncaught") }.map(String.init)
+    }
+
+    /// In a real browser (skipped when Chromium is absent): the report loads without console messages, while a
+    /// page with a script error does log one — the harness can tell.
+    @Test(.enabled(if: browser != nil, "Chromium is not installed")) func opensInHeadlessChromium() throws {
+        #expect(try Self.consoleMessages(of: HTMLReport().render(Self.results)) == [])
+        let broken = try Self.consoleMessages(of: "<!DOCTYPE html><html><body><script>undefinedFunction()</script></body></html>")
+        #expect(broken.count == 1 && broken[0].contains("ReferenceError"), "\(broken)")
+    }
+}

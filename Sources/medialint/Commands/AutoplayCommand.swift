@@ -112,15 +112,15 @@ struct AutoplayCommand: ParsableCommand {
     }
 
     static func metricsLine(_ result: CheckResult) -> String? {
-        if case .number(let duration) = result.metrics["duration"], case .number(let audible) = result.metrics["audibleSeconds"] {
+        if let duration = result.metrics["duration"]?.doubleValue, let audible = result.metrics["audibleSeconds"]?.doubleValue {
             var line = "\(TextReport.seconds(duration)) long · \(TextReport.seconds(audible)) of sound"
-            if case .number(let first) = result.metrics["firstAudible"], case .number(let last) = result.metrics["lastAudible"] {
+            if let first = result.metrics["firstAudible"]?.doubleValue, let last = result.metrics["lastAudible"]?.doubleValue {
                 line += " between \(TextReport.seconds(first, unit: false)) and \(TextReport.seconds(last))"
             }
             if result.metrics["hasAudio"] == .bool(false) { line += " (no audio stream)" }
             return line
         }
-        if case .integer(let count) = result.metrics["elements"], case .string(let profile) = result.metrics["profile"] {
+        if let count = result.metrics["elements"]?.intValue, case .string(let profile) = result.metrics["profile"] {
             return "\(count) autoplaying element\(count == 1 ? "" : "s") · profile \(profile)"
         }
         return nil

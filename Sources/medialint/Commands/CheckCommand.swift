@@ -105,12 +105,12 @@ struct CheckCommand: ParsableCommand {
         if interrupted.isSet {
             let unchecked = perItem.filter { $0 == nil }.count
             Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
-            if !streaming { try? output.emit(results, format: format, metricsLine: { _ in nil }) }
+            if !streaming { try? output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:)) }
             throw ExitCode(130)
         }
         progress.finish()
         if !streaming {
-            try output.emit(results, format: format, metricsLine: { _ in nil },
+            try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:),
                             ruleDescriptions: ["captions.missing": "media with speech and no captions", "sync.offset": "captions off their speech"])
             if format == .text {
                 let reused = items.count - pending.count

@@ -76,10 +76,9 @@ struct FlashCommand: ParsableCommand {
     }
 
     static func metricsLine(_ result: CheckResult) -> String? {
-        guard case .object = result.metrics, let frames = result.metrics["framesAnalysed"], let fps = result.metrics["fps"],
-              let peak = result.metrics["maxFlashesPerSecond"], let standard = result.metrics["standard"],
-              case .integer(let count) = frames, case .number(let rate) = fps, case .number(let most) = peak,
-              case .string(let name) = standard else { return nil }
+        guard let count = result.metrics["framesAnalysed"]?.intValue, let rate = result.metrics["fps"]?.doubleValue,
+              let most = result.metrics["maxFlashesPerSecond"]?.doubleValue,
+              case .string(let name)? = result.metrics["standard"] else { return nil }
         return "\(count) frames · \(FlashCheck.number(rate)) fps (shows at most \(FlashCheck.number(rate / 2)) flashes/s) · "
             + "most flashes in a second: \(FlashCheck.number(most)) · profile \(name)"
     }

@@ -135,7 +135,7 @@ struct LintCommand: ParsableCommand {
     }
 
     static func metricsLine(_ result: CheckResult) -> String? {
-        guard case .integer(let cues) = result.metrics["cues"], case .string(let profile) = result.metrics["profile"] else { return nil }
+        guard let cues = result.metrics["cues"]?.intValue, case .string(let profile) = result.metrics["profile"] else { return nil }
         let errors = result.findings.filter { $0.severity == .error }.count, warnings = result.findings.filter { $0.severity == .warning }.count
         return "\(cues) cue\(cues == 1 ? "" : "s") · profile \(profile) · \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }

@@ -37,7 +37,7 @@ struct ReportCommand: ParsableCommand {
             }
         }
         let results = byFile.keys.sorted().flatMap { byFile[$0]! }
-        try output.emit(results, format: format, metricsLine: { _ in nil })
+        try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:))
         try OutputOptions.exitForVerdicts(results)
     }
 }

@@ -226,13 +226,7 @@ struct SyncCommand: ParsableCommand {
     }
 
     static func metricsLine(_ result: CheckResult) -> String? {
-        func number(_ key: String) -> Double? {
-            switch result.metrics[key] {
-            case .number(let value): value
-            case .integer(let value): Double(value)
-            default: nil
-            }
-        }
+        func number(_ key: String) -> Double? { result.metrics[key]?.doubleValue }
         var parts: [String] = []
         if case .string(let source) = result.metrics["captions"] { parts.append(source) }
         if let offset = number("offsetSeconds") {

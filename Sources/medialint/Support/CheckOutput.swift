@@ -2,7 +2,7 @@ import ArgumentParser
 import Reports
 
 /// The output formats of the check commands (`flash`, `sync` …).
-enum CheckFormat: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl, sarif, junit }
+enum CheckFormat: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl, sarif, junit, html }
 
 /// Printing check results and turning their verdicts into the exit status (cli.md).
 extension OutputOptions {
@@ -22,6 +22,19 @@ extension OutputOptions {
             try emit(SARIFReport(ruleDescriptions: ruleDescriptions).render(results).serialized(pretty: true) + "\n")
         case .junit:
             try emit(JUnitReport().render(results))
+        case .html:
+            try emit(HTMLReport().render(results))
+        }
+    }
+
+    /// The metrics line of a result of any check (for `check` and `report`, which print several kinds).
+    static func metricsLine(ofAnyCheck result: CheckResult) -> String? {
+        switch result.check {
+        case "flash": FlashCommand.metricsLine(result)
+        case "sync": SyncCommand.metricsLine(result)
+        case "lint": LintCommand.metricsLine(result)
+        case "autoplay": AutoplayCommand.metricsLine(result)
+        default: nil
         }
     }
 
