@@ -69,7 +69,7 @@ struct CheckCommand: ParsableCommand {
             }
         }
         let pending = items.indices.filter { perItem[$0] == nil }
-        let progress = ProgressLine(label: "check")
+        let progress = ProgressLine(label: "check", counting: .files)
         let done = ProgressCounter()
         let streaming = format == .jsonl && output.output == nil
         if streaming {

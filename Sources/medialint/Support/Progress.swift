@@ -7,13 +7,18 @@ final class ProgressLine: @unchecked Sendable {
     private let label: String
     private var lastDraw = 0.0
     private let start = Date()
+    private let counting: Counting
 
-    init(label: String) {
+    /// What `done` and `total` count.
+    enum Counting { case seconds, files }
+
+    init(label: String, counting: Counting = .seconds) {
         self.label = label
+        self.counting = counting
         enabled = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
-    /// `done` of `total` seconds of media, and the frames decoded so far (video).
+    /// `done` of `total` seconds of media (or files), and the frames decoded so far (video).
     func update(done: Double, total: Double?, frames: Int? = nil) {
         guard enabled else { return }
         let now = Date().timeIntervalSince(start)
@@ -25,7 +30,8 @@ final class ProgressLine: @unchecked Sendable {
             let width = 24
             let filled = Int(fraction * Double(width))
             text += " [" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "]"
-            text += String(format: " %3d%%  %.1f/%.1f s", Int(fraction * 100), done, total)
+            text += counting == .files ? String(format: " %3d%%  %ld/%ld files", Int(fraction * 100), Int(done), Int(total))
+                : String(format: " %3d%%  %.1f/%.1f s", Int(fraction * 100), done, total)
             if fraction > 0.01 { text += String(format: "  ETA %.0f s", now / fraction - now) }
         } else {
             text += String(format: "  %.1f s", done)
