@@ -127,15 +127,24 @@ extension Benchmarks {
         let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var one = Double.infinity, all = Double.infinity
-        for _ in 0..<2 {
-            one = min(one, try Measure.run(medialint, ["check", folder.path, "--jobs", "1", "--format", "json"], allowedStatuses: [0, 1]).seconds)
-            all = min(all, try Measure.run(medialint, ["check", folder.path, "--jobs", String(cores), "--format", "json"], allowedStatuses: [0, 1]).seconds)
+        var analysed = true
+        /// One timed run; every clip must have been decoded for its flash result (no store: nothing reused).
+        func check(jobs: Int) throws -> Double {
+            let (run, output) = try Measure.runCapturing(medialint, ["check", folder.path, "--no-store", "--jobs", String(jobs), "--format", "jsonl"],
+                                                         allowedStatuses: [0, 1])
+            analysed = analysed && output.split(separator: "\n").filter { $0.contains(#""check":"flash","verdict":"pass""#) && $0.contains(#""framesAnalysed":75"#) }.count == 200
+            return run.seconds
+        }
+        for _ in 0..<3 {  // best of three: other load on the machine only ever slows a run down
+            one = min(one, try check(jobs: 1))
+            all = min(all, try check(jobs: cores))
         }
         var report = BenchmarkReport(title: "medialint check on a library of 200 short clips — issue 8")
         report.lines = [
             "one file at a time  \(format(one)) s   (\(format(one / 200 * 1000)) ms a file)",
             "\(cores) at once         \(format(all)) s",
         ]
+        report.check("every run decoded all 200 clips (75 frames each, no stored result reused)", analysed)
         report.check("\(format(one / all))× faster with every core busy ≥ 1.7×", one / all >= 1.7)
         return report
     }
