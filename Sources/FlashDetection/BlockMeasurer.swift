@@ -129,19 +129,38 @@ final class BlockMeasurer {
                 let row = (plane.baseAddress + y * plane.bytesPerRow).assumingMemoryBound(to: Sample.self)
                 var x = 0
                 if powerOfTwo {
-                    // One pass along the row, each sample added to its block's column.
-                    if withCode {
-                        while x < width {
-                            let value = Int(row[x]) & mask
-                            lumRow[x &>> shift] += linear[value]
-                            codeRow[x &>> shift] += Float(value)
-                            x &+= xStep
+                    // Block by block along the row: each block's samples summed in registers (two float
+                    // chains for the luminance, an exact integer sum for the code values), then stored once.
+                    for c in 0..<columns {
+                        let x1 = min((c &+ 1) &<< shift, width)
+                        var sum0: Float = 0, sum1: Float = 0, codeSum = 0
+                        if withCode {
+                            while x &+ xStep < x1 {
+                                let v0 = Int(row[x]) & mask, v1 = Int(row[x &+ xStep]) & mask
+                                sum0 += linear[v0]
+                                sum1 += linear[v1]
+                                codeSum &+= v0 &+ v1
+                                x &+= xStep &<< 1
+                            }
+                            if x < x1 {
+                                let value = Int(row[x]) & mask
+                                sum0 += linear[value]
+                                codeSum &+= value
+                                x &+= xStep
+                            }
+                            codeRow[c] += Float(codeSum)
+                        } else {
+                            while x &+ xStep < x1 {
+                                sum0 += linear[Int(row[x]) & mask]
+                                sum1 += linear[Int(row[x &+ xStep]) & mask]
+                                x &+= xStep &<< 1
+                            }
+                            if x < x1 {
+                                sum0 += linear[Int(row[x]) & mask]
+                                x &+= xStep
+                            }
                         }
-                    } else {
-                        while x < width {
-                            lumRow[x &>> shift] += linear[Int(row[x]) & mask]
-                            x &+= xStep
-                        }
+                        lumRow[c] += sum0 + sum1
                     }
                 } else {
                     while x < width {
@@ -189,9 +208,22 @@ final class BlockMeasurer {
             while y < y1 {
                 let row = (plane.baseAddress + y * plane.bytesPerRow).assumingMemoryBound(to: Sample.self)
                 var x = 0
-                while x < width {
-                    outRow[powerOfTwo ? x &>> shift : x / blockWidth] += Float(row[x])
-                    x &+= chromaXStep
+                if powerOfTwo {
+                    // Block by block: an exact integer sum per block, stored once.
+                    for c in 0..<columns {
+                        let x1 = min((c &+ 1) &<< shift, width)
+                        var sum = 0
+                        while x < x1 {
+                            sum &+= Int(row[x])
+                            x &+= chromaXStep
+                        }
+                        outRow[c] += Float(sum)
+                    }
+                } else {
+                    while x < width {
+                        outRow[x / blockWidth] += Float(row[x])
+                        x &+= chromaXStep
+                    }
                 }
                 sampledRows += 1
                 y += chromaYStep
