@@ -75,6 +75,12 @@ public struct AutoplayCheck: Sendable {
             return CheckResult(file: path, check: "autoplay", verdict: .error,
                                findings: [Finding(rule: "media.unreadable", severity: .error, message: "the page cannot be read")])
         }
+        // Text has no NUL bytes (UTF-16 pages are not served as HTML either): binary data is not a page.
+        if data.prefix(4096).contains(0) {
+            return CheckResult(file: path, check: "autoplay", verdict: .error,
+                               findings: [Finding(rule: "media.unreadable", severity: .error,
+                                                  message: "not an HTML page: binary data (a media file? `medialint autoplay --media FILE` measures its sound)")])
+        }
         let html = String(decoding: data, as: UTF8.self)
         let (elements, reviews) = PageScanner.scan(html)
         var findings: [Finding] = []

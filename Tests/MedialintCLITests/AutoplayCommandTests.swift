@@ -69,4 +69,13 @@ import Testing
         #expect(try Medialint.run(["autoplay"]).status == 2)
         #expect(try Medialint.run(["autoplay", "/nonexistent/page.html"]).status == 2)
     }
+
+    /// A media file given where a page is expected (`--media A B` takes one file): an error, not HTML parsing.
+    @Test func binaryFileIsNotAPage() throws {
+        let result = try Medialint.run(["autoplay", "--media", Medialint.media("speech.mp4"), Medialint.media("flashing.mp4")])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("flashing.mp4  ERROR  autoplay"))
+        #expect(result.stdout.contains("not an HTML page: binary data"))
+        #expect(result.stdout.contains("speech.mp4  PASS  autoplay"), "the --media file is still measured")
+    }
 }
