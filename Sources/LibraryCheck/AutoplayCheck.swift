@@ -171,10 +171,3 @@ public struct AutoplayCheck: Sendable {
         return finding("autoplay.audio", .info, "autoplays \(worst.source) with \(amount): \(why)", extra)
     }
 }
-
-enum CheckNumbers {
-    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
-    static func text(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
-    }
-}

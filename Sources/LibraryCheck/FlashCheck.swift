@@ -55,7 +55,7 @@ public struct FlashCheck: Sendable {
         var luminance: [(sum: Double, count: Int)] = []
         var flashes: [Double] = []
 
-        init(duration: Double) { bin = max(0.5, (duration / 600 * 10).rounded(.up) / 10) }
+        init(duration: Double) { bin = CheckNumbers.chartBin(duration: duration) }
 
         mutating func add(time: Double, luminance value: Double, flashes rate: Double) {
             let index = max(0, Int(time / bin))
@@ -70,7 +70,7 @@ public struct FlashCheck: Sendable {
 
         var json: JSONValue {
             .object([("bin", .number(bin)),
-                     ("luminance", .array(luminance.map { .number($0.count > 0 ? (($0.sum / Double($0.count)) * 1000).rounded() / 1000 : 0) })),
+                     ("luminance", .array(luminance.map { .number($0.count > 0 ? CheckNumbers.rounded($0.sum / Double($0.count)) : 0) })),
                      ("flashesPerSecond", .array(flashes.map { .number(($0 * 10).rounded() / 10) }))])
         }
     }
@@ -107,12 +107,12 @@ public struct FlashCheck: Sendable {
         }
         let metrics = JSONValue.object([
             ("framesAnalysed", .integer(Int64(report.framesAnalysed))),
-            ("fps", .number(Self.rounded(fps))),
+            ("fps", .number(CheckNumbers.rounded(fps))),
             ("maxFlashesPerSecond", .number(max(report.maxFlashesPerSecond, report.maxRedFlashesPerSecond))),
             ("maxGeneralFlashesPerSecond", .number(report.maxFlashesPerSecond)),
             ("maxRedFlashesPerSecond", .number(report.maxRedFlashesPerSecond)),
             ("standard", .string(configuration.profile)),
-            ("samplingLimit", .number(Self.rounded(fps / 2))),
+            ("samplingLimit", .number(CheckNumbers.rounded(fps / 2))),
             ("areaBasis", .string(configuration.areaBasis.rawValue)),
             ("hdr", .bool(stream.video?.color.isHDR ?? false)),
         ])
@@ -122,8 +122,8 @@ public struct FlashCheck: Sendable {
     private func finding(_ incident: FlashIncident) -> Finding {
         let data = JSONValue.object([
             ("peakFlashesPerSecond", .number(incident.peakFlashesPerSecond)),
-            ("peakFrameArea", .number(Self.rounded(incident.peakFrameArea))),
-            ("peakFieldArea", .number(Self.rounded(incident.peakFieldArea))),
+            ("peakFrameArea", .number(CheckNumbers.rounded(incident.peakFrameArea))),
+            ("peakFieldArea", .number(CheckNumbers.rounded(incident.peakFieldArea))),
             ("transitions", .integer(Int64(incident.transitions))),
         ])
         let area = "over \(Self.percent(incident.peakFrameArea)) of the frame (\(Self.percent(incident.peakFieldArea)) of the worst 10° field)"
@@ -143,13 +143,10 @@ public struct FlashCheck: Sendable {
         }
     }
 
-    public static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
-    }
+    /// `3`, or `2.5`: flash counts and rates in messages.
+    public static func number(_ value: Double) -> String { CheckNumbers.text(value) }
 
     static func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded()))%" }
-
-    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 }
 
 /// The calling thread's scheduling priority. On Linux the nice value belongs to each thread, and

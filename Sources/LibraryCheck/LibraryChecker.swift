@@ -77,16 +77,11 @@ public struct LibraryChecker: Sendable {
         }
         var results: [CheckResult] = []
         // Caption sources: sidecar files and embedded text tracks.
-        var sources: [(label: String, document: CaptionDocument)] = []
-        var findings: [Finding] = []
-        for sidecar in CaptionSidecars.find(for: path) {
-            do { sources.append((sidecar, try CaptionFile.read(sidecar))) } catch {
-                findings.append(Finding(rule: "captions.parse", severity: .error, message: "\(sidecar): \(error.message)"))
-            }
+        let sources = CaptionSource.all(for: path, media: info)
+        var findings = sources.compactMap { source in
+            source.problem.map { Finding(rule: "captions.parse", severity: .error, message: $0) }
         }
-        for track in info.textSubtitleTracks {
-            if let document = try? EmbeddedCaptions.read(path: path, streamIndex: track.index) { sources.append(("track \(track.index)", document)) }
-        }
+        let readable = sources.compactMap { source in source.document.map { (source.label, $0) } }
         var speech: MediaSpeech?
         var speechError: MediaError?
         if !info.streams(of: .audio).isEmpty {
@@ -97,7 +92,7 @@ public struct LibraryChecker: Sendable {
         let descriptions = info.streams(of: .audio).filter { $0.dispositions.contains("visual_impaired") || $0.dispositions.contains("descriptions") }
         let transcripts = Self.transcripts(for: path)
         var inventory: [(String, JSONValue)] = [
-            ("captionFiles", .array(CaptionSidecars.find(for: path).map { .string($0) })),
+            ("captionFiles", .array(sources.compactMap { if case .file(let file) = $0.origin { .string(file) } else { nil } })),
             ("captionTracks", .array(captionTracks.map { track in
                 .object([("index", .integer(Int64(track.index))), ("language", track.language.map { .string($0) } ?? .null),
                          ("hearingImpaired", .bool(track.dispositions.contains("hearing_impaired"))), ("text", .bool(track.subtitle?.isText == true))])
@@ -113,11 +108,9 @@ public struct LibraryChecker: Sendable {
         let hasVideo = info.streams(of: .video).contains { !$0.dispositions.contains("attached_pic") }
         if let speech, speech.timeline.totalSpeech >= 1 {
             let seconds = String(format: "%.1f", speech.timeline.totalSpeech)
-            if hasVideo, sources.isEmpty {
-                findings.append(Finding(rule: "captions.missing", severity: .error,
-                                        message: "\(seconds) s of speech and no captions (no sidecar file, no text subtitle track)",
-                                        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"]))
-            } else if !hasVideo, sources.isEmpty, transcripts.isEmpty {
+            if hasVideo, readable.isEmpty {
+                findings.append(CaptionPresence.missingCaptions(speechSeconds: speech.timeline.totalSpeech))
+            } else if !hasVideo, readable.isEmpty, transcripts.isEmpty {
                 findings.append(Finding(rule: "transcript.missing", severity: .error,
                                         message: "\(seconds) s of speech in audio-only media and no transcript or captions next to it (name.txt, name.vtt …)",
                                         guidelines: ["WCAG 1.2.1"]))
@@ -128,8 +121,8 @@ public struct LibraryChecker: Sendable {
                                     guidelines: ["WCAG 1.2.5"]))
         }
         results.append(CheckResult(file: path, check: "captions", findings: findings, metrics: .object(inventory)))
-        for source in sources {
-            results.append(sync.check(path: path, media: info, speech: speech, captions: source.document, source: source.label).result)
+        for (label, document) in readable {
+            results.append(sync.check(path: path, media: info, speech: speech, captions: document, source: label).result)
         }
         if hasVideo {
             do { results.append(try flash.run(path: path)) } catch {

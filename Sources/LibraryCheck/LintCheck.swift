@@ -17,8 +17,8 @@ public struct LintCheck: Sendable {
                 data.append(("cue", .integer(Int64(issue.cue))))
                 if !issue.cueIdentifier.isEmpty { data.append(("id", .string(issue.cueIdentifier))) }
             }
-            if let measured = issue.measured { data.append(("measured", .number((measured * 1000).rounded() / 1000))) }
-            if let limit = issue.limit { data.append(("limit", .number((limit * 1000).rounded() / 1000))) }
+            if let measured = issue.measured { data.append(("measured", .number(CheckNumbers.rounded(measured)))) }
+            if let limit = issue.limit { data.append(("limit", .number(CheckNumbers.rounded(limit)))) }
             let severity: Severity = switch issue.severity {
             case .error: .error
             case .warning: .warning

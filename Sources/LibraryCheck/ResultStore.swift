@@ -22,7 +22,7 @@ public struct FileStamp: Sendable, Equatable {
         var stampModified = modified
         for companion in companions {
             guard let (companionSize, companionModified, companionHash) = measure(companion) else { continue }
-            fingerprint = fnv(fingerprint, Array("\(companion)|\(companionSize)|\(companionHash)".utf8))
+            fingerprint = FNV1a.hash("\(companion)|\(companionSize)|\(companionHash)".utf8, seed: fingerprint)
             stampModified = max(stampModified, companionModified)
         }
         return FileStamp(path: path, size: size, modified: stampModified, fingerprint: String(fingerprint, radix: 16), setup: setup)
@@ -34,23 +34,14 @@ public struct FileStamp: Sendable, Equatable {
         defer { try? handle.close() }
         let size = Int64(info.st_size)
         let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        var hash = fnv(0xcbf2_9ce4_8422_2325, Array(String(size).utf8))
+        var hash = FNV1a.hash(String(size).utf8)
         let head = (try? handle.read(upToCount: 65_536)) ?? Data()
-        hash = fnv(hash, Array(head))
+        hash = FNV1a.hash(head, seed: hash)
         if size > 131_072 {
             try? handle.seek(toOffset: UInt64(size - 65_536))
-            hash = fnv(hash, Array((try? handle.read(upToCount: 65_536)) ?? Data()))
+            hash = FNV1a.hash((try? handle.read(upToCount: 65_536)) ?? Data(), seed: hash)
         }
         return (size, modified, hash)
-    }
-
-    static func fnv(_ seed: UInt64, _ bytes: [UInt8]) -> UInt64 {
-        var hash = seed
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
     }
 }
 

@@ -75,7 +75,7 @@ public struct SyncCheck: Sendable {
             }
         }
         var metrics: [(String, JSONValue)] = [("captions", .string(source))]
-        if let duration { metrics.append(("mediaDuration", .number(Self.rounded(duration)))) }
+        if let duration { metrics.append(("mediaDuration", .number(CheckNumbers.rounded(duration)))) }
 
         let dialogue = DialogueCues.of(captions)
         func unverified(_ reason: String) -> Outcome {
@@ -104,26 +104,26 @@ public struct SyncCheck: Sendable {
             return result
         }
         metrics += [
-            ("offsetSeconds", .number(Self.rounded(report.offsetSeconds))),
+            ("offsetSeconds", .number(CheckNumbers.rounded(report.offsetSeconds))),
             ("driftRatio", .number((report.driftRatio * 1_000_000).rounded() / 1_000_000)),
-            ("speechCoverage", .number(Self.rounded(report.speechCoverage))),
-            ("captionCoverage", .number(Self.rounded(report.captionCoverage))),
+            ("speechCoverage", .number(CheckNumbers.rounded(report.speechCoverage))),
+            ("captionCoverage", .number(CheckNumbers.rounded(report.captionCoverage))),
             ("dialogueCues", .integer(Int64(report.dialogueCues))),
-            ("onTimeFraction", .number(Self.rounded(report.onTimeFraction))),
+            ("onTimeFraction", .number(CheckNumbers.rounded(report.onTimeFraction))),
         ]
         // Per dialogue cue: where it starts, how far its start is from the speech onset it was paired with once
         // fitted (null: none within reach), and how much of its fitted time has speech.
         var residualByCue: [Int: Double] = [:]
         for entry in report.residuals { residualByCue[entry.cue] = entry.residual }
         metrics.append(("cues", .array(dialogue.indices.map { i in
-            .object([("cue", .integer(Int64(dialogue[i].index + 1))), ("start", .number(Self.rounded(dialogue[i].start))),
-                     ("residual", residualByCue[i].map { .number(Self.rounded($0)) } ?? .null),
+            .object([("cue", .integer(Int64(dialogue[i].index + 1))), ("start", .number(CheckNumbers.rounded(dialogue[i].start))),
+                     ("residual", residualByCue[i].map { .number(CheckNumbers.rounded($0)) } ?? .null),
                      ("speech", .number((report.cueSpeechCoverage[i] * 100).rounded() / 100))])
         })))
         metrics.append(("timeline", Self.timeline(speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) },
                                                   duration: duration ?? speech.timeline.duration)))
         let fix = TimingEdit(offset: report.shift, scale: report.scale)
-        metrics.append(("fix", .object([("offset", .number(Self.rounded(report.shift))),
+        metrics.append(("fix", .object([("offset", .number(CheckNumbers.rounded(report.shift))),
                                          ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])))
         findings += timingFindings(report, duration: duration ?? speech.timeline.duration)
         // Speech without captions and cues over silence are only meaningful when one mapping holds for the
@@ -132,7 +132,7 @@ public struct SyncCheck: Sendable {
         for gap in report.uncaptionedSpeech where !breakFound {
             findings.append(Finding(rule: "sync.uncaptioned-speech", severity: .warning,
                                     message: "\(Self.seconds(gap.end - gap.start)) of speech from \(Self.time(gap.start)) has no caption (or it is music or sound the detector took for speech)",
-                                    start: Self.rounded(gap.start), end: Self.rounded(gap.end), guidelines: Self.guidelines))
+                                    start: CheckNumbers.rounded(gap.start), end: CheckNumbers.rounded(gap.end), guidelines: Self.guidelines))
         }
         if !breakFound {
             let end = duration.map { mediaStart + $0 } ?? .infinity
@@ -153,7 +153,7 @@ public struct SyncCheck: Sendable {
 
     /// Speech and caption cover per bin (at most 600 bins) over the media, as given (for charts).
     static func timeline(speech: SpeechTimeline, cues: [(Double, Double)], duration: Double) -> JSONValue {
-        let bin = max(0.5, (duration / 600 * 10).rounded(.up) / 10)
+        let bin = CheckNumbers.chartBin(duration: duration)
         let count = max(1, Int((duration / bin).rounded(.up)))
         var captions = [Double](repeating: 0, count: count)
         for (start, end) in cues where end > start {
@@ -174,14 +174,14 @@ public struct SyncCheck: Sendable {
     private func timingFindings(_ report: SyncReport, duration: Double) -> [Finding] {
         var findings: [Finding] = []
         let offset = report.offsetSeconds
-        let fixData: JSONValue = .object([("offset", .number(Self.rounded(report.shift))),
+        let fixData: JSONValue = .object([("offset", .number(CheckNumbers.rounded(report.shift))),
                                           ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])
         if abs(offset) > tolerance {
             let direction = offset > 0 ? "late" : "early"
             findings.append(Finding(rule: "sync.offset", severity: abs(offset) > failTolerance ? .error : .warning,
                                     message: "captions are \(Self.seconds(abs(offset))) \(direction): move them by \(Self.signed(report.shift))",
                                     guidelines: Self.guidelines,
-                                    data: .object([("offsetSeconds", .number(Self.rounded(offset))), ("fix", fixData)])))
+                                    data: .object([("offsetSeconds", .number(CheckNumbers.rounded(offset))), ("fix", fixData)])))
         }
         let driftSeconds = abs(report.scale - 1) * duration
         if driftSeconds > tolerance {
@@ -191,14 +191,14 @@ public struct SyncCheck: Sendable {
                                     message: "captions drift: their clock runs at \(String(format: "%.4f", ratio))× the media's\(known), \(Self.seconds(driftSeconds)) apart by the end; stretch them by \(String(format: "%.6f", report.scale))",
                                     guidelines: Self.guidelines,
                                     data: .object([("driftRatio", .number((ratio * 1_000_000).rounded() / 1_000_000)),
-                                                   ("driftSeconds", .number(Self.rounded(driftSeconds))), ("fix", fixData)])))
+                                                   ("driftSeconds", .number(CheckNumbers.rounded(driftSeconds))), ("fix", fixData)])))
         }
         for step in report.breaks {
             findings.append(Finding(rule: "sync.break", severity: .error,
                                     message: "the offset changes at \(Self.time(step.time)) from \(Self.signed(step.before)) to \(Self.signed(step.after)) (an edit or a cut the captions do not follow): one shift cannot fix this",
-                                    start: Self.rounded(step.time), guidelines: Self.guidelines,
-                                    data: .object([("offsetBefore", .number(Self.rounded(step.before))),
-                                                   ("offsetAfter", .number(Self.rounded(step.after)))])))
+                                    start: CheckNumbers.rounded(step.time), guidelines: Self.guidelines,
+                                    data: .object([("offsetBefore", .number(CheckNumbers.rounded(step.before))),
+                                                   ("offsetAfter", .number(CheckNumbers.rounded(step.after)))])))
         }
         // Cues scattered off their speech while the file as a whole is on time.
         if findings.isEmpty, report.matchedCues >= 5 {
@@ -220,7 +220,6 @@ public struct SyncCheck: Sendable {
         return known.first { abs($0.0 - ratio) < 0.0003 }?.1
     }
 
-    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
     static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
     static func signed(_ value: Double) -> String { String(format: "%+.2f s", value) }
     static func time(_ seconds: Double) -> String { CaptionTime(seconds: max(0, seconds)).webVTTString }

@@ -87,16 +87,22 @@ enum Benchmarks {
 
     // MARK: - Issue 3: captions
 
+    /// The generated 500,000-cue file in `format` (made on first use).
+    static func captionFile500k(_ format: CaptionFormat) throws -> String {
+        let path = mediaDirectory.appendingPathComponent("captions-500k.\(format.fileExtension)").path
+        if !FileManager.default.fileExists(atPath: path) {
+            print("generating \(format.rawValue) file with 500,000 cues …")
+            try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
+            try CaptionBench.generate(cues: 500_000, format: format, to: path)
+        }
+        return path
+    }
+
     /// Parsing and writing a 500k-cue (~50 MB) SRT and WebVTT file at ≥ 150 MB/s on one core, peak memory < 3× the file.
     static func captions() throws -> BenchmarkReport {
         var report = BenchmarkReport(title: "Captions: read and write 500,000 cues (~50 MB) on one core — issue 3")
         for format in [CaptionFormat.srt, .webvtt] {
-            let path = mediaDirectory.appendingPathComponent("captions-500k.\(format.fileExtension)").path
-            if !FileManager.default.fileExists(atPath: path) {
-                print("generating \(format.rawValue) file with 500,000 cues …")
-                try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
-                try CaptionBench.generate(cues: 500_000, format: format, to: path)
-            }
+            let path = try captionFile500k(format)
             let size = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
             let megabytes = size / 1_000_000
             // Each worker run reports its best wall time and its best thread CPU time (the time on one core,
@@ -136,12 +142,7 @@ enum Benchmarks {
     static func quality() throws -> BenchmarkReport {
         var report = BenchmarkReport(title: "Lint and transcribe 500,000 cues (~50 MB), reading included — issue 6")
         for format in [CaptionFormat.srt, .webvtt] {
-            let path = mediaDirectory.appendingPathComponent("captions-500k.\(format.fileExtension)").path
-            if !FileManager.default.fileExists(atPath: path) {
-                print("generating \(format.rawValue) file with 500,000 cues …")
-                try FileManager.default.createDirectory(at: mediaDirectory, withIntermediateDirectories: true)
-                try CaptionBench.generate(cues: 500_000, format: format, to: path)
-            }
+            let path = try captionFile500k(format)
             let megabytes = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000
             var lint = Double.infinity, transcript = Double.infinity, reading = Double.infinity
             var findings = 0.0

@@ -31,31 +31,29 @@ enum CaptionBench {
     /// one document alive at a time) and prints `bestSeconds cues`. Peak memory is measured on a process
     /// that reads once: freed memory stays with the allocator, so later reads would add the file's pages to it.
     static func parse(path: String, repetitions: Int) throws {
+        try printBest(of: repetitions, { try CaptionFile.read(path) }, size: \.cues.count)
+    }
+
+    /// Runs `work` `repetitions` times, each timed (wall, and this thread's CPU), and prints
+    /// `bestSeconds bestCPUSeconds size` with `size` of the last run's result. Each result is released after
+    /// its timing ends.
+    static func printBest<Result>(of repetitions: Int, _ work: () throws -> Result, size: (Result) -> Int) rethrows {
         var best = Double.infinity, bestCPU = Double.infinity
-        var cues = 0
+        var count = 0
         for _ in 0..<repetitions {
             let start = Measure.now(), startCPU = Measure.threadCPUTime()
-            let document = try CaptionFile.read(path)
+            let result = try work()
             best = min(best, Measure.now() - start)
             bestCPU = min(bestCPU, Measure.threadCPUTime() - startCPU)
-            cues = document.cues.count
+            count = size(result)
         }
-        print(best, bestCPU, cues)
+        print(best, bestCPU, count)
     }
 
     /// Reads `path`, then times writing it back in its own format three times; prints `bestSeconds bytes`.
     static func write(path: String) throws {
         let document = try CaptionFile.read(path)
-        var best = Double.infinity, bestCPU = Double.infinity
-        var count = 0
-        for _ in 0..<3 {
-            let start = Measure.now(), startCPU = Measure.threadCPUTime()
-            let written = CaptionFile.encode(document, as: document.format).bytes
-            best = min(best, Measure.now() - start)
-            bestCPU = min(bestCPU, Measure.threadCPUTime() - startCPU)
-            count = written.count
-        }
-        print(best, bestCPU, count)
+        printBest(of: 3, { CaptionFile.encode(document, as: document.format).bytes }, size: \.count)
     }
 }
 
@@ -68,31 +66,18 @@ import Transcripts
 extension CaptionBench {
     /// Reads and lints `path` three times; prints `bestSeconds bestCPUSeconds findings`.
     static func lint(path: String) throws {
-        var best = Double.infinity, bestCPU = Double.infinity
-        var count = 0
-        for _ in 0..<3 {
-            let start = Measure.now(), startCPU = Measure.threadCPUTime()
+        try printBest(of: 3, {
             let document = try CaptionFile.read(path)
-            count = CaptionLinter(profile: .netflix).lint(document).count
-            best = min(best, Measure.now() - start)
-            bestCPU = min(bestCPU, Measure.threadCPUTime() - startCPU)
-        }
-        print(best, bestCPU, count)
+            return (document, CaptionLinter(profile: .netflix).lint(document))
+        }, size: \.1.count)
     }
 
     /// Reads `path`, builds its transcript and renders it as text, three times; prints
     /// `bestSeconds bestCPUSeconds characters`.
     static func transcribe(path: String) throws {
-        var best = Double.infinity, bestCPU = Double.infinity
-        var count = 0
-        for _ in 0..<3 {
-            let start = Measure.now(), startCPU = Measure.threadCPUTime()
+        try printBest(of: 3, {
             let document = try CaptionFile.read(path)
-            let transcript = TranscriptBuilder().build(document, title: "bench")
-            count = TranscriptRenderer.render(transcript, as: .text).utf8.count
-            best = min(best, Measure.now() - start)
-            bestCPU = min(bestCPU, Measure.threadCPUTime() - startCPU)
-        }
-        print(best, bestCPU, count)
+            return (document, TranscriptRenderer.render(TranscriptBuilder().build(document, title: "bench"), as: .text))
+        }, size: \.1.utf8.count)
     }
 }

@@ -13,7 +13,7 @@ public struct HTMLReport {
             <head>
             <meta charset="utf-8" />
             <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>\(Self.escape(title))</title>
+            <title>\(XMLText.escape(title))</title>
             <style>
             body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1a1a1a}
             table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd}
@@ -24,7 +24,7 @@ public struct HTMLReport {
             </head>
             <body>
             <main>
-            <h1>\(Self.escape(title))</h1>
+            <h1>\(XMLText.escape(title))</h1>
 
             """
         let files = Self.grouped(results)
@@ -35,17 +35,17 @@ public struct HTMLReport {
         html += "<table>\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
         for (index, file) in files.enumerated() {
             let verdict = Self.overall(file.results)
-            let checks = file.results.map { "\(Self.escape($0.check)) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
-            html += "<tr><td><a href=\"#f\(index)\">\(Self.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
+            let checks = file.results.map { "\(XMLText.escape($0.check)) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
+            html += "<tr><td><a href=\"#f\(index)\">\(XMLText.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
                 + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findings.count })</td></tr>\n"
         }
         html += "</tbody>\n</table>\n"
         for (index, file) in files.enumerated() {
             let verdict = Self.overall(file.results)
-            html += "<section id=\"f\(index)\">\n<h2>\(Self.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n"
+            html += "<section id=\"f\(index)\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n"
             for result in file.results {
-                let source = if case .string(let name)? = result.metrics["captions"] { " · " + Self.escape(name) } else { "" }
-                html += "<h3>\(Self.escape(result.check))\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n"
+                let source = if case .string(let name)? = result.metrics["captions"] { " · " + XMLText.escape(name) } else { "" }
+                html += "<h3>\(XMLText.escape(result.check))\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n"
                 if !result.findings.isEmpty {
                     html += "<ul>\n"
                     for finding in result.findings {
@@ -53,7 +53,7 @@ public struct HTMLReport {
                         if let start = finding.start { place = TextReport.seconds(start) + (finding.end.map { "–" + TextReport.seconds($0) } ?? "") + ": " }
                         else if let line = finding.line { place = "line \(line): " }
                         html += "<li><span class=\"\(finding.severity == .error ? "fail" : finding.severity == .warning ? "warn" : "unverified")\">\(finding.severity.rawValue)</span> "
-                            + Self.escape(place + finding.message) + " <code>\(Self.escape(finding.rule))</code></li>\n"
+                            + XMLText.escape(place + finding.message) + " <code>\(XMLText.escape(finding.rule))</code></li>\n"
                     }
                     html += "</ul>\n"
                 }
@@ -86,22 +86,22 @@ public struct HTMLReport {
 
     /// Luminance (0–1, grey line) and flashes a second (red line, 3 a second dashed) over time; incidents shaded.
     static func flashChart(_ result: CheckResult) -> String? {
-        guard case .object? = result.metrics["series"], let bin = result.metrics["series"]?["bin"]?.doubleValue,
+        guard let bin = result.metrics["series"]?["bin"]?.doubleValue,
               case .array(let luminance)? = result.metrics["series"]?["luminance"],
               case .array(let flashes)? = result.metrics["series"]?["flashesPerSecond"], !luminance.isEmpty else { return nil }
         let duration = Double(luminance.count) * bin
-        let peak = max(5, flashes.compactMap(number).max() ?? 0)
+        let peak = max(5, flashes.compactMap(\.doubleValue).max() ?? 0)
         func x(_ time: Double) -> String { format(time / duration * width) }
         var svg = "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(height + axisHeight))\" width=\"\(format(width))\" height=\"\(format(height + axisHeight))\">\n"
             + "<title>Luminance and flashes a second over \(format(duration)) s</title>\n"
         for finding in result.findings where finding.rule.hasPrefix("flash.") {
             guard let start = finding.start, let end = finding.end else { continue }
-            svg += "<rect x=\"\(x(start))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * width)))\" height=\"\(format(height))\" fill=\"#ffd6d6\"><title>\(escape(finding.message))</title></rect>\n"
+            svg += "<rect x=\"\(x(start))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * width)))\" height=\"\(format(height))\" fill=\"#ffd6d6\"><title>\(XMLText.escape(finding.message))</title></rect>\n"
         }
         let threshold = height - 3 / peak * height
         svg += "<line x1=\"0\" y1=\"\(format(threshold))\" x2=\"\(format(width))\" y2=\"\(format(threshold))\" stroke=\"#b00020\" stroke-dasharray=\"4 4\" />\n"
-        svg += polyline(luminance.compactMap(number).map { height - $0 * height }, bin: bin, duration: duration, color: "#777")
-        svg += polyline(flashes.compactMap(number).map { height - $0 / peak * height }, bin: bin, duration: duration, color: "#b00020")
+        svg += polyline(luminance.compactMap(\.doubleValue).map { height - $0 * height }, bin: bin, duration: duration, color: "#777")
+        svg += polyline(flashes.compactMap(\.doubleValue).map { height - $0 / peak * height }, bin: bin, duration: duration, color: "#b00020")
         svg += axis(duration: duration, at: height)
         svg += "</svg>\n<p class=\"legend\">Grey: mean relative luminance (0–1). Red: flashes a second (dashed: 3 a second; top: \(format(peak))). Shaded: incidents.</p>\n"
         return svg
@@ -115,10 +115,10 @@ public struct HTMLReport {
         let barWidth = width / Double(speech.count)
         var svg = "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(90 + axisHeight))\" width=\"\(format(width))\" height=\"\(format(90 + axisHeight))\">\n"
             + "<title>Captions against detected speech over \(format(duration)) s</title>\n"
-        for (index, value) in speech.compactMap(number).enumerated() where value > 0 {
+        for (index, value) in speech.compactMap(\.doubleValue).enumerated() where value > 0 {
             svg += "<rect x=\"\(format(Double(index) * barWidth))\" y=\"\(format(40 - value * 35))\" width=\"\(format(barWidth))\" height=\"\(format(value * 35))\" fill=\"#888\" />\n"
         }
-        for (index, value) in captions.compactMap(number).enumerated() where value > 0 {
+        for (index, value) in captions.compactMap(\.doubleValue).enumerated() where value > 0 {
             svg += "<rect x=\"\(format(Double(index) * barWidth))\" y=\"50\" width=\"\(format(barWidth))\" height=\"\(format(min(1, value) * 35))\" fill=\"#285a9c\" />\n"
         }
         svg += axis(duration: duration, at: 90)
@@ -158,12 +158,8 @@ public struct HTMLReport {
         return "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(points)\" />\n"
     }
 
-    static func number(_ value: JSONValue) -> Double? { value.doubleValue }
-
     static func format(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
-
-    static func escape(_ text: String) -> String { JUnitReport.escape(text) }
 }

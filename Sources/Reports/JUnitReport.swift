@@ -12,7 +12,7 @@ public struct JUnitReport {
         xml += "<testsuites name=\"\(ToolInfo.name)\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
         for check in checks {
             let group = results.filter { $0.check == check }
-            xml += "  <testsuite name=\"\(Self.escape(ToolInfo.name + " " + check))\" tests=\"\(group.count)\""
+            xml += "  <testsuite name=\"\(XMLText.escape(ToolInfo.name + " " + check))\" tests=\"\(group.count)\""
                 + " failures=\"\(group.filter { $0.verdict == .fail }.count)\" errors=\"\(group.filter { $0.verdict == .error }.count)\""
                 + " skipped=\"\(group.filter { $0.verdict == .unverified }.count)\">\n"
             for result in group {
@@ -20,20 +20,20 @@ public struct JUnitReport {
                 let serious = result.findings.filter { $0.severity == .error }
                 switch result.verdict {
                 case .fail:
-                    body += "      <failure message=\"\(Self.escape(Self.summary(serious)))\" type=\"\(Self.escape(serious.first?.rule ?? check))\">"
-                    body += Self.escape(serious.map(Self.line).joined(separator: "\n")) + "</failure>\n"
+                    body += "      <failure message=\"\(XMLText.escape(Self.summary(serious)))\" type=\"\(XMLText.escape(serious.first?.rule ?? check))\">"
+                    body += XMLText.escape(serious.map(Self.line).joined(separator: "\n")) + "</failure>\n"
                 case .error:
-                    body += "      <error message=\"\(Self.escape(result.findings.first?.message ?? "could not be read"))\" type=\"\(Self.escape(result.findings.first?.rule ?? "error"))\"/>\n"
+                    body += "      <error message=\"\(XMLText.escape(result.findings.first?.message ?? "could not be read"))\" type=\"\(XMLText.escape(result.findings.first?.rule ?? "error"))\"/>\n"
                 case .unverified:
-                    body += "      <skipped message=\"\(Self.escape(result.findings.first?.message ?? "not verified"))\"/>\n"
+                    body += "      <skipped message=\"\(XMLText.escape(result.findings.first?.message ?? "not verified"))\"/>\n"
                 case .pass, .warn:
                     break
                 }
                 let rest = result.findings.filter { $0.severity != .error }
                 if !rest.isEmpty {
-                    body += "      <system-out>" + Self.escape(rest.map(Self.line).joined(separator: "\n")) + "</system-out>\n"
+                    body += "      <system-out>" + XMLText.escape(rest.map(Self.line).joined(separator: "\n")) + "</system-out>\n"
                 }
-                let testcase = "    <testcase classname=\"\(Self.escape(ToolInfo.name + "." + check))\" name=\"\(Self.escape(result.file))\""
+                let testcase = "    <testcase classname=\"\(XMLText.escape(ToolInfo.name + "." + check))\" name=\"\(XMLText.escape(result.file))\""
                 xml += body.isEmpty ? testcase + "/>\n" : testcase + ">\n" + body + "    </testcase>\n"
             }
             xml += "  </testsuite>\n"
@@ -51,26 +51,5 @@ public struct JUnitReport {
         if let line = finding.line { place += "line \(line) " }
         if let start = finding.start { place += TextReport.seconds(start) + " " }
         return "\(finding.severity.rawValue): \(place.isEmpty ? "" : place + "— ")\(finding.message) [\(finding.rule)]"
-    }
-
-    /// Text for XML attributes and content: markup characters escaped, characters XML 1.0 forbids dropped.
-    static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
-            default:
-                // XML 1.0 allows no other control characters, nor U+FFFE/U+FFFF.
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
     }
 }

@@ -1,4 +1,5 @@
 import Captions
+import Reports
 
 /// Transcripts as plain text, Markdown, an accessible HTML document, or JSON.
 public enum TranscriptRenderer {
@@ -37,18 +38,20 @@ public enum TranscriptRenderer {
             for paragraph in transcript.paragraphs {
                 output += "<p>"
                 if timestamps {
-                    let seconds = (paragraph.start * 1000).rounded() / 1000
-                    output += "<a class=\"time\" href=\"\(escaped(mediaURL))#t=\(number(seconds))\">\(stamp(paragraph.start))</a> "
+                    output += "<a class=\"time\" href=\"\(escaped(mediaURL))#t=\(JSONValue.number(milliseconds(paragraph.start)).serialized())\">\(stamp(paragraph.start))</a> "
                 }
                 if let speaker = paragraph.speaker { output += "<span class=\"speaker\">\(escaped(speaker)):</span> " }
                 output += escaped(paragraph.text) + "</p>\n"
             }
             return output + "</main>\n</body>\n</html>\n"
         case .json:
-            var output = "{\"title\":\(quoted(transcript.title)),\"language\":\(quoted(transcript.language)),\"paragraphs\":["
+            // A paragraph a line.
+            var output = "{\"title\":\(JSONValue.string(transcript.title).serialized()),"
+                + "\"language\":\(JSONValue.string(transcript.language).serialized()),\"paragraphs\":["
             for (index, paragraph) in transcript.paragraphs.enumerated() {
-                output += (index == 0 ? "\n" : ",\n") + "{\"start\":\(number(paragraph.start)),\"end\":\(number(paragraph.end)),"
-                    + "\"speaker\":\(paragraph.speaker.map(quoted) ?? "null"),\"text\":\(quoted(paragraph.text))}"
+                let object = JSONValue.object([("start", .number(milliseconds(paragraph.start))), ("end", .number(milliseconds(paragraph.end))),
+                                               ("speaker", paragraph.speaker.map { .string($0) } ?? .null), ("text", .string(paragraph.text))])
+                output += (index == 0 ? "\n" : ",\n") + object.serialized()
             }
             return output + "\n]}\n"
         }
@@ -63,10 +66,8 @@ public enum TranscriptRenderer {
 
     static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 
-    static func number(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
-    }
+    /// Seconds rounded to the millisecond.
+    static func milliseconds(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     static func escaped(_ text: String) -> String {
         var output = ""
@@ -90,26 +91,5 @@ public enum TranscriptRenderer {
             output.append(character)
         }
         return output
-    }
-
-    static func quoted(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output + "\""
     }
 }

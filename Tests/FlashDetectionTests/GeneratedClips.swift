@@ -2,6 +2,7 @@ import Foundation
 import LibraryCheck
 import FlashDetection
 import Reports
+import TestSupport
 
 /// Clips made with the ffmpeg CLI for one test run (in a temporary directory), each from a lavfi source
 /// whose content is known by construction.
@@ -16,17 +17,7 @@ enum GeneratedClips {
     static func make(_ name: String, source: String, arguments: [String] = ["-c:v", "ffv1"]) throws -> String {
         let path = directory.appendingPathComponent(name).path
         if FileManager.default.fileExists(atPath: path) { return path }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source] + arguments + [path + ".part.\((name as NSString).pathExtension)"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "ffmpeg failed for \(name): \(String(decoding: message, as: UTF8.self))"])
-        }
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source] + arguments + [path + ".part.\((name as NSString).pathExtension)"])
         try FileManager.default.moveItem(atPath: path + ".part.\((name as NSString).pathExtension)", toPath: path)
         return path
     }

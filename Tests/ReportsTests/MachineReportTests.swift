@@ -136,7 +136,7 @@ struct HTMLReportTests {
         process.arguments = ["120", browser!, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
                              "--user-data-dir=\(directory.path)/profile", "--enable-logging=stderr", "--v=0", "--dump-dom", page.absoluteString]
         let log = directory.appendingPathComponent("stderr.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()

@@ -61,7 +61,7 @@ enum SpeechClips {
         var samples: [Float] = []
         for (index, text) in texts.enumerated() {
             let raw = directory.appendingPathComponent("sentence\(index).raw").path
-            try run("espeak-ng -v en-us -s 165 --stdout '\(text)' | sox -t wav - -t raw -r \(sampleRate) -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse")
+            try ExternalTool.shell("espeak-ng -v en-us -s 165 --stdout '\(text)' | sox -t wav - -t raw -r \(sampleRate) -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse")
             let data = try Data(contentsOf: URL(fileURLWithPath: raw))
             let spoken = data.withUnsafeBytes { bytes in
                 bytes.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32768 }
@@ -103,7 +103,7 @@ enum SpeechClips {
         let raw = path + ".raw"
         let bytes = samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))).littleEndian }
         try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
-        try run("ffmpeg -nostdin -v error -y -f s16le -ar \(sampleRate) -ac 1 -i '\(raw)' -c:a aac -b:a 64k '\(path).part.m4a' && mv '\(path).part.m4a' '\(path)'")
+        try ExternalTool.shell("ffmpeg -nostdin -v error -y -f s16le -ar \(sampleRate) -ac 1 -i '\(raw)' -c:a aac -b:a 64k '\(path).part.m4a' && mv '\(path).part.m4a' '\(path)'")
         try? FileManager.default.removeItem(atPath: raw)
         return path
     }
@@ -126,19 +126,5 @@ enum SpeechClips {
     static func stamp(_ seconds: Double) -> String {
         let ms = Int((seconds * 1000).rounded())
         return String(format: "%02d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
-    }
-
-    static func run(_ command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(command): \(String(decoding: message, as: UTF8.self))"])
-        }
     }
 }

@@ -34,7 +34,7 @@ struct CheckCommand: ParsableCommand {
     var noStore = false
 
     @Option(help: ArgumentHelp("Check only shard K of N (files split by a hash of their path: shards are disjoint and together complete).", valueName: "K/N"))
-    var shard: Shard?
+    var shard: LibraryShard?
 
     @Option(help: "Output format.")
     var format: CheckFormat = .text
@@ -131,26 +131,12 @@ struct CheckCommand: ParsableCommand {
     }
 }
 
-/// `--shard K/N`: the files whose path hashes to K (1-based) of N.
-struct Shard: ExpressibleByArgument {
-    var index: Int
-    var count: Int
-
-    init?(argument: String) {
+/// `--shard K/N`.
+extension LibraryShard: ExpressibleByArgument {
+    public init?(argument: String) {
         let parts = argument.split(separator: "/")
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
-        self.index = index
-        self.count = count
-    }
-
-    /// FNV-1a of the path: the same split on every machine and every run.
-    func contains(_ path: String) -> Bool {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return Int(hash % UInt64(count)) == index - 1
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        self.init(index: index, count: count)
     }
 }
 

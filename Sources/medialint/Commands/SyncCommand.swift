@@ -88,7 +88,7 @@ struct SyncCommand: ParsableCommand {
         var results: [CheckResult] = []
         var fixedRules: Set<String>?
         if sources.isEmpty {
-            results.append(Self.missingCaptions(media, speech: speech))
+            results.append(CaptionPresence.resultWithoutCaptions(media, speech: speech))
         }
         for source in sources {
             guard let document = source.document else {
@@ -99,7 +99,7 @@ struct SyncCommand: ParsableCommand {
             }
             let outcome = check.check(path: media, media: info, speech: speech, captions: document, source: source.label)
             results.append(outcome.result)
-            if let fix { fixedRules = try write(outcome, document: document, source: source, to: fix) }
+            if let fix { fixedRules = try write(outcome, document: document, to: fix) }
         }
         try output.emit(results, format: format, metricsLine: Self.metricsLine)
         // What --fix corrected no longer fails the run; a fix that could not be written does.
@@ -133,7 +133,6 @@ struct SyncCommand: ParsableCommand {
         var label: String
         var document: CaptionDocument?
         var problem: String?
-        var format: CaptionFormat?
     }
 
     /// The caption file or track asked for; else every sidecar file and embedded text track.
@@ -141,30 +140,18 @@ struct SyncCommand: ParsableCommand {
         if let captions {
             let document = try captionInput.read(captions)
             Diagnostics.print(document.diagnostics, file: captions)
-            return [Source(label: captions, document: document, format: document.format)]
+            return [Source(label: captions, document: document)]
         }
         if let track = captionInput.track {
-            let document = try EmbeddedCaptions.read(path: media, streamIndex: track)
-            return [Source(label: "track \(track)", document: document, format: document.format)]
+            return [Source(label: "track \(track)", document: try EmbeddedCaptions.read(path: media, streamIndex: track))]
         }
-        var sources = CaptionSidecars.find(for: media).map { path in
-            do {
-                let document = try captionInput.read(path)
-                return Source(label: path, document: document, format: document.format)
-            } catch {
-                return Source(label: path, document: nil, problem: "\(error)")
+        return CaptionSource.all(for: media, media: info, readFile: { try captionInput.read($0) }).map { source in
+            let label = switch source.origin {
+            case .file(let path): path
+            case .track(let track): "track \(CaptionInputOptions.describe(track))"
             }
+            return Source(label: label, document: source.document, problem: source.problem)
         }
-        for track in info.textSubtitleTracks {
-            let label = "track \(CaptionInputOptions.describe(track))"
-            do {
-                let document = try EmbeddedCaptions.read(path: media, streamIndex: track.index)
-                sources.append(Source(label: label, document: document, format: document.format))
-            } catch {
-                sources.append(Source(label: label, document: nil, problem: error.reason))
-            }
-        }
-        return sources
     }
 
     /// The speech of the chosen audio stream; nil when the media has no audio.
@@ -176,30 +163,9 @@ struct SyncCommand: ParsableCommand {
         return try MediaSpeech.detect(path: media, streamIndex: audioStream) { progress.update(done: $0, total: total) }
     }
 
-    /// The result for media without any captions.
-    static func missingCaptions(_ path: String, speech: MediaSpeech?) -> CheckResult {
-        let where_ = "no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …) and no text subtitle track"
-        guard let speech else {
-            return CheckResult(file: path, check: "captions", verdict: .unverified,
-                               findings: [Finding(rule: "captions.missing", severity: .info, message: "\(where_); the media has no audio to tell whether captions are needed")])
-        }
-        let seconds = speech.timeline.totalSpeech
-        let metrics = JSONValue.object([("speechSeconds", .number((seconds * 10).rounded() / 10))])
-        if seconds < 1 {
-            return CheckResult(file: path, check: "captions",
-                               findings: [Finding(rule: "captions.missing", severity: .info, message: "no captions, and no speech in the audio that would need them")],
-                               metrics: metrics)
-        }
-        return CheckResult(file: path, check: "captions",
-                           findings: [Finding(rule: "captions.missing", severity: .error,
-                                              message: "\(where_), but the audio has \(String(format: "%.1f", seconds)) s of speech",
-                                              guidelines: ["WCAG 1.2.2", "KWCAG 1.2"])],
-                           metrics: metrics)
-    }
-
     /// Writes the corrected captions for `--fix`; returns the rules the correction resolves, or nil when
     /// nothing could be written.
-    private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, source: Source, to path: String) throws -> Set<String>? {
+    private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, to path: String) throws -> Set<String>? {
         let rules = Set(outcome.result.findings.map(\.rule))
         guard let edit = outcome.fix else {
             Console.error("\(path): not written: the timing could not be verified")
@@ -218,7 +184,7 @@ struct SyncCommand: ParsableCommand {
             diagnostics = edit.apply(to: &fixed)
             Console.note("\(path): times moved by \(String(format: "%+.3f", edit.offset)) s" + (edit.scale == 1 ? "" : String(format: " after stretching by %.6f", edit.scale)))
         }
-        let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? source.format ?? .webvtt
+        let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
         let (bytes, written) = CaptionFile.encode(fixed, as: format)
         try CaptionOutput.write(bytes, to: path, input: captions ?? media)
         Diagnostics.print(diagnostics + written, file: path)
