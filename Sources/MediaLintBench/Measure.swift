@@ -71,6 +71,16 @@ enum Measure {
     }
 
     /// CPU time of the calling thread: what "on one core" means, without the time the machine lent to others.
+    /// Seconds of CPU time the hypervisor gave to other guests so far (steal time, all cores; /proc/stat),
+    /// nil where it is not reported. A large share during a measurement makes it unreliable.
+    static func stolenSeconds() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+        let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard fields.count > 7 else { return nil }
+        return fields[7] / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     static func threadCPUTime() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
