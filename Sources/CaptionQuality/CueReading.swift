@@ -37,15 +37,18 @@ struct CueReading {
         let plain: String
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "{") }) {
             plain = text
-        } else if format == .webvtt {
-            var problems: [CueTextProblem] = []
-            plain = CueNode.plainText(of: CueTextParser.parse(text, problems: &problems))
-            // WebVTT lets a voice span run to the end of the cue without its end tag.
-            problems.removeAll { $0.message == "<v> is not closed" }
-            problem = problems.first.map { $0.message + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "") }
         } else {
-            plain = CueNode.plainText(of: SRTMarkup.nodes(of: text))
-            problem = Self.srtMarkupProblem(text)
+            var problems: [CueTextProblem] = []
+            var collector = PlainTextCollector()
+            if format == .webvtt {
+                CueTextParser.walk(text, problems: &problems) { collector.add($0) }
+                // WebVTT lets a voice span run to the end of the cue without its end tag.
+                problems.removeAll { $0.message == "<v> is not closed" }
+            } else {
+                SRTMarkup.walk(text, problems: &problems) { collector.add($0) }
+            }
+            plain = collector.text
+            problem = problems.first.map { $0.message + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "") }
         }
         var lines = plain.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingTrailingSpaces() }
         while let last = lines.last, last.isEmpty { lines.removeLast() }
@@ -214,28 +217,6 @@ struct CueReading {
         case UInt8(ascii: "l"): "lang"
         default: String(UnicodeScalar(tag))
         }
-    }
-
-    /// SubRip tags `<i> <b> <u> <font>` opened and closed in order.
-    static func srtMarkupProblem(_ text: String) -> String? {
-        var open: [String] = []
-        var index = text.startIndex
-        while let less = text[index...].firstIndex(of: "<") {
-            guard let greater = text[less...].firstIndex(of: ">") else { break }
-            var tag = text[text.index(after: less)..<greater].lowercased()
-            index = text.index(after: greater)
-            let closing = tag.hasPrefix("/")
-            if closing { tag.removeFirst() }
-            let name = String(tag.prefix { $0.isLetter })
-            guard ["i", "b", "u", "font", "s"].contains(name) else { return "unknown tag <\(tag)>" }
-            if closing {
-                guard open.last == name else { return "</\(name)> does not close the open " + (open.last.map { "<\($0)>" } ?? "nothing") }
-                open.removeLast()
-            } else {
-                open.append(name)
-            }
-        }
-        return open.last.map { "<\($0)> is not closed" }
     }
 }
 

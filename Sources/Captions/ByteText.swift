@@ -10,6 +10,9 @@ extension UInt8 {
 }
 
 /// Read-only view of UTF-8 text with the operations the readers need.
+///
+/// Line breaks are LF, CR LF and a lone CR (WebVTT's rule). SRT files converted to Windows line endings twice
+/// have CR CR LF: with `collapsesCarriageReturnRuns`, a run of CRs (up to 8) followed by LF is one line break.
 struct ByteText {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The mapped file `bytes` lie in, if any, and where they start in it. Not counted: the reader that made
@@ -18,10 +21,13 @@ struct ByteText {
     private let mappingOffset: Int
     /// False when the text has no CR at all (LF line breaks only): lines and strings then need no CR handling.
     let hasCarriageReturns: Bool
+    /// True for SRT: CR CR LF (and longer runs of CRs before an LF) is one line break.
+    let collapsesCarriageReturnRuns: Bool
 
-    init(bytes: UnsafeBufferPointer<UInt8>, mapping: MappedFile? = nil) {
+    init(bytes: UnsafeBufferPointer<UInt8>, mapping: MappedFile? = nil, collapsesCarriageReturnRuns: Bool = false) {
         self.bytes = bytes
         self.mapping = mapping
+        self.collapsesCarriageReturnRuns = collapsesCarriageReturnRuns
         hasCarriageReturns = bytes.baseAddress.map { memchr($0, 0x0D, bytes.count) != nil } ?? false
         if let mapping, let base = bytes.baseAddress, let mappingBase = mapping.buffer.baseAddress {
             mappingOffset = mappingBase.distance(to: base)
@@ -54,15 +60,11 @@ struct ByteText {
     }
 
     /// The end of the line starting at `start`, and whether the line contains `-->` (found with memchr).
-    @inlinable
-    func scanLine(from start: Int) -> (end: Int, hasArrow: Bool) {
+    /// `finder` remembers where the next line breaks are, so that a file of any line endings is scanned once.
+    func scanLine(from start: Int, _ finder: inout LineEndFinder) -> (end: Int, hasArrow: Bool) {
         let n = bytes.count
         guard start < n, let base = bytes.baseAddress else { return (start, false) }
-        var end = n
-        if let lf = memchr(base + start, 0x0A, n - start) { end = base.distance(to: lf.assumingMemoryBound(to: UInt8.self)) }
-        if hasCarriageReturns, let cr = memchr(base + start, 0x0D, end - start) {
-            end = base.distance(to: cr.assumingMemoryBound(to: UInt8.self))
-        }
+        let end = finder.lineEnd(in: self, from: start)
         var from = start + 2
         while from < end, let found = memchr(base + from, 0x3E, end - from) {
             let gt = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
@@ -72,12 +74,25 @@ struct ByteText {
         return (end, false)
     }
 
-    /// The start of the next line after a line ending at `end` (skips one CR, LF or CRLF).
-    @inlinable
+    /// The start of the next line after a line ending at `end` (skips one CR, LF or CRLF; for SRT, a run of
+    /// CRs followed by LF).
     func nextLineStart(after end: Int) -> Int {
         guard end < bytes.count else { return end }
-        if bytes[end] == 0x0D, end + 1 < bytes.count, bytes[end + 1] == 0x0A { return end + 2 }
+        if bytes[end] == 0x0D {
+            if end + 1 < bytes.count, bytes[end + 1] == 0x0A { return end + 2 }
+            if collapsesCarriageReturnRuns, let afterRun = endOfCarriageReturnRun(from: end) { return afterRun }
+        }
         return end + 1
+    }
+
+    /// Where the line break starting with the CR at `start` ends when it is a run of at most 8 CRs followed
+    /// by LF (CR CR LF: a file converted to Windows line endings twice); nil otherwise. Bounded, so linear.
+    @inline(__always)
+    private func endOfCarriageReturnRun(from start: Int) -> Int? {
+        var i = start + 1
+        let limit = min(bytes.count, start + 8)
+        while i < limit, bytes[i] == 0x0D { i += 1 }
+        return i < bytes.count && bytes[i] == 0x0A && i > start + 1 ? i + 1 : nil
     }
 
     /// How many times "-->" occurs: an upper bound on the number of cues, to size arrays once.
@@ -114,7 +129,7 @@ struct ByteText {
         return true
     }
 
-    /// The text of `start..<end` with every CR, CRLF and LF written as LF.
+    /// The text of `start..<end` with every line break (CR, CRLF, LF; for SRT, CR CR LF) written as LF.
     func string(_ start: Int, _ end: Int) -> String {
         guard start < end else { return "" }
         let base = bytes.baseAddress! + start
@@ -129,13 +144,36 @@ struct ByteText {
             let b = bytes[i]
             if b == 0x0D {
                 normalized.append(0x0A)
-                if i + 1 < end, bytes[i + 1] == 0x0A { i += 1 }
+                i = min(end, nextLineStart(after: i))
             } else {
                 normalized.append(b)
+                i += 1
             }
-            i += 1
         }
         return String(decoding: normalized, as: UTF8.self)
+    }
+}
+
+/// Finds line ends in linear time whatever the line endings: it remembers the next LF and the next CR found,
+/// so each byte is searched once (searching for LF afresh from every line of a CR-only file is quadratic).
+struct LineEndFinder {
+    private var nextLF = -1
+    private var nextCR = -1
+
+    init() {}
+
+    /// The end of the line starting at `start` (index of its CR or LF, or the end of the text).
+    mutating func lineEnd(in text: ByteText, from start: Int) -> Int {
+        let n = text.count
+        guard let base = text.bytes.baseAddress, start < n else { return n }
+        if nextLF < start {
+            nextLF = memchr(base + start, 0x0A, n - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
+        }
+        guard text.hasCarriageReturns else { return nextLF }
+        if nextCR < start {
+            nextCR = memchr(base + start, 0x0D, n - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
+        }
+        return min(nextLF, nextCR)
     }
 }
 

@@ -7,41 +7,17 @@ public enum CaptionConverter {
         "yellow": "#ffff00", "magenta": "#ff00ff", "blue": "#0000ff", "black": "#000000",
     ]
 
+    /// The class an SRT `<s>` becomes in WebVTT, styled with `text-decoration: line-through`.
+    static let strikeClass = "strike"
+
     public static func convert(_ document: CaptionDocument, to format: CaptionFormat) -> (document: CaptionDocument, diagnostics: [CaptionDiagnostic]) {
         guard document.format != format else { return (document, []) }
-        return format == .srt ? toSRT(document) : toWebVTT(document)
-    }
-
-    // MARK: - WebVTT → SRT
-
-    private static func toSRT(_ source: CaptionDocument) -> (CaptionDocument, [CaptionDiagnostic]) {
-        var lost = LossReport()
-        if !source.styleSheets.isEmpty { lost.note("STYLE blocks (SRT has no style sheets)") }
-        if !source.regions.isEmpty { lost.note("REGION blocks (SRT has no regions)") }
-        if !source.notes.isEmpty || source.headerBlocks.contains(where: { if case .note = $0 { true } else { false } }) {
-            lost.note("NOTE comments (SRT has no comments)")
-        }
-        if source.header.contains(where: { !$0.isWhitespace }) { lost.note("the WebVTT header text") }
-        var document = CaptionDocument(format: .srt, encoding: "utf-8")
-        document.cues.reserveCapacity(source.cues.count)
-        for (index, cue) in source.cues.enumerated() {
-            if !cue.identifier.isEmpty, cue.identifier != String(index + 1) { lost.note("cue identifiers (SRT numbers its cues)") }
-            var text = ""
-            render(srt: cue.nodes, into: &text, &lost)
-            var alignment = ""
-            if !cue.hasDefaultSettings {
-                let settings = cue.settings
-                if let keypad = keypadPosition(of: settings), keypad != 2 { alignment = "{\\an\(keypad)}" }
-                if settings.vertical != .horizontal { lost.note("vertical text") }
-                if settings.size != 100 { lost.note("cue sizes") }
-                if settings.region != nil { lost.note("region placement") }
-                if settings.position != nil || (settings.line.map { $0 != 0 && $0 != 50 && $0 != -1 } ?? false) {
-                    lost.note("exact cue positions (mapped to the nearest {\\anN} position)")
-                }
-            }
-            document.cues.append(Cue(identifier: String(index + 1), start: cue.start, end: cue.end, text: alignment + text))
-        }
-        return (document, lost.diagnostics(to: "SRT"))
+        var conversion = CueConversion(document, to: format)
+        var converted = CaptionDocument(format: format, header: conversion.header, headerBlocks: conversion.headerBlocks,
+                                        notes: conversion.notes, encoding: "utf-8")
+        converted.cues.reserveCapacity(document.cues.count)
+        for index in 0..<conversion.count { converted.cues.append(conversion.cue(at: index)) }
+        return (converted, conversion.diagnostics)
     }
 
     /// The numeric-keypad position (1–9) nearest to WebVTT settings.
@@ -63,47 +39,164 @@ public enum CaptionConverter {
         return 1 + row * 3 + column
     }
 
-    private static func render(srt nodes: [CueNode], into text: inout String, _ lost: inout LossReport) {
-        for node in nodes {
-            switch node {
+    /// A WebVTT class for an SRT font colour: a default colour class when it is one, else a class made from
+    /// the colour (its CSS rule goes in the STYLE block).
+    static func colorClassName(_ color: String) -> (name: String, custom: Bool)? {
+        let value = color.lowercased()
+        guard !value.isEmpty else { return nil }
+        if colorClasses[value] != nil { return (value, false) }
+        if let named = colorClasses.first(where: { $0.value == value })?.key { return (named, false) }
+        return ("color-" + value.filter { $0.isLetter || $0.isNumber }, true)
+    }
+
+    /// Collects what a conversion loses, once per kind.
+    struct LossReport {
+        private var seen: [String] = []
+        mutating func note(_ what: String) { if !seen.contains(what) { seen.append(what) } }
+        func diagnostics(to format: CaptionFormat) -> [CaptionDiagnostic] {
+            let name = format == .srt ? "SRT" : "WebVTT"
+            return seen.map { CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .warning, message: "\(name) cannot hold \($0)") }
+        }
+    }
+}
+
+/// What a caption writer writes: the parts before the cues, then each cue as it is asked for.
+protocol CaptionWriterInput {
+    var header: String { get }
+    var headerBlocks: [HeaderBlock] { get }
+    var notes: [CaptionNote] { get }
+    var count: Int { get }
+    mutating func cue(at index: Int) -> Cue
+}
+
+extension CaptionDocument: CaptionWriterInput {
+    var count: Int { cues.count }
+    func cue(at index: Int) -> Cue { cues[index] }
+}
+
+/// A document converted to the other format one cue at a time, so that converting holds one copy of the cues,
+/// not two: the header parts are made first (a pass over the cues finds the colours a STYLE block must define),
+/// then each cue is converted when a writer asks for it.
+struct CueConversion: CaptionWriterInput {
+    let source: CaptionDocument
+    let target: CaptionFormat
+    private(set) var header = ""
+    private(set) var headerBlocks: [HeaderBlock] = []
+    private(set) var notes: [CaptionNote] = []
+    private var lost = CaptionConverter.LossReport()
+
+    var count: Int { source.cues.count }
+    var diagnostics: [CaptionDiagnostic] { lost.diagnostics(to: target) }
+
+    init(_ source: CaptionDocument, to target: CaptionFormat) {
+        self.source = source
+        self.target = target
+        if target == .srt {
+            if !source.styleSheets.isEmpty { lost.note("STYLE blocks (SRT has no style sheets)") }
+            if !source.regions.isEmpty { lost.note("REGION blocks (SRT has no regions)") }
+            if !source.notes.isEmpty || source.headerBlocks.contains(where: { if case .note = $0 { true } else { false } }) {
+                lost.note("NOTE comments (SRT has no comments)")
+            }
+            if source.header.contains(where: { !$0.isWhitespace }) { lost.note("the WebVTT header text") }
+        } else {
+            // The colours and strike-through the cues use, for the STYLE block.
+            var rules: [String: String] = [:]
+            for cue in source.cues where cue.text.utf8.contains(UInt8(ascii: "<")) {
+                SRTMarkup.walk(cue.text) { event in
+                    guard case .start(let element) = event else { return }
+                    if element.kind == .font, let (name, custom) = CaptionConverter.colorClassName(element.annotation), custom {
+                        rules[name] = "color: \(element.annotation.lowercased());"
+                    } else if element.kind == .strike {
+                        rules[CaptionConverter.strikeClass] = "text-decoration: line-through;"
+                    }
+                }
+            }
+            if !rules.isEmpty {
+                let css = rules.sorted { $0.key < $1.key }.map { "::cue(.\($0.key)) { \($0.value) }" }
+                headerBlocks.append(.style(css.joined(separator: "\n")))
+            }
+        }
+    }
+
+    mutating func cue(at index: Int) -> Cue {
+        target == .srt ? srtCue(index) : webVTTCue(index)
+    }
+
+    // MARK: - WebVTT → SRT
+
+    private mutating func srtCue(_ index: Int) -> Cue {
+        let cue = source.cues[index]
+        if !cue.identifier.isEmpty, !cue.identifier.utf8.elementsEqual(String(index + 1).utf8) {
+            lost.note("cue identifiers (SRT numbers its cues)")
+        }
+        var text: String
+        if CueTextParser.hasMarkup(cue.text) {
+            var renderer = SRTRenderer(lost: lost)
+            renderer.text.reserveCapacity(cue.text.utf8.count)
+            CueTextParser.walk(cue.text) { renderer.add($0) }
+            text = renderer.text
+            lost = renderer.lost
+        } else {
+            text = cue.text
+        }
+        if !cue.hasDefaultSettings {
+            let settings = cue.settings
+            if let keypad = CaptionConverter.keypadPosition(of: settings), keypad != 2 { text = "{\\an\(keypad)}" + text }
+            if settings.vertical != .horizontal { lost.note("vertical text") }
+            if settings.size != 100 { lost.note("cue sizes") }
+            if settings.region != nil { lost.note("region placement") }
+            if settings.position != nil || (settings.line.map { $0 != 0 && $0 != 50 && $0 != -1 } ?? false) {
+                lost.note("exact cue positions (mapped to the nearest {\\anN} position)")
+            }
+        }
+        return Cue(identifier: String(index + 1), start: cue.start, end: cue.end, text: text)
+    }
+
+    /// A WebVTT cue's walk as SRT markup.
+    private struct SRTRenderer {
+        var text = ""
+        var lost: CaptionConverter.LossReport
+        /// For each open class or font element, whether it was written as a `<font>` tag.
+        private var wroteFont: [Bool] = []
+
+        init(lost: CaptionConverter.LossReport) { self.lost = lost }
+
+        mutating func add(_ event: CueMarkupEvent) {
+            switch event {
             case .text(let value):
                 text += value
             case .timestamp:
                 lost.note("karaoke timestamps inside cues")
-            case .element(let element):
+            case .start(let element):
                 switch element.kind {
-                case .italic, .bold, .underline:
+                case .italic, .bold, .underline, .strike:
                     text += "<\(element.kind.rawValue)>"
-                    render(srt: element.children, into: &text, &lost)
-                    text += "</\(element.kind.rawValue)>"
                 case .class, .font:
-                    let color = element.kind == .font ? element.annotation : element.classes.last(where: { colorClasses[$0] != nil })
-                    if element.kind == .class, element.classes.contains(where: { colorClasses[$0] == nil }) {
+                    let color = element.kind == .font ? element.annotation : element.classes.last(where: { CaptionConverter.colorClasses[$0] != nil })
+                    if element.kind == .class, element.classes.contains(where: { CaptionConverter.colorClasses[$0] == nil }) {
                         lost.note("class names other than the default colours")
                     }
-                    if let color, !color.isEmpty {
-                        text += "<font color=\"\(color)\">"
-                        render(srt: element.children, into: &text, &lost)
-                        text += "</font>"
-                    } else {
-                        render(srt: element.children, into: &text, &lost)
-                    }
+                    if let color, !color.isEmpty { text += "<font color=\"\(color)\">" }
+                    wroteFont.append(color.map { !$0.isEmpty } ?? false)
                 case .voice:
                     if !element.annotation.isEmpty {
                         text += element.annotation + ": "
                         lost.note("voice spans (written as \"Name: \" before the words)")
                     }
-                    render(srt: element.children, into: &text, &lost)
                 case .language:
                     lost.note("language spans")
-                    render(srt: element.children, into: &text, &lost)
                 case .ruby:
-                    render(srt: element.children, into: &text, &lost)
+                    break
                 case .rubyText:
                     lost.note("ruby annotations (written in parentheses)")
                     text += "("
-                    render(srt: element.children, into: &text, &lost)
-                    text += ")"
+                }
+            case .end(let kind):
+                switch kind {
+                case .italic, .bold, .underline, .strike: text += "</\(kind.rawValue)>"
+                case .class, .font: if wroteFont.popLast() == true { text += "</font>" }
+                case .rubyText: text += ")"
+                case .voice, .language, .ruby: break
                 }
             }
         }
@@ -111,93 +204,71 @@ public enum CaptionConverter {
 
     // MARK: - SRT → WebVTT
 
-    private static func toWebVTT(_ source: CaptionDocument) -> (CaptionDocument, [CaptionDiagnostic]) {
-        var lost = LossReport()
-        var customColors: [String: String] = [:]  // class name → CSS colour
-        var document = CaptionDocument(format: .webvtt, encoding: "utf-8")
-        document.cues.reserveCapacity(source.cues.count)
-        for cue in source.cues {
-            var text = ""
-            render(webVTT: SRTMarkup.nodes(of: cue.text), into: &text, customColors: &customColors)
-            var converted = Cue(identifier: cue.identifier, start: cue.start, end: cue.end, text: text)
+    private mutating func webVTTCue(_ index: Int) -> Cue {
+        let cue = source.cues[index]
+        var text: String
+        if SRTMarkup.hasMarkup(cue.text) {
+            text = ""
+            text.reserveCapacity(cue.text.utf8.count + 8)
+            var problems: [CueTextProblem] = []
+            SRTMarkup.walk(cue.text, problems: &problems) { Self.renderWebVTT($0, into: &text) }
+            if problems.contains(where: { $0.message.hasPrefix("unknown tag") }) {
+                lost.note("tags SubRip players do not know (such as <sub>): left out, their text kept")
+            }
+        } else {
+            text = Self.escapedWebVTT(cue.text)
+        }
+        var converted = Cue(identifier: cue.identifier, start: cue.start, end: cue.end, text: text)
+        if let keypad = SRTMarkup.alignment(of: cue.text) {
             var settings = CueSettings()
-            if let keypad = SRTMarkup.alignment(of: cue.text) {
-                let row = (keypad - 1) / 3, column = (keypad - 1) % 3
-                if row == 2 { settings.line = 0 }
-                if row == 1 {
-                    settings.line = 50
-                    settings.snapToLines = false
-                    settings.lineAlign = .center
-                }
-                settings.align = column == 0 ? .left : column == 2 ? .right : .center
+            let row = (keypad - 1) / 3, column = (keypad - 1) % 3
+            if row == 2 { settings.line = 0 }
+            if row == 1 {
+                settings.line = 50
+                settings.snapToLines = false
+                settings.lineAlign = .center
             }
-            if !cue.hasDefaultSettings, cue.settings.srtCoordinates != nil { lost.note("SRT pixel coordinates (X1 X2 Y1 Y2)") }
+            settings.align = column == 0 ? .left : column == 2 ? .right : .center
             converted.settings = settings
-            document.cues.append(converted)
         }
-        if !customColors.isEmpty {
-            let rules = customColors.sorted { $0.key < $1.key }.map { "::cue(.\($0.key)) { color: \($0.value); }" }
-            document.headerBlocks.append(.style(rules.joined(separator: "\n")))
-        }
-        return (document, lost.diagnostics(to: "WebVTT"))
+        if !cue.hasDefaultSettings, cue.settings.srtCoordinates != nil { lost.note("SRT pixel coordinates (X1 X2 Y1 Y2)") }
+        return converted
     }
 
-    private static func render(webVTT nodes: [CueNode], into text: inout String, customColors: inout [String: String]) {
-        for node in nodes {
-            switch node {
-            case .text(let value):
-                text += escapeWebVTT(value)
-            case .timestamp(let time):
-                text += "<\(time.webVTTString)>"
-            case .element(let element):
-                switch element.kind {
-                case .font:
-                    let name = colorClassName(element.annotation, customColors: &customColors)
-                    text += name.map { "<c.\($0)>" } ?? "<c>"
-                    render(webVTT: element.children, into: &text, customColors: &customColors)
-                    text += "</c>"
-                default:
-                    let tag = element.kind.rawValue
-                    text += "<\(tag)>"
-                    render(webVTT: element.children, into: &text, customColors: &customColors)
-                    text += "</\(tag)>"
-                }
+    /// One event of an SRT cue's walk as WebVTT markup.
+    private static func renderWebVTT(_ event: CueMarkupEvent, into text: inout String) {
+        switch event {
+        case .text(let value):
+            text += escapedWebVTT(value)
+        case .timestamp(let time):
+            text += "<\(time.webVTTString)>"
+        case .start(let element):
+            switch element.kind {
+            case .font:
+                text += CaptionConverter.colorClassName(element.annotation).map { "<c.\($0.name)>" } ?? "<c>"
+            case .strike:
+                text += "<c.\(CaptionConverter.strikeClass)>"
+            default:
+                text += "<\(element.kind.rawValue)>"
+            }
+        case .end(let kind):
+            text += kind == .font || kind == .strike ? "</c>" : "</\(kind.rawValue)>"
+        }
+    }
+
+    /// Text with `&`, `<` and `>` written as references.
+    static func escapedWebVTT(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            default: out.append(byte)
             }
         }
-    }
-
-    /// A WebVTT class for an SRT font colour: a default colour class when it is one, else a class made
-    /// from the colour with a STYLE rule to go with it.
-    private static func colorClassName(_ color: String, customColors: inout [String: String]) -> String? {
-        let value = color.lowercased()
-        guard !value.isEmpty else { return nil }
-        if colorClasses[value] != nil { return value }
-        if let named = colorClasses.first(where: { $0.value == value })?.key { return named }
-        let name = "color-" + value.filter { $0.isLetter || $0.isNumber }
-        customColors[name] = value
-        return name
-    }
-
-    private static func escapeWebVTT(_ text: String) -> String {
-        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-
-    /// Collects what a conversion loses, once per kind.
-    private struct LossReport {
-        private var seen: [String] = []
-        mutating func note(_ what: String) { if !seen.contains(what) { seen.append(what) } }
-        func diagnostics(to format: String) -> [CaptionDiagnostic] {
-            seen.map { CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .warning, message: "\(format) cannot hold \($0)") }
-        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

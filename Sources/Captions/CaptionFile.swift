@@ -39,8 +39,40 @@ public enum CaptionFile {
 
     /// The document written in `format` (converted first when it is in the other one).
     public static func encode(_ document: CaptionDocument, as format: CaptionFormat) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
-        let (converted, conversion) = CaptionConverter.convert(document, to: format)
-        let written = format == .webvtt ? WebVTTWriter().write(converted) : SRTWriter().write(converted)
-        return (written.bytes, conversion + written.diagnostics)
+        var out: [UInt8] = []
+        out.reserveCapacity(document.estimatedWrittenSize)
+        let diagnostics = write(document, as: format, into: &out, flushing: nil)
+        return (out, diagnostics)
+    }
+
+    /// Writes the document in `format` a chunk at a time: `output` gets each chunk as it is made (about 256 KB),
+    /// so memory holds the document and one chunk, never the whole output or a converted copy. Returns the
+    /// diagnostics of the conversion (if any) and of the writer.
+    public static func write(_ document: CaptionDocument, as format: CaptionFormat,
+                             to output: (UnsafeBufferPointer<UInt8>) -> Void) -> [CaptionDiagnostic] {
+        var out: [UInt8] = []
+        out.reserveCapacity(captionWriterChunkSize + 64 * 1024)
+        return withoutActuallyEscaping(output) { output in
+            write(document, as: format, into: &out) { chunk in
+                chunk.withUnsafeBufferPointer { output($0) }
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    private static func write(_ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
+                              flushing flush: ((inout [UInt8]) -> Void)?) -> [CaptionDiagnostic] {
+        if document.format == format {
+            var input = document
+            return format == .webvtt ? WebVTTWriter().write(&input, into: &out, flushing: flush)
+                : SRTWriter().write(&input, into: &out, flushing: flush)
+        }
+        var conversion = CueConversion(document, to: format)
+        let written = format == .webvtt ? WebVTTWriter().write(&conversion, into: &out, flushing: flush)
+            : SRTWriter().write(&conversion, into: &out, flushing: flush)
+        return conversion.diagnostics + written
     }
 }
+
+/// How much a streaming writer gathers before handing it on.
+let captionWriterChunkSize = 256 * 1024

@@ -6,12 +6,15 @@ public indirect enum CueNode: Sendable, Equatable {
     case element(CueElement)
 }
 
-/// A span of cue text: class, italic, bold, underline, ruby, ruby text, voice, language, or (SRT) font.
+/// A span of cue text: class, italic, bold, underline, ruby, ruby text, voice, language, or (SRT) font and
+/// strike-through.
 public struct CueElement: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case `class` = "c", italic = "i", bold = "b", underline = "u", ruby, rubyText = "rt", voice = "v", language = "lang"
         /// SRT `<font color=…>` (no WebVTT equivalent tag; converted to a class).
         case font
+        /// SRT `<s>` (no WebVTT equivalent tag; converted to a class styled `text-decoration: line-through`).
+        case strike = "s"
     }
 
     public var kind: Kind
@@ -37,33 +40,129 @@ public struct CueTextProblem: Sendable, Equatable {
     public var message: String
 }
 
+/// One step of a depth-first walk over cue text's tree, met in document order without the tree being built:
+/// an element's `start`, then its content, then its `end`. Walks are flat (no recursion) and need memory only
+/// for the elements open at once, so any cue, however long or deeply nested, is read in flat memory.
+public enum CueMarkupEvent: Sendable, Equatable {
+    case text(String)
+    /// A karaoke-style timestamp inside the cue (`<00:00:01.500>`).
+    case timestamp(CaptionTime)
+    /// An element opens; its `children` are empty (they follow, up to the matching `end`).
+    case start(CueElement)
+    case end(CueElement.Kind)
+}
+
+/// How deep elements may nest. Deeper start tags are ignored (their text is kept) and reported once, so that
+/// the trees built from cue text stay shallow whatever the input (40,000 nested `<b>` in a real file).
+public let maxCueMarkupDepth = 100
+
 extension Cue {
-    /// The cue text parsed into nodes (WebVTT markup; SRT cues use `SRTMarkup.nodes(of:)`).
+    /// The cue text parsed into nodes by WebVTT's rules (`nodes(in:)` reads SRT markup by SubRip's).
     public var nodes: [CueNode] { CueTextParser.parse(text) }
 
-    /// The text with markup removed and character references decoded; ruby text is left out.
-    public var plainText: String { CueNode.plainText(of: nodes) }
+    /// The text with markup removed and character references decoded by WebVTT's rules; ruby text is left out.
+    /// `plainText(in:)` reads each format by its own rules.
+    public var plainText: String { CueTextParser.plainText(text) }
+
+    /// The cue text parsed into nodes by the rules of `format`.
+    public func nodes(in format: CaptionFormat) -> [CueNode] {
+        format == .webvtt ? CueTextParser.parse(text) : SRTMarkup.nodes(of: text)
+    }
+
+    /// The text as a viewer reads it in `format`: WebVTT markup and references, or SubRip tags (with `<br>` as a
+    /// line break and unknown tags left out), removed; ruby text left out.
+    public func plainText(in format: CaptionFormat) -> String {
+        format == .webvtt ? CueTextParser.plainText(text) : SRTMarkup.plainText(of: text)
+    }
+
+    /// The name of the first voice span (`<v Ann>`) with a name, if any (WebVTT).
+    public var firstVoice: String? {
+        var voice: String?
+        CueTextParser.walk(text) { event in
+            if voice == nil, case .start(let element) = event, element.kind == .voice, !element.annotation.isEmpty {
+                voice = element.annotation
+            }
+        }
+        return voice
+    }
 }
 
 extension CueNode {
     /// Concatenated text of `nodes`, without markup, timestamps or ruby text.
     public static func plainText(of nodes: [CueNode]) -> String {
-        var output = ""
-        func walk(_ nodes: [CueNode]) {
-            for node in nodes {
-                switch node {
-                case .text(let text): output += text
-                case .timestamp: break
-                case .element(let element): if element.kind != .rubyText { walk(element.children) }
-                }
+        var collector = PlainTextCollector()
+        walk(nodes) { collector.add($0) }
+        return collector.text
+    }
+
+    /// Calls `visit` with the events of a depth-first walk over `nodes` (without recursion).
+    public static func walk(_ nodes: [CueNode], _ visit: (CueMarkupEvent) -> Void) {
+        var stack: [(nodes: [CueNode], next: Int, kind: CueElement.Kind?)] = [(nodes, 0, nil)]
+        while let top = stack.last {
+            guard top.next < top.nodes.count else {
+                stack.removeLast()
+                if let kind = top.kind { visit(.end(kind)) }
+                continue
+            }
+            let node = top.nodes[top.next]
+            stack[stack.count - 1].next += 1
+            switch node {
+            case .text(let text): visit(.text(text))
+            case .timestamp(let time): visit(.timestamp(time))
+            case .element(let element):
+                var opened = element
+                opened.children = []
+                visit(.start(opened))
+                stack.append((element.children, 0, element.kind))
             }
         }
-        walk(nodes)
-        return output
     }
 }
 
-/// The WebVTT cue text tokenizer and tree builder (W3C WebVTT, "WebVTT cue text parsing rules").
+/// Collects the text of a walk (`CueTextParser.walk`, `SRTMarkup.walk`), leaving out ruby text.
+public struct PlainTextCollector {
+    public private(set) var text = ""
+    private var rubyTextDepth = 0
+
+    public init() {}
+
+    public mutating func add(_ event: CueMarkupEvent) {
+        switch event {
+        case .text(let value): if rubyTextDepth == 0 { text += value }
+        case .timestamp: break
+        case .start(let element): if element.kind == .rubyText || rubyTextDepth > 0 { rubyTextDepth += 1 }
+        case .end: if rubyTextDepth > 0 { rubyTextDepth -= 1 }
+        }
+    }
+}
+
+/// Builds nodes from a walk's events.
+struct CueTreeBuilder {
+    /// Open elements; the first is the root (its children are the result).
+    private var open = [CueElement(kind: .class)]
+
+    mutating func add(_ event: CueMarkupEvent) {
+        switch event {
+        case .text(let value): open[open.count - 1].children.append(.text(value))
+        case .timestamp(let time): open[open.count - 1].children.append(.timestamp(time))
+        case .start(let element): open.append(element)
+        case .end:
+            guard open.count > 1 else { return }
+            let element = open.removeLast()
+            open[open.count - 1].children.append(.element(element))
+        }
+    }
+
+    /// The nodes, every element still open closed.
+    mutating func finish() -> [CueNode] {
+        while open.count > 1 { add(.end(open[open.count - 1].kind)) }
+        return open[0].children
+    }
+}
+
+/// The WebVTT cue text tokenizer and tree builder (W3C WebVTT, "WebVTT cue text parsing rules"). The tree
+/// builder's decisions are made on a stack of open elements and given out as events (`walk`); `parse` builds
+/// the nodes from them.
 public enum CueTextParser {
     /// Parses `text` into nodes.
     public static func parse(_ text: String, language: String? = nil) -> [CueNode] {
@@ -80,19 +179,52 @@ public enum CueTextParser {
     }
 
     private static func parse(_ text: String, language: String?, problems: inout [CueTextProblem]?) -> [CueNode] {
-        // Fast path: no markup, no references.
-        if !text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) {
-            return text.isEmpty ? [] : [.text(text)]
+        if !hasMarkup(text) { return text.isEmpty ? [] : [.text(text)] }
+        var builder = CueTreeBuilder()
+        walk(text, language: language, problems: &problems) { builder.add($0) }
+        return builder.finish()
+    }
+
+    /// The text without markup, references decoded, ruby text left out.
+    public static func plainText(_ text: String) -> String {
+        if !hasMarkup(text) { return text }
+        var collector = PlainTextCollector()
+        walk(text) { collector.add($0) }
+        return collector.text
+    }
+
+    /// Calls `visit` with the events of the tree the cue text parsing rules build from `text`, in order.
+    public static func walk(_ text: String, language: String? = nil, _ visit: (CueMarkupEvent) -> Void) {
+        var problems: [CueTextProblem]? = nil
+        walk(text, language: language, problems: &problems, visit)
+    }
+
+    /// `walk`, reporting every deviation from the cue text syntax in `problems`.
+    public static func walk(_ text: String, language: String? = nil, problems: inout [CueTextProblem], _ visit: (CueMarkupEvent) -> Void) {
+        var collected: [CueTextProblem]? = []
+        walk(text, language: language, problems: &collected, visit)
+        problems += collected ?? []
+    }
+
+    private static func walk(_ text: String, language: String?, problems: inout [CueTextProblem]?, _ visit: (CueMarkupEvent) -> Void) {
+        if !hasMarkup(text) {
+            if !text.isEmpty { visit(.text(text)) }
+            return
         }
-        var utf8 = Array(text.utf8)
-        return utf8.withUnsafeMutableBufferPointer { buffer in
+        var text = text
+        text.withUTF8 { buffer in
             var builder = TreeBuilder(language: language)
-            var tokenizer = Tokenizer(bytes: UnsafeBufferPointer(buffer))
+            var tokenizer = Tokenizer(bytes: buffer)
             while let token = tokenizer.next(problems: &problems) {
-                builder.add(token, problems: &problems)
+                builder.add(token, problems: &problems, visit)
             }
-            return builder.finish(problems: &problems)
+            builder.finish(problems: &problems, visit)
         }
+    }
+
+    /// True when the text has a tag or a reference to parse.
+    static func hasMarkup(_ text: String) -> Bool {
+        text.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
     }
 
     // MARK: - Tokenizer
@@ -223,22 +355,23 @@ public enum CueTextParser {
 
     // MARK: - Tree
 
+    /// The tree construction of the cue text parsing rules, on a stack of open elements: each decision is given
+    /// out as an event instead of changing a tree.
     struct TreeBuilder {
-        /// Open elements; the first is the root (its children are the result).
-        private var open = [CueElement(kind: .class)]
+        /// Kinds of the open elements, innermost last (the root is not in it).
+        private var open: [CueElement.Kind] = []
         private var languages: [String] = []
+        /// Start tags ignored because elements nest too deep, not yet matched by an end tag.
+        private var ignoredDepth = 0
 
         init(language: String?) {
-            if let language {
-                open[0].language = language
-                languages.append(language)
-            }
+            if let language { languages.append(language) }
         }
 
-        mutating func add(_ token: Token, problems: inout [CueTextProblem]?) {
+        mutating func add(_ token: Token, problems: inout [CueTextProblem]?, _ visit: (CueMarkupEvent) -> Void) {
             switch token {
             case .string(let text):
-                open[open.count - 1].children.append(.text(text))
+                visit(.text(text))
             case let .startTag(name, classes, annotation):
                 let kind: CueElement.Kind
                 switch name {
@@ -248,34 +381,45 @@ public enum CueTextParser {
                 case "u": kind = .underline
                 case "ruby": kind = .ruby
                 case "rt":
-                    guard open.count > 1, open[open.count - 1].kind == .ruby else {
+                    guard open.last == .ruby else {
                         problems?.append(CueTextProblem(message: "<rt> outside <ruby> ignored"))
                         return
                     }
                     kind = .rubyText
                 case "v": kind = .voice
-                case "lang":
-                    languages.append(annotation ?? "")
-                    kind = .language
+                case "lang": kind = .language
                 default:
                     problems?.append(CueTextProblem(message: "unknown tag <\(name)> ignored"))
                     return
                 }
+                guard open.count < maxCueMarkupDepth else {
+                    if ignoredDepth == 0 {
+                        problems?.append(CueTextProblem(message: "tags nested more than \(maxCueMarkupDepth) deep: the deeper ones ignored"))
+                    }
+                    ignoredDepth += 1
+                    return
+                }
+                if kind == .language { languages.append(annotation ?? "") }
                 if kind == .voice, (annotation ?? "").isEmpty {
                     problems?.append(CueTextProblem(message: "<v> without a speaker name"))
                 }
-                open.append(CueElement(kind: kind, classes: classes.filter { !$0.isEmpty }, annotation: annotation ?? "",
-                                       language: languages.last))
+                open.append(kind)
+                visit(.start(CueElement(kind: kind, classes: classes.filter { !$0.isEmpty }, annotation: annotation ?? "",
+                                        language: languages.last)))
             case .endTag(let name):
-                let current = open.count > 1 ? open[open.count - 1].kind : nil
+                if ignoredDepth > 0 {
+                    ignoredDepth -= 1
+                    return
+                }
+                let current = open.last
                 if let current, current != .language, current.rawValue == name {
-                    close()
+                    close(visit)
                 } else if current == .language, name == "lang" {
-                    close()
+                    close(visit)
                     languages.removeLast()
                 } else if current == .rubyText, name == "ruby" {
-                    close()
-                    close()
+                    close(visit)
+                    close(visit)
                 } else {
                     problems?.append(CueTextProblem(message: "end tag </\(name)> does not close the open element; ignored"))
                 }
@@ -288,24 +432,22 @@ public enum CueTextParser {
                     return position == text.count ? time : nil
                 }
                 if let time {
-                    open[open.count - 1].children.append(.timestamp(time))
+                    visit(.timestamp(time))
                 } else {
                     problems?.append(CueTextProblem(message: "invalid timestamp tag <\(value)> ignored"))
                 }
             }
         }
 
-        private mutating func close() {
-            let element = open.removeLast()
-            open[open.count - 1].children.append(.element(element))
+        private mutating func close(_ visit: (CueMarkupEvent) -> Void) {
+            visit(.end(open.removeLast()))
         }
 
-        mutating func finish(problems: inout [CueTextProblem]?) -> [CueNode] {
-            if open.count > 1 {
-                problems?.append(CueTextProblem(message: "<\(open[open.count - 1].kind.rawValue)> is not closed"))
+        mutating func finish(problems: inout [CueTextProblem]?, _ visit: (CueMarkupEvent) -> Void) {
+            if let last = open.last {
+                problems?.append(CueTextProblem(message: "<\(last.rawValue)> is not closed"))
             }
-            while open.count > 1 { close() }
-            return open[0].children
+            while !open.isEmpty { close(visit) }
         }
     }
 }

@@ -7,6 +7,8 @@ public struct SRTReader: Sendable {
     public init() {}
 
     /// Reads an SRT file's bytes, detecting the encoding (BOM, UTF-8, else Windows-1252) unless `encoding` names it.
+    /// Text that holds no cue at all (prose, an image, binary data) is not an SRT file: it throws `srt.no-cues`.
+    /// An empty or whitespace-only file is a valid file without cues.
     public func read(_ bytes: [UInt8], encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
         try bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(CaptionError) in try read(buffer: buffer, encoding: encoding, mapping: nil) }
@@ -14,35 +16,47 @@ public struct SRTReader: Sendable {
     }
 
     /// Reads UTF-8 text (one leading BOM is skipped).
-    public func read(utf8 bytes: [UInt8]) -> CaptionDocument {
-        bytes.withUnsafeBufferPointer { buffer in
-            parse(UnsafeBufferPointer(rebasing: buffer[(buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)...]), mapping: nil, encoding: "utf-8")
-        }
+    public func read(utf8 bytes: [UInt8]) throws(CaptionError) -> CaptionDocument {
+        try bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(CaptionError) in
+                try parse(UnsafeBufferPointer(rebasing: buffer[(buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)...]), mapping: nil,
+                          encoding: "utf-8")
+            }
+        }.get()
     }
 
     /// Reads bytes in place (pages of `mapping` are given back as they are read).
     func read(buffer: UnsafeBufferPointer<UInt8>, encoding: String?, mapping: MappedFile?) throws(CaptionError) -> CaptionDocument {
         switch try TextDecoding.detect(buffer, encoding: encoding, fallback: "windows-1252") {
         case let .utf8(bomLength, valid):
-            var document = parse(UnsafeBufferPointer(rebasing: buffer[bomLength...]), mapping: mapping, encoding: "utf-8")
+            var document = try parse(UnsafeBufferPointer(rebasing: buffer[bomLength...]), mapping: mapping, encoding: "utf-8")
             if !valid {
                 document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
                                                               message: "invalid UTF-8 bytes read as U+FFFD"), at: 0)
             }
             return document
         case .converted(let decoded):
-            var document = decoded.utf8.withUnsafeBufferPointer { parse($0, mapping: nil, encoding: decoded.encoding) }
+            var document = try decoded.utf8.withUnsafeBufferPointer { converted in
+                Result { () throws(CaptionError) in try parse(converted, mapping: nil, encoding: decoded.encoding) }
+            }.get()
             if decoded.guessed {
                 document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
                                                               message: "the text is not UTF-8; read as \(decoded.encoding) (use --encoding to name the right one)"), at: 0)
             }
+            document.diagnostics.insert(contentsOf: decoded.recoveredLines.map {
+                CaptionDiagnostic(line: $0, rule: "srt.encoding", severity: .warning,
+                                  message: "bytes that are not UTF-8 on this line read as windows-1252 (the rest of the file is UTF-8)")
+            }, at: 0)
             return document
         }
     }
 
-    private func parse(_ buffer: UnsafeBufferPointer<UInt8>, mapping: MappedFile?, encoding: String) -> CaptionDocument {
-        var parser = SRTParser(text: ByteText(bytes: buffer, mapping: mapping))
+    private func parse(_ buffer: UnsafeBufferPointer<UInt8>, mapping: MappedFile?, encoding: String) throws(CaptionError) -> CaptionDocument {
+        var parser = SRTParser(text: ByteText(bytes: buffer, mapping: mapping, collapsesCarriageReturnRuns: true))
         var document = parser.parse()
+        if document.cues.isEmpty, !parser.text.isBlank(0, buffer.count) {
+            throw CaptionError(rule: "srt.no-cues", message: parser.noCueMessage)
+        }
         document.encoding = encoding
         return document
     }
@@ -59,6 +73,9 @@ private struct SRTParser {
     /// Lines read ahead and pushed back, oldest first.
     private var pushedBack: (Line?, Line?) = (nil, nil)
     private var timingCache: (start: Int, timing: Timing?) = (-1, nil)
+    private var lineEnds = LineEndFinder()
+    /// The first unreadable timing line, for the message when no cue could be read.
+    private var firstUnreadableTiming: (line: Int, text: Substring)?
 
     init(text: ByteText) {
         self.text = text
@@ -96,13 +113,8 @@ private struct SRTParser {
     /// or whitespace shows, only a "-->" can change the answer, and that is searched for with memchr.
     private mutating func scan() -> Line {
         let start = scanPosition
-        let n = text.count
         let base = text.bytes.baseAddress!
-        var end = n
-        if let lf = memchr(base + start, 0x0A, n - start) { end = base.distance(to: lf.assumingMemoryBound(to: UInt8.self)) }
-        if text.hasCarriageReturns, let cr = memchr(base + start, 0x0D, end - start) {
-            end = base.distance(to: cr.assumingMemoryBound(to: UInt8.self))
-        }
+        let end = lineEnds.lineEnd(in: text, from: start)
         scanPosition = text.nextLineStart(after: end)
         var kind = Kind.blank
         var i = start
@@ -139,16 +151,24 @@ private struct SRTParser {
     }
 
     /// True when `line` starts a cue: a timing line, or an index line followed by one. After a blank line
-    /// (`afterBlankLine`) a line with "-->" counts even when its times cannot be read: it is a broken cue to
-    /// skip, not more text. A line read to decide is pushed back; `line` itself is not.
+    /// (`afterBlankLine`) a line with "-->" counts even when its times cannot be read, and so does a number
+    /// alone: they begin a broken block to skip, not more text. A line read to decide is pushed back; `line`
+    /// itself is not.
     private mutating func startsBlock(_ line: Line, afterBlankLine: Bool = false) -> Bool {
         switch line.kind {
         case .arrow: return afterBlankLine || timing(of: line) != nil
         case .number:
+            // After a blank line a number is the next block's index, even when its timing line is missing.
+            if afterBlankLine { return true }
             guard let next = nextLine() else { return false }
             pushBack(next)
-            return next.kind == .arrow && (afterBlankLine || timing(of: next) != nil)
-        case .blank, .text: return false
+            return timing(of: next) != nil
+        case .text:
+            // After a blank line, an index that is not a number ("Subtitle 2") followed by a readable timing line.
+            guard afterBlankLine, let next = nextLine() else { return false }
+            pushBack(next)
+            return timing(of: next) != nil
+        case .blank: return false
         }
     }
 
@@ -159,27 +179,28 @@ private struct SRTParser {
         while let first = nextLine() {
             if first.kind == .blank { continue }
             text.consumed(upTo: first.start)
-            // A block: [index line] timing line, then text.
+            // A block: [index line] timing line, then text. The index line is usually a number; anything else
+            // ("Subtitle 1", "-1", "1.1") followed by a timing line is kept as the cue's identifier.
             var identifier = ""
             var index = expectedIndex
             var found: (timing: Timing, line: Int)?
-            if first.kind == .number, let second = nextLine() {
+            if first.kind == .arrow {
+                if let timing = timing(of: first) {
+                    report(first.number, "srt.index", .info, "cue without an index line")
+                    found = (timing, first.number)
+                }
+            } else if let second = nextLine() {
                 if let timing = timing(of: second) {
-                    let (start, end) = trimmedBounds(first.start, first.end)
-                    identifier = text.string(start, end)
-                    index = number(start, end) ?? expectedIndex
-                    if index != expectedIndex {
-                        report(first.number, "srt.index-order", .info, "cue index \(index) where \(expectedIndex) was expected")
-                    }
+                    (identifier, index) = indexLine(first, expected: expectedIndex)
                     found = (timing, second.number)
                 } else {
                     pushBack(second)
                 }
-            } else if let timing = timing(of: first) {
-                report(first.number, "srt.index", .info, "cue without an index line")
-                found = (timing, first.number)
             }
             guard let (parsed, timingLine) = found else {
+                // A skipped block that had an index still counts: the next cue is expected after it.
+                let (indexStart, indexEnd) = trimmedBounds(first.start, first.end)
+                if first.kind == .number, let skipped = number(indexStart, indexEnd) { expectedIndex = skipped + 1 }
                 skipBlock(startingWith: first)
                 continue
             }
@@ -234,17 +255,66 @@ private struct SRTParser {
         return CaptionDocument(format: .srt, cues: cues, diagnostics: diagnostics)
     }
 
-    /// Skips a block that is neither an index nor a timing, up to the next blank line, and reports it.
+    /// The identifier and number an index line gives, reporting what is unusual about it: a stray byte-order
+    /// mark before the number, a line that is not a number at all, or a number out of order.
+    private mutating func indexLine(_ line: Line, expected: Int) -> (identifier: String, index: Int) {
+        var (start, end) = trimmedBounds(line.start, line.end)
+        var strayMarks = false
+        while end - start >= 3, text[start] == 0xEF, text[start + 1] == 0xBB, text[start + 2] == 0xBF {
+            start += 3
+            strayMarks = true
+        }
+        if strayMarks { report(line.number, "srt.index", .info, "a byte-order mark (U+FEFF) before the index (ignored)") }
+        let identifier = text.string(start, end)
+        guard let index = number(start, end) else {
+            report(line.number, "srt.index", .info, "index line \"\(identifier.prefix(60))\" is not a number (kept as the cue's identifier)")
+            return (identifier, expected)
+        }
+        if index != expected {
+            report(line.number, "srt.index-order", .info, "cue index \(index) where \(expected) was expected")
+        }
+        return (identifier, index)
+    }
+
+    /// Skips a block that is neither an index nor a timing, up to the next blank line, and reports it. A readable
+    /// timing line inside the block ends the skipping (as FFmpeg reads it): the cue starts there, with the number
+    /// before it as its index.
     private mutating func skipBlock(startingWith first: Line) {
-        var containsArrow = first.kind == .arrow
+        var firstArrow: Line? = first.kind == .arrow ? first : nil
+        var previous = first
+        var resumesAt: Line?
         while let line = nextLine() {
             if line.kind == .blank { break }
-            containsArrow = containsArrow || line.kind == .arrow
+            if line.kind == .arrow {
+                if timing(of: line) != nil {
+                    pushBack(line)
+                    if previous.kind == .number, previous.start != first.start { pushBack(previous) }
+                    resumesAt = line
+                    break
+                }
+                firstArrow = firstArrow ?? line
+            }
+            previous = line
         }
-        let (start, end) = trimmedBounds(first.start, first.end)
+        let culprit = firstArrow ?? first
+        let (start, end) = trimmedBounds(culprit.start, culprit.end)
         let shown = text.string(start, end).prefix(60)
-        report(first.number, containsArrow ? "srt.timing" : "srt.garbage", .error,
-               containsArrow ? "unreadable timing line \"\(shown)\": block skipped" : "text outside any cue skipped: \"\(shown)\"")
+        let skipped = resumesAt.map { "lines skipped up to the timing line on line \($0.number)" } ?? "block skipped"
+        if firstArrow != nil {
+            firstUnreadableTiming = firstUnreadableTiming ?? (culprit.number, shown)
+            report(culprit.number, "srt.timing", .error, "unreadable timing line \"\(shown)\": \(skipped)")
+        } else if first.kind == .number {
+            report(culprit.number, "srt.garbage", .error, "block \"\(shown)\" has no timing line: \(skipped)")
+        } else {
+            report(culprit.number, "srt.garbage", .error, resumesAt == nil ? "text outside any cue skipped: \"\(shown)\""
+                   : "text outside any cue skipped: \"\(shown)\" (\(skipped))")
+        }
+    }
+
+    /// Why no cue could be read: no timing line at all, or only unreadable ones.
+    var noCueMessage: String {
+        guard let (line, shown) = firstUnreadableTiming else { return "not an SRT file (no cue found)" }
+        return "no cue could be read: line \(line): unreadable timing line \"\(shown)\""
     }
 
     /// Bounds without surrounding whitespace.
@@ -342,16 +412,17 @@ private struct SRTParser {
         return (count, value)
     }
 
-    /// `H+:M{1,2}:S{1,2}[,.]F{1,3}` (fraction optional), reading a short fraction as a decimal (",5" is 500 ms).
+    /// `H+:M+:S+[,.]F+` (fraction optional), reading a short fraction as a decimal (",5" is 500 ms).
     private func time(_ p: inout Int, _ end: Int, _ timing: inout Timing) -> CaptionTime? {
         let hours = digits(&p, end, limit: 18)
         guard hours.count >= 1, p < end, text[p] == 0x3A else { return nil }
         p += 1
-        let minutes = digits(&p, end, limit: 3)
-        guard (1...2).contains(minutes.count), p < end, text[p] == 0x3A else { return nil }
+        // Minutes and seconds of any width (FFmpeg and ExoPlayer read "00:00:013,567" as 13.567 s), within reason.
+        let minutes = digits(&p, end, limit: 10)
+        guard (1...9).contains(minutes.count), p < end, text[p] == 0x3A else { return nil }
         p += 1
-        let seconds = digits(&p, end, limit: 3)
-        guard (1...2).contains(seconds.count) else { return nil }
+        let seconds = digits(&p, end, limit: 10)
+        guard (1...9).contains(seconds.count) else { return nil }
         if minutes.count != 2 || seconds.count != 2 || (hours.count > 2 && hours.value < 100) { timing.notes.insert(.looseDigits) }
         var milliseconds: Int64 = 0
         if p < end, text[p] == 0x2C || text[p] == 0x2E {

@@ -8,15 +8,24 @@ public struct SRTWriter: Sendable {
     public init(lineEnding: LineEnding = .lf) { self.lineEnding = lineEnding }
 
     public func write(_ document: CaptionDocument) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        var document = document
         var out: [UInt8] = []
         out.reserveCapacity(document.estimatedWrittenSize)
+        let diagnostics = write(&document, into: &out, flushing: nil)
+        return (out, diagnostics)
+    }
+
+    /// Writes `input` into `out`; with `flush`, hands `out` to it whenever it holds a chunk (and at the end).
+    func write<Input: CaptionWriterInput>(_ input: inout Input, into out: inout [UInt8],
+                                          flushing flush: ((inout [UInt8]) -> Void)?) -> [CaptionDiagnostic] {
         var diagnostics: [CaptionDiagnostic] = []
         let crlf = lineEnding == .crlf
         @inline(__always) func newline(_ out: inout [UInt8]) {
             if crlf { out.append(0x0D) }
             out.append(0x0A)
         }
-        for (index, cue) in document.cues.enumerated() {
+        for index in 0..<input.count {
+            let cue = input.cue(at: index)
             appendNumber(index + 1, to: &out)
             newline(&out)
             cue.start.appendFormatted(to: &out, separator: UInt8(ascii: ","))
@@ -29,8 +38,10 @@ public struct SRTWriter: Sendable {
             newline(&out)
             appendText(cue.text, index: index, crlf: crlf, to: &out, &diagnostics)
             newline(&out)
+            if let flush, out.count >= captionWriterChunkSize { flush(&out) }
         }
-        return (out, diagnostics)
+        if let flush, !out.isEmpty { flush(&out) }
+        return diagnostics
     }
 
     private func appendNumber(_ number: Int, to out: inout [UInt8]) {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Turns a caption file's bytes into UTF-8, detecting the encoding when none is given:
-/// a byte-order mark (UTF-8, UTF-16 LE/BE), else valid UTF-8, else Windows-1252.
+/// a byte-order mark (UTF-8, UTF-32 LE/BE, UTF-16 LE/BE), else valid UTF-8, else (with a fallback) UTF-8 whose
+/// few bad lines are read as Windows-1252, else Windows-1252 throughout.
 /// Named encodings (`--encoding`) go through the system's iconv, which knows hundreds of them.
 public enum TextDecoding {
     /// The decoded text as UTF-8 bytes (without a byte-order mark) and the name of the encoding used.
@@ -12,6 +13,8 @@ public enum TextDecoding {
         public var guessed: Bool
         /// True when invalid UTF-8 sequences were found (they read as U+FFFD).
         public var hadInvalidUTF8: Bool
+        /// The lines (1-based) of a UTF-8 file that held bytes that are not UTF-8, each read as the fallback.
+        public var recoveredLines: [Int] = []
     }
 
     /// Decodes `bytes`. `encoding` (an IANA/iconv name such as `windows-1251`) overrides detection;
@@ -47,6 +50,15 @@ public enum TextDecoding {
             return .converted(try decode(Array(bytes), named: encoding))
         }
         if hasBOM { return .utf8(bomLength: 3, valid: validate(UnsafeBufferPointer(rebasing: bytes[3...]))) }
+        // UTF-32's marks first: FF FE 00 00 also starts UTF-16LE's.
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+            let (utf8, valid) = utf32ToUTF8(bytes[4...], bigEndian: false)
+            return .converted(Result(utf8: utf8, encoding: "utf-32le", guessed: false, hadInvalidUTF8: !valid))
+        }
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+            let (utf8, valid) = utf32ToUTF8(bytes[4...], bigEndian: true)
+            return .converted(Result(utf8: utf8, encoding: "utf-32be", guessed: false, hadInvalidUTF8: !valid))
+        }
         if bytes.starts(with: [0xFF, 0xFE]) {
             return .converted(Result(utf8: utf16ToUTF8(bytes[2...], bigEndian: false), encoding: "utf-16le", guessed: false, hadInvalidUTF8: false))
         }
@@ -59,9 +71,53 @@ public enum TextDecoding {
                                      guessed: true, hadInvalidUTF8: false))
         }
         guard let fallback else { return .utf8(bomLength: 0, valid: false) }
+        if let mixed = try recoverLines(bytes, fallback: fallback) { return .converted(mixed) }
         var result = try decode(Array(bytes), named: fallback)
         result.guessed = true
         return .converted(result)
+    }
+
+    /// A UTF-8 file with a few lines that are not (a Latin-1 line pasted into it): when some line holds valid
+    /// UTF-8 beyond ASCII, each line is decoded on its own — valid lines as UTF-8, the others as `fallback` —
+    /// and the bad lines are listed. Nil when no line is UTF-8 beyond ASCII (the whole file is `fallback`).
+    /// Lines end as SRT's do (LF, CR LF, CR CR LF, CR).
+    static func recoverLines(_ bytes: UnsafeBufferPointer<UInt8>, fallback: String) throws(CaptionError) -> Result? {
+        let text = ByteText(bytes: bytes, collapsesCarriageReturnRuns: true)
+        /// Calls `body` with each line's bounds and where the next one starts, until it returns false.
+        func forEachLine(_ body: (_ start: Int, _ end: Int, _ next: Int) throws(CaptionError) -> Bool) throws(CaptionError) {
+            var finder = LineEndFinder()
+            var start = 0
+            while start < bytes.count {
+                let end = finder.lineEnd(in: text, from: start)
+                let next = end < bytes.count ? text.nextLineStart(after: end) : end
+                guard try body(start, end, next) else { return }
+                start = next
+            }
+        }
+        var sawUTF8 = false
+        try forEachLine { (start, end, _) throws(CaptionError) in
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            sawUTF8 = line.contains { $0 >= 0x80 } && validate(line)
+            return !sawUTF8
+        }
+        guard sawUTF8 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 16)
+        var recovered: [Int] = []
+        var number = 0
+        try forEachLine { (start, end, next) throws(CaptionError) in
+            number += 1
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if validate(line) {
+                output.append(contentsOf: line)
+            } else {
+                output.append(contentsOf: try decode(Array(line), named: fallback).utf8)
+                recovered.append(number)
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[end..<next]))
+            return true
+        }
+        return Result(utf8: output, encoding: "utf-8", guessed: false, hadInvalidUTF8: true, recoveredLines: recovered)
     }
 
     /// Decodes `bytes` as the named encoding.
@@ -132,6 +188,28 @@ public enum TextDecoding {
             i += 2
         }
         return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+
+    // MARK: - UTF-32
+
+    /// UTF-32 code units as UTF-8; units that are not Unicode scalars (and a partial last unit) become U+FFFD.
+    private static func utf32ToUTF8(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, bigEndian: Bool) -> (utf8: [UInt8], valid: Bool) {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count / 4 + 16)
+        var valid = bytes.count % 4 == 0
+        var i = bytes.startIndex
+        while i + 3 < bytes.endIndex {
+            let a = UInt32(bytes[i]), b = UInt32(bytes[i + 1]), c = UInt32(bytes[i + 2]), d = UInt32(bytes[i + 3])
+            let value = bigEndian ? a << 24 | b << 16 | c << 8 | d : d << 24 | c << 16 | b << 8 | a
+            let scalar = Unicode.Scalar(value) ?? {
+                valid = false
+                return "\u{FFFD}"
+            }()
+            output.append(contentsOf: UTF8.encode(scalar)!)
+            i += 4
+        }
+        if !valid, bytes.count % 4 != 0 { output.append(contentsOf: [0xEF, 0xBF, 0xBD]) }
+        return (output, valid)
     }
 
     /// UTF-16 text without a BOM shows as many zero bytes in one byte position: nil when it does not.

@@ -42,32 +42,43 @@ public struct TimingEdit: Sendable, Equatable {
                                       : "\(clamped) cues would start or end before 0 and were set to 0 (first: cue \(firstClamped + 1))")]
     }
 
-    /// The text with each valid `<timestamp>` tag moved by this edit.
+    /// The text with each valid `<timestamp>` tag moved by this edit. A tag ends before the next `<`, so no
+    /// byte is looked at twice, whatever the text.
     private func movingInlineTimestamps(in text: String) -> String {
-        var output = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "<") {
-            output += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: ">"), rest[afterOpen...].first?.isASCII == true,
-                  rest[afterOpen...].first?.isNumber == true, let time = Self.timestamp(String(rest[afterOpen..<close])) else {
-                output += "<"
-                rest = rest[afterOpen...]
-                continue
+        var text = text
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 16)
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let byte = bytes[i]
+                guard byte == UInt8(ascii: "<"), i + 1 < n, bytes[i + 1].isASCIIDigit else {
+                    output.append(byte)
+                    i += 1
+                    continue
+                }
+                var close = i + 1
+                while close < n, bytes[close] != UInt8(ascii: ">"), bytes[close] != UInt8(ascii: "<") { close += 1 }
+                guard close < n, bytes[close] == UInt8(ascii: ">"),
+                      let time = Self.timestamp(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<close])) else {
+                    output.append(byte)
+                    i += 1
+                    continue
+                }
+                output.append(UInt8(ascii: "<"))
+                max(apply(to: time), .zero).appendFormatted(to: &output, separator: UInt8(ascii: "."))
+                output.append(UInt8(ascii: ">"))
+                i = close + 1
             }
-            output += "<\(max(apply(to: time), .zero).webVTTString)>"
-            rest = rest[rest.index(after: close)...]
+            return String(decoding: output, as: UTF8.self)
         }
-        return output + rest
     }
 
-    private static func timestamp(_ text: String) -> CaptionTime? {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBufferPointer { buffer in
-            let view = ByteText(bytes: UnsafeBufferPointer(buffer))
-            var position = 0
-            let time = WebVTTSyntax.timestamp(view, &position, view.count)
-            return position == view.count ? time : nil
-        }
+    private static func timestamp(_ bytes: UnsafeBufferPointer<UInt8>) -> CaptionTime? {
+        let view = ByteText(bytes: bytes)
+        var position = 0
+        let time = WebVTTSyntax.timestamp(view, &position, view.count)
+        return position == view.count ? time : nil
     }
 }

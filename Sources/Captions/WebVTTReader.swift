@@ -73,6 +73,7 @@ private struct WebVTTParser {
     var document = CaptionDocument(format: .webvtt)
     var regions: [CueRegion] = []
     var diagnostics: [CaptionDiagnostic] = []
+    var lineEnds = LineEndFinder()
 
     init(text: ByteText, strict: Bool) {
         self.text = text
@@ -162,7 +163,7 @@ private struct WebVTTParser {
 
         loop: while true {
             let lineStart = position
-            let (lineEnd, hasArrow) = text.scanLine(from: position)
+            let (lineEnd, hasArrow) = text.scanLine(from: position, &lineEnds)
             let currentLine = lineNumber
             lineCount += 1
             let seenEOF = lineEnd >= text.count

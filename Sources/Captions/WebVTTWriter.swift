@@ -6,13 +6,30 @@ public struct WebVTTWriter: Sendable {
 
     /// The document as UTF-8 bytes. Text that would break the file's structure is made safe and reported.
     public func write(_ document: CaptionDocument) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        var document = document
         var out: [UInt8] = []
         out.reserveCapacity(document.estimatedWrittenSize)
+        let diagnostics = write(&document, into: &out, flushing: nil)
+        return (out, diagnostics)
+    }
+
+    /// Writes `input` into `out`; with `flush`, hands `out` to it whenever it holds a chunk (and at the end).
+    func write<Input: CaptionWriterInput>(_ input: inout Input, into out: inout [UInt8],
+                                          flushing flush: ((inout [UInt8]) -> Void)?) -> [CaptionDiagnostic] {
         var diagnostics: [CaptionDiagnostic] = []
+        var replacedNulls = false
+        // WebVTT readers turn NUL into U+FFFD: write it so, and the file reads back as written.
+        func emit(_ out: inout [UInt8]) {
+            if let replaced = replacingNulls(in: out) {
+                out = replaced
+                replacedNulls = true
+            }
+            flush?(&out)
+        }
         out.append(contentsOf: "WEBVTT".utf8)
-        out.append(contentsOf: safeHeader(document.header).utf8)
+        out.append(contentsOf: safeHeader(input.header).utf8)
         out.append(0x0A)
-        for block in document.headerBlocks {
+        for block in input.headerBlocks {
             out.append(0x0A)
             switch block {
             case .style(let css):
@@ -29,8 +46,11 @@ public struct WebVTTWriter: Sendable {
             }
             out.append(0x0A)
         }
-        var notes = document.notes.sorted { $0.cuesBefore < $1.cuesBefore }[...]
-        for (index, cue) in document.cues.enumerated() {
+        let allNotes = input.notes
+        var notes = (allNotes.indices.dropFirst().allSatisfy { allNotes[$0 - 1].cuesBefore <= allNotes[$0].cuesBefore }
+            ? allNotes : allNotes.sorted { $0.cuesBefore < $1.cuesBefore })[...]
+        for index in 0..<input.count {
+            let cue = input.cue(at: index)
             while let note = notes.first, note.cuesBefore <= index, index > 0 {
                 writeNote(note, to: &out, &diagnostics)
                 notes = notes.dropFirst()
@@ -52,14 +72,19 @@ public struct WebVTTWriter: Sendable {
             }
             out.append(0x0A)
             appendCueText(cue.text, index: index, to: &out, &diagnostics)
+            if flush != nil, out.count >= captionWriterChunkSize { emit(&out) }
         }
         for note in notes { writeNote(note, to: &out, &diagnostics) }
-        // WebVTT readers turn NUL into U+FFFD: write it so, and the file reads back as written.
-        if let replaced = replacingNulls(in: out) {
+        if flush != nil {
+            if !out.isEmpty { emit(&out) }
+        } else if let replaced = replacingNulls(in: out) {
             out = replaced
+            replacedNulls = true
+        }
+        if replacedNulls {
             diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info, message: "NUL characters written as U+FFFD"))
         }
-        return (out, diagnostics)
+        return diagnostics
     }
 
     private func writeNote(_ note: CaptionNote, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {

@@ -34,7 +34,7 @@ public enum EmbeddedCaptions {
         var document: CaptionDocument
         switch format {
         case .webvtt: document = (try? WebVTTReader(mode: .lenient).read(utf8: bytes)) ?? CaptionDocument(format: .webvtt)
-        case .srt: document = SRTReader().read(utf8: bytes)
+        case .srt: document = (try? SRTReader().read(utf8: bytes)) ?? CaptionDocument(format: .srt)
         }
         // Lines of the text written here mean nothing in the media file.
         for index in document.cues.indices { document.cues[index].line = 0 }
@@ -54,7 +54,8 @@ public enum EmbeddedCaptions {
         var index = text.startIndex
         while index < text.endIndex {
             let character = text[index]
-            if character == "{", let close = text[index...].firstIndex(of: "}") {
+            // An override block ends before the next "{" (searching no further keeps this linear).
+            if character == "{", let close = text[text.index(after: index)...].prefix(while: { $0 != "{" }).firstIndex(of: "}") {
                 for tag in text[text.index(after: index)..<close].split(separator: "\\") {
                     switch tag {
                     case "i1": result += "<i>"

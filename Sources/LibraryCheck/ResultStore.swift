@@ -85,7 +85,7 @@ public final class ResultStore: @unchecked Sendable {
 
     /// Stores a file's results (replacing what was there), in a transaction of its own.
     public func save(_ stamp: FileStamp, results: [CheckResult]) throws {
-        let text = try JSONValueEncoder().encode(results).serialized()
+        let text = CheckResult.json(results)
         try database.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO checked_file (path, size, modified, fingerprint, setup, results, checked_at)

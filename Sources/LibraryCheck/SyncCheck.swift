@@ -65,7 +65,7 @@ public struct SyncCheck: Sendable {
                 findings.append(Finding(rule: "sync.cue-after-end", severity: .error,
                                         message: "cue \(index + 1) starts at \(Self.time(cue.start.seconds)), after the media ends at \(Self.time(mediaStart + duration))",
                                         start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
-                                        data: .object([("cue", .integer(Int64(index + 1))), ("text", .string(cue.plainText))])))
+                                        data: .object([("cue", .integer(Int64(index + 1))), ("text", .string(cue.plainText(in: captions.format)))])))
             }
             for (index, cue) in captions.cues.enumerated() where mediaStart > 0 && cue.end.seconds <= mediaStart {
                 findings.append(Finding(rule: "sync.cue-before-start", severity: .error,
@@ -143,7 +143,7 @@ public struct SyncCheck: Sendable {
                                         message: "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(fix.isIdentity(within: tolerance) ? "" : " once the timing is corrected")",
                                         start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
                                         data: .object([("cue", .integer(Int64(dialogue[index].index + 1))),
-                                                       ("text", .string(cue.plainText))])))
+                                                       ("text", .string(cue.plainText(in: captions.format)))])))
             }
         }
         findings.sort { ($0.start ?? -1, $0.rule) < ($1.start ?? -1, $1.rule) }

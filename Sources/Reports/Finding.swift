@@ -87,3 +87,63 @@ public struct CheckReport: Sendable, Encodable {
 
     public init(results: [CheckResult]) { self.results = results }
 }
+
+// MARK: - JSON
+
+// Results are written straight into a `JSONWriter`: the same bytes their `Encodable` conformances give through
+// `JSONValueEncoder` (keys in declaration order, nil left out), without building the document first.
+
+extension Finding {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("rule"); writer.string(rule)
+        writer.key("severity"); writer.string(severity.rawValue)
+        writer.key("message"); writer.string(message)
+        if let start { writer.key("start"); writer.number(start) }
+        if let end { writer.key("end"); writer.number(end) }
+        if let line { writer.key("line"); writer.integer(line) }
+        writer.key("guidelines")
+        writer.beginArray()
+        for guideline in guidelines { writer.string(guideline) }
+        writer.endArray()
+        writer.key("data"); writer.value(data)
+        writer.endObject()
+    }
+}
+
+extension CheckResult {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("file"); writer.string(file)
+        writer.key("check"); writer.string(check)
+        writer.key("verdict"); writer.string(verdict.rawValue)
+        writer.key("findings")
+        writer.beginArray()
+        for finding in findings { finding.write(to: &writer) }
+        writer.endArray()
+        writer.key("metrics"); writer.value(metrics)
+        writer.endObject()
+    }
+
+    /// Results as a JSON array (what the results store keeps).
+    public static func json(_ results: [CheckResult]) -> String {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for result in results { result.write(to: &writer) }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+extension CheckReport {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("tool"); writer.string(tool)
+        writer.key("version"); writer.string(version)
+        writer.key("results")
+        writer.beginArray()
+        for result in results { result.write(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+}

@@ -51,71 +51,9 @@ public indirect enum JSONValue: Sendable, Equatable {
 extension JSONValue {
     /// The document as JSON text: compact on one line, or pretty with two-space indents.
     public func serialized(pretty: Bool = false) -> String {
-        var output = ""
-        write(to: &output, pretty: pretty, indent: 0)
-        return output
-    }
-
-    private func write(to output: inout String, pretty: Bool, indent: Int) {
-        switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .integer(let value): output += String(value)
-        case .number(let value): output += Self.format(value)
-        case .string(let value): Self.writeString(value, to: &output)
-        case .array(let items):
-            guard !items.isEmpty else { output += "[]"; return }
-            output += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { output += "," }
-                if pretty { Self.newline(&output, indent + 1) }
-                item.write(to: &output, pretty: pretty, indent: indent + 1)
-            }
-            if pretty { Self.newline(&output, indent) }
-            output += "]"
-        case .object(let members):
-            guard !members.isEmpty else { output += "{}"; return }
-            output += "{"
-            for (i, member) in members.enumerated() {
-                if i > 0 { output += "," }
-                if pretty { Self.newline(&output, indent + 1) }
-                Self.writeString(member.key, to: &output)
-                output += pretty ? ": " : ":"
-                member.value.write(to: &output, pretty: pretty, indent: indent + 1)
-            }
-            if pretty { Self.newline(&output, indent) }
-            output += "}"
-        }
-    }
-
-    private static func newline(_ output: inout String, _ indent: Int) {
-        output += "\n"
-        output += String(repeating: "  ", count: indent)
-    }
-
-    /// Shortest text that reads back as the same Double; integral values without ".0"; NaN/∞ as null.
-    private static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
-
-    private static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        var writer = JSONWriter(pretty: pretty)
+        writer.value(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 

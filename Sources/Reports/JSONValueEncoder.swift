@@ -1,5 +1,8 @@
 /// Turns any `Encodable` into a `JSONValue`, keeping keys in the order `encode(to:)` writes them
 /// (declaration order for synthesized conformances). `nil` optionals are left out, as `JSONEncoder` does.
+///
+/// Containers collect their members and become a `JSONValue` once, when the value they belong to is done, so
+/// encoding is linear in the size of the result (copying a container into its parent at every write is not).
 public struct JSONValueEncoder {
     public init() {}
 
@@ -21,148 +24,167 @@ public struct JSONValueEncoder {
         default:
             let encoder = ValueEncoder(codingPath: codingPath)
             try value.encode(to: encoder)
-            return encoder.storage.value ?? .object([])
+            return encoder.node.value
         }
     }
 }
 
-/// Where a container writes: filled in as the value is encoded. A nested container's slot passes each
-/// write on to its parent container.
-private final class Slot {
-    private let onWrite: ((JSONValue) -> Void)?
-    var value: JSONValue? {
-        didSet { if let value { onWrite?(value) } }
+/// A value being encoded: nothing yet, a finished value, or a container still being filled.
+private final class Node {
+    enum Content {
+        case empty
+        case value(JSONValue)
+        case object(ObjectStorage)
+        case array(ArrayStorage)
     }
 
-    init(onWrite: ((JSONValue) -> Void)? = nil) { self.onWrite = onWrite }
+    var content = Content.empty
+
+    /// The finished value (containers made into `JSONValue` here, once).
+    var value: JSONValue {
+        switch content {
+        case .empty: .object([])
+        case .value(let value): value
+        case .object(let object): .object(object.members.map { ($0.key, $0.value.value) })
+        case .array(let array): .array(array.items.map(\.value))
+        }
+    }
+
+    /// The object this node holds, made one if it holds nothing (a type may ask for its container twice).
+    func object() -> ObjectStorage {
+        if case .object(let object) = content { return object }
+        let object = ObjectStorage()
+        content = .object(object)
+        return object
+    }
+
+    func array() -> ArrayStorage {
+        if case .array(let array) = content { return array }
+        let array = ArrayStorage()
+        content = .array(array)
+        return array
+    }
+}
+
+/// A member or element: a finished value, or a nested container (still being filled by its own container).
+private enum Slot {
+    case value(JSONValue)
+    case nested(Node)
+
+    var value: JSONValue {
+        switch self {
+        case .value(let value): value
+        case .nested(let node): node.value
+        }
+    }
+}
+
+private final class ObjectStorage {
+    var members: [(key: String, value: Slot)] = []
+    /// Key → position, built once an object has many members (for a key written twice, which replaces).
+    private var positions: [String: Int]?
+
+    func set(_ key: String, _ slot: Slot) {
+        if let index = position(of: key) {
+            members[index].value = slot
+            return
+        }
+        positions?[key] = members.count
+        members.append((key, slot))
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        if members.count < 16 { return members.firstIndex { $0.key == key } }
+        var built: [String: Int] = [:]
+        for (index, member) in members.enumerated() { built[member.key] = index }
+        positions = built
+        return built[key]
+    }
+}
+
+private final class ArrayStorage {
+    var items: [Slot] = []
 }
 
 private final class ValueEncoder: Encoder {
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any] = [:]
-    let storage = Slot()
+    let node = Node()
 
     init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let object = ObjectSlot()
-        storage.value = .object([])
-        return KeyedEncodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath, owner: storage))
+        KeyedEncodingContainer(KeyedContainer<Key>(object: node.object(), codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        storage.value = .array([])
-        return UnkeyedContainer(codingPath: codingPath, owner: storage)
+        UnkeyedContainer(array: node.array(), codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleContainer(codingPath: codingPath, owner: storage)
+        SingleContainer(codingPath: codingPath, node: node)
     }
-}
-
-private final class ObjectSlot {
-    var members: [(key: String, value: JSONValue)] = []
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let object: ObjectSlot
+    let object: ObjectStorage
     let codingPath: [any CodingKey]
-    let owner: Slot
 
-    private func set(_ key: Key, _ value: JSONValue) {
-        if let i = object.members.firstIndex(where: { $0.key == key.stringValue }) {
-            object.members[i].value = value
-        } else {
-            object.members.append((key.stringValue, value))
-        }
-        owner.value = .object(object.members)
-    }
-
-    mutating func encodeNil(forKey key: Key) throws { set(key, .null) }
+    mutating func encodeNil(forKey key: Key) throws { object.set(key.stringValue, .value(.null)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        set(key, try JSONValueEncoder.box(value, codingPath: codingPath + [key]))
+        object.set(key.stringValue, .value(try JSONValueEncoder.box(value, codingPath: codingPath + [key])))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
                                                         forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        set(key, .object([]))
-        let nested = NestedSlot(parent: self, key: key)
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: ObjectSlot(), codingPath: codingPath + [key], owner: nested.slot))
+        let nested = Node()
+        object.set(key.stringValue, .nested(nested))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested.object(), codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        set(key, .array([]))
-        let nested = NestedSlot(parent: self, key: key)
-        return UnkeyedContainer(codingPath: codingPath + [key], owner: nested.slot)
+        let nested = Node()
+        object.set(key.stringValue, .nested(nested))
+        return UnkeyedContainer(array: nested.array(), codingPath: codingPath + [key])
     }
 
     mutating func superEncoder() -> any Encoder { ValueEncoder(codingPath: codingPath) }
     mutating func superEncoder(forKey key: Key) -> any Encoder { ValueEncoder(codingPath: codingPath + [key]) }
-
-    /// A child slot whose writes are copied into this container under `key`.
-    private struct NestedSlot {
-        let slot: Slot
-        init(parent: KeyedContainer, key: Key) {
-            slot = Slot { parent.set(key, $0) }
-        }
-    }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let array: ArrayStorage
     let codingPath: [any CodingKey]
-    let owner: Slot
-    private let items = ItemsSlot()
 
-    init(codingPath: [any CodingKey], owner: Slot) {
-        self.codingPath = codingPath
-        self.owner = owner
-        owner.value = .array([])
-    }
+    var count: Int { array.items.count }
 
-    var count: Int { items.values.count }
-
-    private func append(_ value: JSONValue) {
-        items.values.append(value)
-        owner.value = .array(items.values)
-    }
-
-    private func replace(at index: Int, _ value: JSONValue) {
-        items.values[index] = value
-        owner.value = .array(items.values)
-    }
-
-    mutating func encodeNil() throws { append(.null) }
+    mutating func encodeNil() throws { array.items.append(.value(.null)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        append(try JSONValueEncoder.box(value, codingPath: codingPath))
+        array.items.append(.value(try JSONValueEncoder.box(value, codingPath: codingPath)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let index = count
-        append(.object([]))
-        let slot = Slot(onWrite: { [self] in replace(at: index, $0) })
-        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: ObjectSlot(), codingPath: codingPath, owner: slot))
+        let nested = Node()
+        array.items.append(.nested(nested))
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested.object(), codingPath: codingPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let index = count
-        append(.array([]))
-        let slot = Slot(onWrite: { [self] in replace(at: index, $0) })
-        return UnkeyedContainer(codingPath: codingPath, owner: slot)
+        let nested = Node()
+        array.items.append(.nested(nested))
+        return UnkeyedContainer(array: nested.array(), codingPath: codingPath)
     }
 
     mutating func superEncoder() -> any Encoder { ValueEncoder(codingPath: codingPath) }
 }
 
-private final class ItemsSlot {
-    var values: [JSONValue] = []
-}
-
 private struct SingleContainer: SingleValueEncodingContainer {
     let codingPath: [any CodingKey]
-    let owner: Slot
+    let node: Node
 
-    mutating func encodeNil() throws { owner.value = .null }
+    mutating func encodeNil() throws { node.content = .value(.null) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        owner.value = try JSONValueEncoder.box(value, codingPath: codingPath)
+        node.content = .value(try JSONValueEncoder.box(value, codingPath: codingPath))
     }
 }

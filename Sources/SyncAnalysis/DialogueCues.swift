@@ -6,7 +6,7 @@ public enum DialogueCues {
     /// The cues of `document` that carry speech: their index in the document and their times in seconds.
     public static func of(_ document: CaptionDocument) -> [(index: Int, start: Double, end: Double)] {
         document.cues.enumerated().compactMap { index, cue in
-            isSpeech(cue.plainText) && cue.end > cue.start ? (index, cue.start.seconds, cue.end.seconds) : nil
+            isSpeech(cue.plainText(in: document.format)) && cue.end > cue.start ? (index, cue.start.seconds, cue.end.seconds) : nil
         }
     }
 

@@ -245,9 +245,15 @@ public struct TranscriptBuilder: Sendable {
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "{") }) {
             plain = text
         } else {
-            let nodes = format == .webvtt ? CueTextParser.parse(text) : SRTMarkup.nodes(of: text)
-            voice = firstVoice(nodes)
-            plain = CueNode.plainText(of: nodes)
+            var collector = PlainTextCollector()
+            let visit = { (event: CueMarkupEvent) in
+                if voice == nil, case .start(let element) = event, element.kind == .voice, !element.annotation.isEmpty {
+                    voice = element.annotation
+                }
+                collector.add(event)
+            }
+            if format == .webvtt { CueTextParser.walk(text, visit) } else { SRTMarkup.walk(text, visit) }
+            plain = collector.text
         }
         let lines = plain.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
         return CueLines(lines: lines, voice: voice)
@@ -325,14 +331,6 @@ public struct TranscriptBuilder: Sendable {
             close(bytes.count)
             return (lines, needs)
         }
-    }
-
-    static func firstVoice(_ nodes: [CueNode]) -> String? {
-        for case .element(let element) in nodes {
-            if element.kind == .voice, !element.annotation.isEmpty { return element.annotation }
-            if let voice = firstVoice(element.children) { return voice }
-        }
-        return nil
     }
 
     /// A line's speaker label (`NAME:` or `Name Surname:` at its start), its words, and whether it starts with

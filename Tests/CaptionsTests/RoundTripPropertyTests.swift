@@ -35,7 +35,7 @@ import Testing
             document.cues.append(cue)
         }
         let bytes = SRTWriter().write(document).bytes
-        let read = SRTReader().read(utf8: bytes)
+        let read = try SRTReader().read(utf8: bytes)
         #expect(read.cues == document.cues)
         #expect(SRTWriter().write(read).bytes == bytes)
     }

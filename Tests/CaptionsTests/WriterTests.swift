@@ -68,7 +68,7 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self) == "1\n00:00:00,000 --> 00:00:01,001\n<i>one</i>\n\n2\n100:00:00,000 --> 100:00:00,001 X1:1 X2:2 Y1:3 Y2:4\na\nb\n\n")
         let crlf = SRTWriter(lineEnding: .crlf).write(document).bytes
         #expect(String(decoding: crlf, as: UTF8.self).hasPrefix("1\r\n00:00:00,000 --> 00:00:01,001\r\n<i>one</i>\r\n\r\n2\r\n"))
-        let read = SRTReader().read(utf8: bytes)
+        let read = try SRTReader().read(utf8: bytes)
         #expect(read.cues.map(\.text) == document.cues.map(\.text))
         #expect(read.cues.map(\.end) == document.cues.map(\.end))
         #expect(SRTWriter().write(read).bytes == bytes)

@@ -73,7 +73,7 @@ struct TranscriptTests {
     }
 
     @Test func srtSpeakerLabelsAndMarkup() throws {
-        let captions = SRTReader().read(utf8: Array("""
+        let captions = try SRTReader().read(utf8: Array("""
             1
             00:00:01,000 --> 00:00:02,000
             <i>NARRATOR: It began</i>

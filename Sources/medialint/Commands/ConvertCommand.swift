@@ -35,23 +35,25 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let document = try captionInput.read(input)
         let format = to ?? CaptionFormat(pathExtension: (outputPath as NSString).pathExtension)!
-        let (bytes, diagnostics) = CaptionFile.encode(document, as: format)
-        try CaptionOutput.write(bytes, to: outputPath, input: input)
+        let diagnostics = try CaptionOutput.write(document, as: format, to: outputPath, input: input)
         Diagnostics.print(document.diagnostics + diagnostics, file: input)
     }
 }
 
-/// Writing caption output: atomically to a file, or to standard output; never over the input by accident.
+/// Writing caption output: a chunk at a time, atomically to a file or to standard output; never over the
+/// input by accident.
 enum CaptionOutput {
-    static func write(_ bytes: [UInt8], to path: String, input: String, inPlace: Bool = false) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
-        }
-        if !inPlace, sameFile(path, input) {
+    /// Writes `document` in `format` to `path` (`-`: standard output); returns the writer's diagnostics.
+    static func write(_ document: CaptionDocument, as format: CaptionFormat, to path: String, input: String,
+                      inPlace: Bool = false) throws -> [CaptionDiagnostic] {
+        if path != "-", !inPlace, sameFile(path, input) {
             throw CLIError("\(path) is the input file; write elsewhere (or use --in-place where offered)")
         }
-        try AtomicFile.write(Data(bytes), to: path)
+        var diagnostics: [CaptionDiagnostic] = []
+        try OutputStream.write(to: path) { write in
+            diagnostics = CaptionFile.write(document, as: format, to: write)
+        }
+        return diagnostics
     }
 
     private static func sameFile(_ a: String, _ b: String) -> Bool {

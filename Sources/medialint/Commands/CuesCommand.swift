@@ -36,77 +36,76 @@ struct CuesCommand: ParsableCommand {
             try output.emit(CueTable(style: output.textStyle).render(document))
             Diagnostics.print(document.diagnostics, file: captions)
         case .json:
-            try output.emit(try JSONValueEncoder().encode(CuesReport(document)).serialized(pretty: true) + "\n")
+            try output.stream { write in
+                var writer = JSONWriter.streaming(pretty: true, to: write)
+                CuesReport.write(document, to: &writer)
+                writer.endLine()
+                writer.finish()
+            }
         }
     }
 }
 
-/// The JSON of `medialint cues` (cli.md).
-struct CuesReport: Encodable {
-    struct Entry: Encodable {
-        var id: String
-        var start: Double
-        var end: Double
-        var text: String
-        var voice: String?
-        var settings: JSONValue
-        var markup: String
+/// The JSON of `medialint cues` (cli.md): `{"format", "encoding", "cues": [{"id", "start", "end", "text", "voice"?,
+/// "settings", "markup"}], "diagnostics"}`, written cue by cue.
+enum CuesReport {
+    static func write(_ document: CaptionDocument, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("format"); writer.string(document.format.rawValue)
+        writer.key("encoding"); writer.string(document.encoding)
+        writer.key("cues")
+        writer.beginArray()
+        for cue in document.cues {
+            writer.beginObject()
+            writer.key("id"); writer.string(cue.identifier)
+            writer.key("start"); writer.number(cue.start.seconds)
+            writer.key("end"); writer.number(cue.end.seconds)
+            writer.key("text"); writer.string(cue.plainText(in: document.format))
+            if document.format == .webvtt, let voice = cue.firstVoice { writer.key("voice"); writer.string(voice) }
+            writer.key("settings")
+            writeSettings(cue, format: document.format, to: &writer)
+            writer.key("markup"); writer.string(cue.text)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("diagnostics")
+        writer.beginArray()
+        for diagnostic in document.diagnostics {
+            writer.beginObject()
+            writer.key("line"); writer.integer(diagnostic.line)
+            writer.key("column"); writer.integer(diagnostic.column)
+            writer.key("rule"); writer.string(diagnostic.rule)
+            writer.key("severity"); writer.string(diagnostic.severity.rawValue)
+            writer.key("message"); writer.string(diagnostic.message)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
     }
 
-    var format: String
-    var encoding: String
-    var cues: [Entry]
-    var diagnostics: [CaptionDiagnostic]
-
-    init(_ document: CaptionDocument) {
-        format = document.format.rawValue
-        encoding = document.encoding
-        diagnostics = document.diagnostics
-        cues = document.cues.map { cue in
-            let nodes = document.format == .webvtt ? cue.nodes : SRTMarkup.nodes(of: cue.text)
-            return Entry(id: cue.identifier, start: cue.start.seconds, end: cue.end.seconds, text: CueNode.plainText(of: nodes),
-                         voice: Self.firstVoice(in: nodes), settings: Self.settings(cue.settings, srtAlignment: document.format == .srt ? SRTMarkup.alignment(of: cue.text) : nil),
-                         markup: cue.text)
+    /// The settings that differ from the defaults, by their WebVTT names (SRT: its coordinates and `{\anN}`).
+    private static func writeSettings(_ cue: Cue, format: CaptionFormat, to writer: inout JSONWriter) {
+        writer.beginObject()
+        let alignment = format == .srt ? SRTMarkup.alignment(of: cue.text) : nil
+        if !cue.hasDefaultSettings {
+            let s = cue.settings
+            if s.vertical != .horizontal { writer.key("vertical"); writer.string(s.vertical.rawValue) }
+            if let line = s.line {
+                writer.key("line"); writer.number(line)
+                writer.key("snapToLines"); writer.bool(s.snapToLines)
+                writer.key("lineAlign"); writer.string(s.lineAlign.rawValue)
+            }
+            if let position = s.position {
+                writer.key("position"); writer.number(position)
+                writer.key("positionAlign"); writer.string(s.positionAlign.rawValue)
+            }
+            if s.size != 100 { writer.key("size"); writer.number(s.size) }
+            if s.align != .center { writer.key("align"); writer.string(s.align.rawValue) }
+            if let region = s.region { writer.key("region"); writer.string(region) }
+            if let coordinates = s.srtCoordinates { writer.key("srtCoordinates"); writer.string(coordinates) }
         }
-    }
-
-    private static func firstVoice(in nodes: [CueNode]) -> String? {
-        for node in nodes {
-            guard case .element(let element) = node else { continue }
-            if element.kind == .voice, !element.annotation.isEmpty { return element.annotation }
-            if let voice = firstVoice(in: element.children) { return voice }
-        }
-        return nil
-    }
-
-    /// The settings that differ from the defaults, by their WebVTT names.
-    private static func settings(_ s: CueSettings, srtAlignment: Int?) -> JSONValue {
-        var out = OrderedMembers()
-        if s.vertical != .horizontal { out["vertical"] = .string(s.vertical.rawValue) }
-        if let line = s.line {
-            out["line"] = .number(line)
-            out["snapToLines"] = .bool(s.snapToLines)
-            out["lineAlign"] = .string(s.lineAlign.rawValue)
-        }
-        if let position = s.position {
-            out["position"] = .number(position)
-            out["positionAlign"] = .string(s.positionAlign.rawValue)
-        }
-        if s.size != 100 { out["size"] = .number(s.size) }
-        if s.align != .center { out["align"] = .string(s.align.rawValue) }
-        if let region = s.region { out["region"] = .string(region) }
-        if let coordinates = s.srtCoordinates { out["srtCoordinates"] = .string(coordinates) }
-        if let srtAlignment { out["srtAlignment"] = .integer(Int64(srtAlignment)) }
-        return .object(out.members)
-    }
-
-    /// Object members in the order they are set.
-    private struct OrderedMembers {
-        var members: [(key: String, value: JSONValue)] = []
-        subscript(key: String) -> JSONValue? {
-            get { members.first { $0.key == key }?.value }
-            set { if let newValue { members.append((key, newValue)) } }
-        }
+        if let alignment { writer.key("srtAlignment"); writer.integer(alignment) }
+        writer.endObject()
     }
 }
 
@@ -119,8 +118,7 @@ struct CueTable {
         let width = String(document.cues.count).count
         for (index, cue) in document.cues.enumerated() {
             let number = String(index + 1)
-            let nodes = document.format == .webvtt ? cue.nodes : SRTMarkup.nodes(of: cue.text)
-            let text = CueNode.plainText(of: nodes).replacingOccurrences(of: "\n", with: style.dim(" ⏎ "))
+            let text = cue.plainText(in: document.format).replacingOccurrences(of: "\n", with: style.dim(" ⏎ "))
             lines.append(String(repeating: " ", count: width - number.count) + number + "  "
                          + style.cyan("\(cue.start) → \(cue.end)") + "  " + text)
         }

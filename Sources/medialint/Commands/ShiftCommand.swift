@@ -40,8 +40,8 @@ struct ShiftCommand: ParsableCommand {
     func run() throws {
         var document = try input.read(captions)
         let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
-        let (bytes, written) = CaptionFile.encode(document, as: document.format)
-        try CaptionOutput.write(bytes, to: inPlace ? captions : outputPath ?? "-", input: captions, inPlace: inPlace)
+        let written = try CaptionOutput.write(document, as: document.format, to: inPlace ? captions : outputPath ?? "-",
+                                              input: captions, inPlace: inPlace)
         Diagnostics.print(document.diagnostics + edits + written, file: captions)
     }
 }

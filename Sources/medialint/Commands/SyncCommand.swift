@@ -185,8 +185,7 @@ struct SyncCommand: ParsableCommand {
             Console.note("\(path): times moved by \(String(format: "%+.3f", edit.offset)) s" + (edit.scale == 1 ? "" : String(format: " after stretching by %.6f", edit.scale)))
         }
         let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
-        let (bytes, written) = CaptionFile.encode(fixed, as: format)
-        try CaptionOutput.write(bytes, to: path, input: captions ?? media)
+        let written = try CaptionOutput.write(fixed, as: format, to: path, input: captions ?? media)
         Diagnostics.print(diagnostics + written, file: path)
         return rules.intersection(timing)
     }

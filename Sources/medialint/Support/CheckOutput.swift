@@ -15,9 +15,21 @@ extension OutputOptions {
             let report = TextReport(style: TextReport.Style(enabled: textStyle.enabled))
             try emit(results.map { report.render($0, metricsLine: metricsLine($0)) }.joined(separator: "\n"))
         case .json:
-            try emit(try JSONValueEncoder().encode(CheckReport(results: results)).serialized(pretty: true) + "\n")
+            try stream { write in
+                var writer = JSONWriter.streaming(pretty: true, to: write)
+                CheckReport(results: results).write(to: &writer)
+                writer.endLine()
+                writer.finish()
+            }
         case .jsonl:
-            try emit(try results.map { try JSONValueEncoder().encode($0).serialized() + "\n" }.joined())
+            try stream { write in
+                var writer = JSONWriter.streaming(pretty: false, to: write)
+                for result in results {
+                    result.write(to: &writer)
+                    writer.endLine()
+                }
+                writer.finish()
+            }
         case .sarif:
             try emit(SARIFReport(ruleDescriptions: ruleDescriptions).render(results).serialized(pretty: true) + "\n")
         case .junit:

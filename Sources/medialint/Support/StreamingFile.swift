@@ -37,21 +37,34 @@ final class StreamingFile {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    private func flush() {
-        guard failure == nil else { return }
-        buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
+    /// Writes a chunk (large chunks go straight to the file, small ones are gathered first).
+    func write(chunk: UnsafeBufferPointer<UInt8>) {
+        if chunk.count >= 1 << 16 {
+            flush()
+            writeAll(UnsafeRawBufferPointer(chunk))
+        } else {
+            buffer.append(contentsOf: chunk)
+            if buffer.count >= 1 << 16 { flush() }
         }
+    }
+
+    private func flush() {
+        buffer.withUnsafeBytes { writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil, !bytes.isEmpty else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                return
+            }
+            offset += written
+        }
     }
 
     /// Writes what is left and puts the file in place.
