@@ -73,10 +73,14 @@ import Testing
         let unknown = try Medialint.run(["convert", "Media/speech.srt", "/tmp/out.txt"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("give --to vtt or --to srt"))
+        // Sniffed as SRT (no .vtt extension, no WEBVTT signature): text without a single cue is not captions.
         let notVTT = try Medialint.run(["cues", "Media/not-media.mp4", "--format", "json"])
-        #expect(notVTT.status == 0)  // sniffed as SRT: no cues, one diagnostic
-        let badSignature = try Medialint.run(["cues", "Media/generate.sh", "--encoding", "utf-8"])
-        #expect(badSignature.status == 0)
+        #expect(notVTT.status == 2)
+        #expect(notVTT.stdout.isEmpty)
+        #expect(notVTT.stderr == "medialint: error: Media/not-media.mp4: not an SRT file (no cue found)\n")
+        let script = try Medialint.run(["cues", "Media/generate.sh", "--encoding", "utf-8"])
+        #expect(script.status == 2)
+        #expect(script.stderr.hasPrefix("medialint: error: Media/generate.sh: no cue could be read: line 54: unreadable timing line"))
         let missing = try Medialint.run(["cues", "Media/nope.vtt"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "medialint: error: Media/nope.vtt: no such file\n")
@@ -100,5 +104,83 @@ import Testing
         #expect(try Medialint.run(["shift", file, "--by", "1", "--in-place"]).status == 0)
         #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("1\n00:00:01,500 --> 00:00:03,824\n"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["talk.srt"])
+    }
+
+    // MARK: - Files from the wild (Tests/CaptionsTests/Fixtures/srt-in-the-wild)
+
+    private static let wild = "Tests/CaptionsTests/Fixtures/srt-in-the-wild/"
+
+    /// Content without a single cue: exit 2 and one line, for every command that reads captions; no output file.
+    @Test(arguments: ["prose-not-srt.srt", "png-renamed.srt", "binary-bytes.srt"])
+    func notAnSRTFileIsRefused(file: String) throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out.vtt").path
+        for arguments in [["cues"], ["transcript"], ["convert", "ARG", out], ["shift", "ARG", "--by", "1", "-o", out]] {
+            let command = arguments.count > 1 && arguments[1] == "ARG" ? [arguments[0], Self.wild + file] + arguments.dropFirst(2)
+                : arguments + [Self.wild + file]
+            let result = try Medialint.run(command)
+            #expect(result.status == 2, "\(command)")
+            #expect(result.stderr == "medialint: error: \(Self.wild + file): not an SRT file (no cue found)\n", "\(command)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let lint = try Medialint.run(["lint", Self.wild + file, "--format", "json"])
+        #expect(lint.status == 2)
+        #expect(lint.stdout.contains("\"rule\": \"captions.parse\""))
+    }
+
+    @Test(arguments: ["empty.srt", "whitespace-only.srt"])
+    func anEmptyFileIsValid(file: String) throws {
+        let result = try Medialint.run(["cues", Self.wild + file])
+        #expect(result.status == 0)
+        #expect(result.stdout == "0 cues · srt · utf-8\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    /// Markup players know styles; tags they do not know are left out of the text, kept in the markup, and
+    /// reported by lint.
+    @Test func markupInTheWild() throws {
+        let file = Self.wild + "markup-players-know-and-unknown-tags.srt"
+        let cues = try Medialint.run(["cues", file])
+        #expect(cues.status == 0)
+        #expect(cues.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: "  ", maxSplits: 2).last.map(String.init) ?? "" } == [
+            "italic struck Little a ⏎ b", "line one ⏎ line two ⏎ line three", "closing nothing and spaced",
+            "5 < 6 and 7 > 3 stay text, so does <3", "yellow bold",
+        ])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try Medialint.run(["cues", file, "--format", "json"]).stdout.utf8)) as? [String: Any])
+        let first = try #require((json["cues"] as? [[String: Any]])?.first)
+        #expect(first["text"] as? String == "italic struck Little a\nb")
+        #expect(first["markup"] as? String == "<i>italic <s>struck</s> <sub>Little</sub> a<br>b</i>")
+        let lint = try Medialint.run(["lint", file, "--format", "jsonl"])
+        let markup = lint.stdout.split(separator: "\n").first.map { String($0) } ?? ""
+        #expect(markup.contains("\"rule\":\"lint.markup\",\"severity\":\"warning\",\"message\":\"cue 1: unknown tag <sub> left out of the text (and 1 more)\""))
+        #expect(markup.contains("\"message\":\"cue 3: unknown tag </xyz> left out of the text (and 1 more)\""))
+        let transcript = try Medialint.run(["transcript", file])
+        #expect(transcript.stdout.hasPrefix("italic struck Little a b line one line two line three closing nothing and spaced"))
+        let vtt = try Medialint.run(["convert", file, "-", "--to", "vtt"])
+        #expect(vtt.stdout.contains("00:00:01.000 --> 00:00:02.000\n<i>italic <c.strike>struck</c> Little a\nb</i>\n"))
+        #expect(vtt.stdout.hasPrefix("WEBVTT\n\nSTYLE\n::cue(.strike) { text-decoration: line-through; }\n"))
+        #expect(vtt.stderr.contains("WebVTT cannot hold tags SubRip players do not know (such as <sub>): left out, their text kept [captions.convert]"))
+    }
+
+    /// 50,000 nested `<i>` (a 350 KB cue): one cue through cues, lint and convert, no crash.
+    @Test func deepNestingDoesNotCrash() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("deep.srt").path
+        let depth = 50_000
+        try ("1\n00:00:01,000 --> 00:00:02,000\n" + String(repeating: "<i>", count: depth) + "deep" + String(repeating: "</i>", count: depth) + "\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let cues = try Medialint.run(["cues", file])
+        #expect(cues.status == 0)
+        #expect(cues.stdout.hasSuffix("1  00:00:01.000 → 00:00:02.000  deep\n"))
+        let lint = try Medialint.run(["lint", file])
+        #expect(lint.status == 0)
+        #expect(lint.stdout.contains("tags nested more than 100 deep: the deeper ones ignored"))
+        let convert = try Medialint.run(["convert", file, directory.appendingPathComponent("deep.vtt").path])
+        #expect(convert.status == 0)
+        #expect(try String(contentsOfFile: directory.appendingPathComponent("deep.vtt").path, encoding: .utf8)
+            == "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\n" + String(repeating: "<i>", count: 100) + "deep" + String(repeating: "</i>", count: 100) + "\n")
     }
 }
