@@ -36,10 +36,19 @@ struct ByteText {
         }
     }
 
-    /// Tells a mapped file that everything before `position` has been read.
+    /// Tells a mapped file that everything from `releasedUpTo` to `position` has been read: its pages are given
+    /// back once a few megabytes have gathered (`releasedUpTo` is the caller's own, so parsers of different parts
+    /// of a file each give back theirs).
     @inline(__always)
-    func consumed(upTo position: Int) {
-        mapping?.release(upTo: mappingOffset + position)
+    func consumed(upTo position: Int, releasedUpTo: inout Int) {
+        guard let mapping, position - releasedUpTo >= MappedFile.releaseStep else { return }
+        mapping.release((mappingOffset + releasedUpTo)..<(mappingOffset + position))
+        releasedUpTo = position
+    }
+
+    /// The same view of `range` (its positions start at 0), with the same mapping and line rules.
+    func slice(_ range: Range<Int>) -> ByteText {
+        ByteText(bytes: UnsafeBufferPointer(rebasing: bytes[range]), mapping: mapping, collapsesCarriageReturnRuns: collapsesCarriageReturnRuns)
     }
 
     var count: Int { bytes.count }

@@ -53,6 +53,7 @@ public enum CaptionConverter {
     struct LossReport {
         private var seen: [String] = []
         mutating func note(_ what: String) { if !seen.contains(what) { seen.append(what) } }
+        mutating func absorb(_ other: LossReport) { for what in other.seen { note(what) } }
         func diagnostics(to format: CaptionFormat) -> [CaptionDiagnostic] {
             let name = format == .srt ? "SRT" : "WebVTT"
             return seen.map { CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .warning, message: "\(name) cannot hold \($0)") }
@@ -67,11 +68,14 @@ protocol CaptionWriterInput {
     var notes: [CaptionNote] { get }
     var count: Int { get }
     mutating func cue(at index: Int) -> Cue
+    /// Takes in what a copy of this input noticed while a slice of the cues was written from it.
+    mutating func absorb(_ copy: Self)
 }
 
 extension CaptionDocument: CaptionWriterInput {
     var count: Int { cues.count }
     func cue(at index: Int) -> Cue { cues[index] }
+    func absorb(_ copy: CaptionDocument) {}
 }
 
 /// A document converted to the other format one cue at a time, so that converting holds one copy of the cues,
@@ -101,7 +105,7 @@ struct CueConversion: CaptionWriterInput {
         } else {
             // The colours and strike-through the cues use, for the STYLE block.
             var rules: [String: String] = [:]
-            for cue in source.cues where cue.text.utf8.contains(UInt8(ascii: "<")) {
+            for cue in source.cues where cue.text.containsUTF8Byte(UInt8(ascii: "<")) && SimpleMarkup.shape(of: cue.text) == nil {
                 SRTMarkup.walk(cue.text) { event in
                     guard case .start(let element) = event else { return }
                     if element.kind == .font, let (name, custom) = CaptionConverter.colorClassName(element.annotation), custom {
@@ -122,6 +126,8 @@ struct CueConversion: CaptionWriterInput {
         target == .srt ? srtCue(index) : webVTTCue(index)
     }
 
+    mutating func absorb(_ copy: CueConversion) { lost.absorb(copy.lost) }
+
     // MARK: - WebVTT → SRT
 
     private mutating func srtCue(_ index: Int) -> Cue {
@@ -130,7 +136,7 @@ struct CueConversion: CaptionWriterInput {
             lost.note("cue identifiers (SRT numbers its cues)")
         }
         var text: String
-        if CueTextParser.hasMarkup(cue.text) {
+        if SimpleMarkup.shape(of: cue.text) == nil, CueTextParser.hasMarkup(cue.text) {
             var renderer = SRTRenderer(lost: lost)
             renderer.text.reserveCapacity(cue.text.utf8.count)
             CueTextParser.walk(cue.text) { renderer.add($0) }
@@ -207,7 +213,9 @@ struct CueConversion: CaptionWriterInput {
     private mutating func webVTTCue(_ index: Int) -> Cue {
         let cue = source.cues[index]
         var text: String
-        if SRTMarkup.hasMarkup(cue.text) {
+        if SimpleMarkup.shape(of: cue.text) != nil {
+            text = cue.text  // written the same way in both formats
+        } else if SRTMarkup.hasMarkup(cue.text) {
             text = ""
             text.reserveCapacity(cue.text.utf8.count + 8)
             var problems: [CueTextProblem] = []
@@ -258,7 +266,9 @@ struct CueConversion: CaptionWriterInput {
 
     /// Text with `&`, `<` and `>` written as references.
     static func escapedWebVTT(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return text }
+        guard text.withUTF8Bytes({ $0.contains { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") } }) else {
+            return text
+        }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {

@@ -64,15 +64,12 @@ public enum CaptionFile {
                               flushing flush: ((inout [UInt8]) -> Void)?) -> [CaptionDiagnostic] {
         if document.format == format {
             var input = document
-            return format == .webvtt ? WebVTTWriter().write(&input, into: &out, flushing: flush)
-                : SRTWriter().write(&input, into: &out, flushing: flush)
+            return format == .webvtt ? CaptionWriting.write(&input, with: WebVTTWriter(), into: &out, flushing: flush)
+                : CaptionWriting.write(&input, with: SRTWriter(), into: &out, flushing: flush)
         }
         var conversion = CueConversion(document, to: format)
-        let written = format == .webvtt ? WebVTTWriter().write(&conversion, into: &out, flushing: flush)
-            : SRTWriter().write(&conversion, into: &out, flushing: flush)
+        let written = format == .webvtt ? CaptionWriting.write(&conversion, with: WebVTTWriter(), into: &out, flushing: flush)
+            : CaptionWriting.write(&conversion, with: SRTWriter(), into: &out, flushing: flush)
         return conversion.diagnostics + written
     }
 }
-
-/// How much a streaming writer gathers before handing it on.
-let captionWriterChunkSize = 256 * 1024

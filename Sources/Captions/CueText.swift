@@ -62,7 +62,7 @@ extension Cue {
 
     /// The text with markup removed and character references decoded by WebVTT's rules; ruby text is left out.
     /// `plainText(in:)` reads each format by its own rules.
-    public var plainText: String { CueTextParser.plainText(text) }
+    public var plainText: String { plainText(in: .webvtt) }
 
     /// The cue text parsed into nodes by the rules of `format`.
     public func nodes(in format: CaptionFormat) -> [CueNode] {
@@ -72,7 +72,8 @@ extension Cue {
     /// The text as a viewer reads it in `format`: WebVTT markup and references, or SubRip tags (with `<br>` as a
     /// line break and unknown tags left out), removed; ruby text left out.
     public func plainText(in format: CaptionFormat) -> String {
-        format == .webvtt ? CueTextParser.plainText(text) : SRTMarkup.plainText(of: text)
+        if let shape = SimpleMarkup.shape(of: text) { return SimpleMarkup.plainText(of: text, shape) }
+        return format == .webvtt ? CueTextParser.plainText(text) : SRTMarkup.plainText(of: text)
     }
 
     /// The name of the first voice span (`<v Ann>`) with a name, if any (WebVTT).
@@ -224,7 +225,7 @@ public enum CueTextParser {
 
     /// True when the text has a tag or a reference to parse.
     static func hasMarkup(_ text: String) -> Bool {
-        text.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+        text.withUTF8Bytes { bytes in bytes.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") } }
     }
 
     // MARK: - Tokenizer

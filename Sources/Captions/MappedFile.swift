@@ -5,8 +5,6 @@ import Foundation
 /// (A page read again later simply comes back from the page cache.)
 final class MappedFile {
     let buffer: UnsafeBufferPointer<UInt8>
-    private var releasedUpTo = 0
-    private static let releaseStep = 4 << 20
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Maps the regular file at `path` (an empty file maps to an empty buffer).
@@ -38,19 +36,17 @@ final class MappedFile {
         if let base = buffer.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), buffer.count) }
     }
 
-    /// Gives back the whole pages before `offset` (in steps of a few megabytes, so it costs nothing per call).
-    /// Only the parsing pass does this: the quick passes before it (encoding check, cue count) leave the
-    /// file resident while no cue exists yet, and parsing then frees it as the cues take its place.
-    @inline(__always)
-    func release(upTo offset: Int) {
-        guard offset - releasedUpTo >= Self.releaseStep else { return }
-        releaseNow(upTo: offset)
+    /// Gives back the whole pages inside `range` (offsets in the file) to the kernel. Readers call it as they
+    /// go, in steps of a few megabytes (`ByteText.consumed`); parsers working on parts of the file at once each
+    /// give back their own part. Only the parsing pass does this: the quick passes before it (encoding check, cue
+    /// count) leave the file resident while no cue exists yet, and parsing then frees it as the cues take its place.
+    func release(_ range: Range<Int>) {
+        let start = (range.lowerBound + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        let end = min(range.upperBound, buffer.count) / Self.pageSize * Self.pageSize
+        guard end > start, let base = buffer.baseAddress else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
     }
 
-    private func releaseNow(upTo offset: Int) {
-        let end = offset / Self.pageSize * Self.pageSize
-        guard end > releasedUpTo, let base = buffer.baseAddress else { return }
-        madvise(UnsafeMutableRawPointer(mutating: base + releasedUpTo), end - releasedUpTo, MADV_DONTNEED)
-        releasedUpTo = end
-    }
+    /// How far ahead of what was given back a reader goes before giving back more.
+    static let releaseStep = 4 << 20
 }

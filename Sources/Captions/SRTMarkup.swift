@@ -44,14 +44,14 @@ public enum SRTMarkup {
 
     /// The `{\anN}` position (numeric keypad layout: 1 bottom-left … 9 top-right), if the text has one.
     public static func alignment(of text: String) -> Int? {
-        guard text.utf8.contains(UInt8(ascii: "{")), let range = text.range(of: "{\\an"),
+        guard text.containsUTF8Byte(UInt8(ascii: "{")), let range = text.range(of: "{\\an"),
               let digit = text[range.upperBound...].first?.wholeNumberValue, (1...9).contains(digit) else { return nil }
         return digit
     }
 
     /// True when the text may hold markup (a tag or an override block).
     static func hasMarkup(_ text: String) -> Bool {
-        text.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }
+        text.withUTF8Bytes { bytes in bytes.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") } }
     }
 
     // MARK: - Tokenizing

@@ -52,13 +52,67 @@ public struct SRTReader: Sendable {
     }
 
     private func parse(_ buffer: UnsafeBufferPointer<UInt8>, mapping: MappedFile?, encoding: String) throws(CaptionError) -> CaptionDocument {
-        var parser = SRTParser(text: ByteText(bytes: buffer, mapping: mapping, collapsesCarriageReturnRuns: true))
-        var document = parser.parse()
-        if document.cues.isEmpty, !parser.text.isBlank(0, buffer.count) {
-            throw CaptionError(rule: "srt.no-cues", message: parser.noCueMessage)
+        let text = ByteText(bytes: buffer, mapping: mapping, collapsesCarriageReturnRuns: true)
+        var document: CaptionDocument
+        var noCueMessage: String
+        if let parallel = Self.parseInParts(text) {
+            (document, noCueMessage) = parallel
+        } else {
+            var parser = SRTParser(text: text, cues: CueOutput(reserving: text.arrowCount()))
+            parser.parse()
+            document = CaptionDocument(format: .srt, cues: parser.cues.array, diagnostics: parser.diagnostics)
+            noCueMessage = parser.noCueMessage
+        }
+        if document.cues.isEmpty, !text.isBlank(0, buffer.count) {
+            throw CaptionError(rule: "srt.no-cues", message: noCueMessage)
         }
         document.encoding = encoding
         return document
+    }
+
+    /// A long text parsed in parts on all cores, each part starting at a block the one-pass parser would start
+    /// there too (a blank line, an index line, a readable timing line): the same document as one pass, its
+    /// lines and index order put right across the parts. Nil for a short text (or one without such places).
+    static func parseInParts(_ text: ByteText, parts: Int? = nil) -> (CaptionDocument, noCueMessage: String)? {
+        let parts = parts ?? ParallelParsing.partCount(for: text)
+        guard parts > 1 else { return nil }
+        var starts = [0]
+        var probe = SRTParser(text: text, cues: CueOutput(reserving: 0))
+        for k in 1..<parts {
+            guard let start = probe.blockStart(after: max(starts.last! + 1, text.count * k / parts)) else { continue }
+            starts.append(start)
+        }
+        guard starts.count > 1, let (cues, results) = ParallelParsing.parse(text, starts: starts, { k, part, output in
+            var parser = SRTParser(text: part, cues: output)
+            if k > 0, let first = parser.firstIndex() { parser.expectedIndex = first }
+            let firstIndex = parser.expectedIndex
+            parser.parse()
+            output = parser.cues
+            return (diagnostics: parser.diagnostics, lines: parser.linesScanned, cues: parser.cues.count, firstIndex: firstIndex,
+                    lastExpected: parser.expectedIndex, noCue: parser.firstUnreadableTiming)
+        }) else { return nil }
+        var document = CaptionDocument(format: .srt, cues: cues)
+        var lineOffset = 0, cueOffset = 0
+        var noCue: (line: Int, text: Substring)?
+        for (k, result) in results.enumerated() {
+            if k > 0, results[k - 1].lastExpected != result.firstIndex {
+                document.diagnostics.append(CaptionDiagnostic(line: lineOffset + 1, rule: "srt.index-order", severity: .info,
+                                                              message: "cue index \(result.firstIndex) where \(results[k - 1].lastExpected) was expected"))
+            }
+            document.diagnostics += result.diagnostics.map {
+                var diagnostic = $0
+                diagnostic.line += lineOffset
+                return diagnostic
+            }
+            if noCue == nil, let first = result.noCue { noCue = (first.line + lineOffset, first.text) }
+            // Each part numbered its lines from 1.
+            if lineOffset > 0 {
+                for index in cueOffset..<(cueOffset + result.cues) { document.cues[index].line += Int32(clamping: lineOffset) }
+            }
+            lineOffset += result.lines
+            cueOffset += result.cues
+        }
+        return (document, SRTParser.noCueMessage(noCue))
     }
 }
 
@@ -66,8 +120,11 @@ public struct SRTReader: Sendable {
 /// ambiguous the parser reads a line or two ahead and pushes them back.
 private struct SRTParser {
     let text: ByteText
-    var cues: [Cue] = []
+    var cues: CueOutput
     var diagnostics: [CaptionDiagnostic] = []
+    /// The index the next cue should have.
+    var expectedIndex = 1
+    private var releasedUpTo = 0
     private var scanPosition = 0
     private var scanLineNumber = 1
     /// Lines read ahead and pushed back, oldest first.
@@ -75,12 +132,15 @@ private struct SRTParser {
     private var timingCache: (start: Int, timing: Timing?) = (-1, nil)
     private var lineEnds = LineEndFinder()
     /// The first unreadable timing line, for the message when no cue could be read.
-    private var firstUnreadableTiming: (line: Int, text: Substring)?
+    private(set) var firstUnreadableTiming: (line: Int, text: Substring)?
 
-    init(text: ByteText) {
+    init(text: ByteText, cues: CueOutput) {
         self.text = text
-        cues.reserveCapacity(text.arrowCount())
+        self.cues = cues
     }
+
+    /// How many lines were read.
+    var linesScanned: Int { scanLineNumber - 1 }
 
     /// What a line can be: blank, a number alone, a line with "-->", or other text.
     private enum Kind { case blank, number, arrow, text }
@@ -174,11 +234,10 @@ private struct SRTParser {
 
     // MARK: - Blocks
 
-    mutating func parse() -> CaptionDocument {
-        var expectedIndex = 1
+    mutating func parse() {
         while let first = nextLine() {
             if first.kind == .blank { continue }
-            text.consumed(upTo: first.start)
+            text.consumed(upTo: first.start, releasedUpTo: &releasedUpTo)
             // A block: [index line] timing line, then text. The index line is usually a number; anything else
             // ("Subtitle 1", "-1", "1.1") followed by a timing line is kept as the cue's identifier.
             var identifier = ""
@@ -252,7 +311,40 @@ private struct SRTParser {
             cues.append(cue)
             expectedIndex = index + 1
         }
-        return CaptionDocument(format: .srt, cues: cues, diagnostics: diagnostics)
+    }
+
+    // MARK: - Parts
+
+    /// The start of the first line at or after `position` where a block starts whatever came before: after a
+    /// blank line, a number alone followed by a readable timing line. Nil when there is none within 1 MB.
+    mutating func blockStart(after position: Int) -> Int? {
+        var finder = LineEndFinder()
+        // The first whole line after `position`.
+        var start = text.nextLineStart(after: finder.lineEnd(in: text, from: min(position, text.count)))
+        let limit = min(text.count, position + (1 << 20))
+        var previousBlank = false
+        while start < limit {
+            let end = finder.lineEnd(in: text, from: start)
+            let next = text.nextLineStart(after: end)
+            if text.isBlank(start, end) {
+                previousBlank = true
+            } else {
+                if previousBlank, number(trimmedBounds(start, end).0, trimmedBounds(start, end).1) != nil, next < text.count {
+                    let timingEnd = finder.lineEnd(in: text, from: next)
+                    if timing(next, timingEnd) != nil { return start }
+                }
+                previousBlank = false
+            }
+            start = next
+        }
+        return nil
+    }
+
+    /// The number on the first line (a part starts with an index line).
+    func firstIndex() -> Int? {
+        var finder = LineEndFinder()
+        let (start, end) = trimmedBounds(0, finder.lineEnd(in: text, from: 0))
+        return number(start, end)
     }
 
     /// The identifier and number an index line gives, reporting what is unusual about it: a stray byte-order
@@ -312,7 +404,9 @@ private struct SRTParser {
     }
 
     /// Why no cue could be read: no timing line at all, or only unreadable ones.
-    var noCueMessage: String {
+    var noCueMessage: String { Self.noCueMessage(firstUnreadableTiming) }
+
+    static func noCueMessage(_ firstUnreadableTiming: (line: Int, text: Substring)?) -> String {
         guard let (line, shown) = firstUnreadableTiming else { return "not an SRT file (no cue found)" }
         return "no cue could be read: line \(line): unreadable timing line \"\(shown)\""
     }

@@ -11,37 +11,28 @@ public struct SRTWriter: Sendable {
         var document = document
         var out: [UInt8] = []
         out.reserveCapacity(document.estimatedWrittenSize)
-        let diagnostics = write(&document, into: &out, flushing: nil)
+        let diagnostics = CaptionWriting.write(&document, with: self, into: &out, flushing: nil)
         return (out, diagnostics)
     }
 
-    /// Writes `input` into `out`; with `flush`, hands `out` to it whenever it holds a chunk (and at the end).
-    func write<Input: CaptionWriterInput>(_ input: inout Input, into out: inout [UInt8],
-                                          flushing flush: ((inout [UInt8]) -> Void)?) -> [CaptionDiagnostic] {
-        var diagnostics: [CaptionDiagnostic] = []
+    /// One cue: its number, timing line and text, and the blank line after it.
+    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
         let crlf = lineEnding == .crlf
-        @inline(__always) func newline(_ out: inout [UInt8]) {
-            if crlf { out.append(0x0D) }
-            out.append(0x0A)
+        appendNumber(index + 1, to: &out)
+        if crlf { out.append(0x0D) }
+        out.append(0x0A)
+        cue.start.appendFormatted(to: &out, separator: UInt8(ascii: ","))
+        out.append(contentsOf: " --> ".utf8)
+        cue.end.appendFormatted(to: &out, separator: UInt8(ascii: ","))
+        if !cue.hasDefaultSettings, let coordinates = cue.settings.srtCoordinates, !coordinates.isEmpty {
+            out.append(0x20)
+            out.append(contentsOf: coordinates.utf8)
         }
-        for index in 0..<input.count {
-            let cue = input.cue(at: index)
-            appendNumber(index + 1, to: &out)
-            newline(&out)
-            cue.start.appendFormatted(to: &out, separator: UInt8(ascii: ","))
-            out.append(contentsOf: " --> ".utf8)
-            cue.end.appendFormatted(to: &out, separator: UInt8(ascii: ","))
-            if !cue.hasDefaultSettings, let coordinates = cue.settings.srtCoordinates, !coordinates.isEmpty {
-                out.append(0x20)
-                out.append(contentsOf: coordinates.utf8)
-            }
-            newline(&out)
-            appendText(cue.text, index: index, crlf: crlf, to: &out, &diagnostics)
-            newline(&out)
-            if let flush, out.count >= captionWriterChunkSize { flush(&out) }
-        }
-        if let flush, !out.isEmpty { flush(&out) }
-        return diagnostics
+        if crlf { out.append(0x0D) }
+        out.append(0x0A)
+        appendText(cue.text, index: index, crlf: crlf, to: &out, &diagnostics)
+        if crlf { out.append(0x0D) }
+        out.append(0x0A)
     }
 
     private func appendNumber(_ number: Int, to out: inout [UInt8]) {

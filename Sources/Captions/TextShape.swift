@@ -17,41 +17,45 @@ struct TextShape {
         }
     }
 
+    /// Found with memchr: CRs, each ">" (checked for a "--" before it) and each line break (a line is looked at
+    /// only up to its first visible byte, usually its first).
     init(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         let n = bytes.count
-        guard n > 0 else {
+        guard n > 0, let base = bytes.baseAddress else {
             hasEmptyLine = true
             hasBlankLine = true
             return
         }
-        var lineIsBlank = true
-        var i = 0
-        while i < n {
-            let b = bytes[i]
-            i += 1
-            // Letters and every non-ASCII byte are above ">": most bytes take this one branch.
-            if b > 0x3E {
-                lineIsBlank = false
-                continue
-            }
-            switch b {
-            case 0x0D:
-                hasCarriageReturn = true
-            case 0x0A:
-                if i == 1 || bytes[i - 2] == 0x0A { hasEmptyLine = true }
-                if lineIsBlank { hasBlankLine = true }
-                lineIsBlank = true
-            case 0x3E:
-                if i >= 3, bytes[i - 2] == 0x2D, bytes[i - 3] == 0x2D { hasArrow = true }
-                lineIsBlank = false
-            case 0x20, 0x09, 0x0C:
+        hasCarriageReturn = memchr(base, 0x0D, n) != nil
+        var from = 2
+        while from < n, let found = memchr(base + from, 0x3E, n - from) {
+            let gt = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if base[gt - 1] == 0x2D, base[gt - 2] == 0x2D {
+                hasArrow = true
                 break
-            default:
-                lineIsBlank = false
+            }
+            from = gt + 1
+        }
+        var lineStart = 0
+        while true {
+            let lineEnd = memchr(base + lineStart, 0x0A, n - lineStart).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
+            if lineEnd == lineStart {
+                hasEmptyLine = true
+                hasBlankLine = true
+            } else if !hasBlankLine {
+                // Blank: spaces, tabs, form feeds (and CRs, which the writers handle apart) only.
+                var i = lineStart
+                while i < lineEnd, base[i] == 0x20 || base[i] == 0x09 || base[i] == 0x0C || base[i] == 0x0D { i += 1 }
+                if i == lineEnd { hasBlankLine = true }
+            }
+            if lineEnd == n { break }
+            lineStart = lineEnd + 1
+            if lineStart == n {
+                hasEmptyLine = true  // a line break at the very end
+                hasBlankLine = true
+                break
             }
         }
-        if bytes[n - 1] == 0x0A { hasEmptyLine = true }
-        if lineIsBlank { hasBlankLine = true }
     }
 }
 

@@ -55,9 +55,61 @@ public struct WebVTTReader: Sendable {
             document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "webvtt.null", message: "NUL characters read as U+FFFD"), at: 0)
             return document
         }
-        var parser = WebVTTParser(text: ByteText(bytes: buffer, mapping: mapping), strict: mode == .strict)
-        var document = try parser.parse().get()
+        let text = ByteText(bytes: buffer, mapping: mapping)
+        var document: CaptionDocument
+        if mode == .lenient, let parallel = Self.parseInParts(text) {
+            document = parallel
+        } else {
+            var parser = WebVTTParser(text: text, strict: mode == .strict, cues: CueOutput(reserving: text.arrowCount()))
+            document = try parser.parse().get()
+        }
         document.encoding = encoding
+        return document
+    }
+
+    /// A long text parsed in parts on all cores: the header and first cue are read first (for the regions the
+    /// cues may name); the rest is cut where a block starts whatever came before (a line after an empty line),
+    /// and each part parsed at once. The same document as one pass, its lines and notes put right across the
+    /// parts. Nil for a short text (or one without such places, or a bad signature: one pass says why).
+    static func parseInParts(_ text: ByteText, parts: Int? = nil) -> CaptionDocument? {
+        let parts = parts ?? ParallelParsing.partCount(for: text)
+        guard parts > 1 else { return nil }
+        var probe = WebVTTParser(text: text, strict: false, cues: CueOutput(reserving: 1))
+        probe.stopsAfterFirstCue = true
+        guard case .success = probe.parse(), probe.seenCue else { return nil }
+        let regions = probe.regions
+        var starts = [0]
+        for k in 1..<parts {
+            guard let start = probe.blockStart(after: max(starts.last! + 1, probe.position, text.count * k / parts)) else { continue }
+            starts.append(start)
+        }
+        guard starts.count > 1, let (cues, results) = ParallelParsing.parse(text, starts: starts, { k, part, output in
+            var parser = WebVTTParser(text: part, strict: false, cues: output)
+            var document: CaptionDocument?
+            if k == 0 {
+                document = try? parser.parse().get()
+            } else {
+                parser.regions = regions
+                parser.seenCue = true
+                parser.parseBlocks()
+            }
+            output = parser.cues
+            return (document: document, diagnostics: parser.diagnostics, notes: parser.document.notes, lines: parser.lineNumber - 1,
+                    cues: parser.cues.count)
+        }), var document = results[0].document else { return nil }
+        document.cues = cues
+        var lineOffset = results[0].lines, cueOffset = results[0].cues
+        for result in results.dropFirst() {
+            document.diagnostics += result.diagnostics.map {
+                var diagnostic = $0
+                diagnostic.line += lineOffset
+                return diagnostic
+            }
+            document.notes += result.notes.map { CaptionNote(cuesBefore: $0.cuesBefore + cueOffset, text: $0.text) }
+            for index in cueOffset..<(cueOffset + result.cues) { document.cues[index].line += Int32(clamping: lineOffset) }
+            lineOffset += result.lines
+            cueOffset += result.cues
+        }
         return document
     }
 }
@@ -70,15 +122,20 @@ private struct WebVTTParser {
     /// 1-based number of the line starting at `position`.
     var lineNumber = 1
     var seenCue = false
+    /// True for the first part of a long text parsed in parts: stop once the first cue is read.
+    var stopsAfterFirstCue = false
     var document = CaptionDocument(format: .webvtt)
+    /// The cues read (put in `document` at the end of `parse`).
+    var cues: CueOutput
     var regions: [CueRegion] = []
     var diagnostics: [CaptionDiagnostic] = []
     var lineEnds = LineEndFinder()
+    var releasedUpTo = 0
 
-    init(text: ByteText, strict: Bool) {
+    init(text: ByteText, strict: Bool, cues: CueOutput) {
         self.text = text
         self.strict = strict
-        document.cues.reserveCapacity(text.arrowCount())
+        self.cues = cues
     }
 
     mutating func parse() -> Result<CaptionDocument, CaptionError> {
@@ -99,18 +156,45 @@ private struct WebVTTParser {
                 } else {
                     advanceLine(to: text.nextLineStart(after: position))
                 }
-                skipBlankLines()
-                while position < text.count {
-                    text.consumed(upTo: position)
-                    let block = collectBlock(inHeader: false)
-                    add(block)
-                    skipBlankLines()
-                }
+                parseBlocks()
             }
         }
         document.header = header
         document.diagnostics = diagnostics
+        document.cues = cues.array
         return .success(document)
+    }
+
+    /// The blocks from `position` on (after the header; a part of a long text starts here).
+    mutating func parseBlocks() {
+        skipBlankLines()
+        while position < text.count {
+            text.consumed(upTo: position, releasedUpTo: &releasedUpTo)
+            let block = collectBlock(inHeader: false)
+            add(block)
+            if stopsAfterFirstCue, seenCue { return }
+            skipBlankLines()
+        }
+    }
+
+    /// The start of the first line after an empty line at or after `position`: every block starts there,
+    /// whatever came before. Nil when there is none within 1 MB.
+    mutating func blockStart(after position: Int) -> Int? {
+        var finder = LineEndFinder()
+        var start = text.nextLineStart(after: finder.lineEnd(in: text, from: min(position, text.count)))
+        let limit = min(text.count, position + (1 << 20))
+        var previousEmpty = false
+        while start < limit {
+            let end = finder.lineEnd(in: text, from: start)
+            if end == start {
+                previousEmpty = true
+            } else {
+                if previousEmpty { return start }
+                previousEmpty = false
+            }
+            start = text.nextLineStart(after: end)
+        }
+        return nil
     }
 
     // MARK: - Signature and lines
@@ -226,7 +310,7 @@ private struct WebVTTParser {
         switch block.kind {
         case .cue(let cue):
             if strict { validate(cue, line: block.firstLine) }
-            document.cues.append(cue)
+            cues.append(cue)
         case .style:
             document.headerBlocks.append(.style(block.text))
         case .region:
@@ -239,10 +323,10 @@ private struct WebVTTParser {
             guard block.firstLine > 0 else { return }
             if isNote(block.text) {
                 let note = String(block.text.dropFirst(4))
-                if document.cues.isEmpty {
+                if cues.isEmpty, !seenCue {
                     document.headerBlocks.append(.note(note))
                 } else {
-                    document.notes.append(CaptionNote(cuesBefore: document.cues.count, text: note))
+                    document.notes.append(CaptionNote(cuesBefore: cues.count, text: note))
                 }
             } else if block.text.hasPrefix("STYLE") || block.text.hasPrefix("REGION") {
                 report(block.firstLine, "webvtt.block-order", "\(block.text.hasPrefix("STYLE") ? "STYLE" : "REGION") block after the first cue ignored (they must come before any cue)")
@@ -299,7 +383,7 @@ private struct WebVTTParser {
     // MARK: - Strict checks
 
     private mutating func validate(_ cue: Cue, line: Int) {
-        if let previous = document.cues.last, cue.start < previous.start {
+        if let previous = cues.last, cue.start < previous.start {
             report(line, "webvtt.cue-order", "cue starts (\(cue.start)) before the previous cue (\(previous.start))")
         }
         var problems: [CueTextProblem] = []

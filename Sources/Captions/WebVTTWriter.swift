@@ -9,27 +9,16 @@ public struct WebVTTWriter: Sendable {
         var document = document
         var out: [UInt8] = []
         out.reserveCapacity(document.estimatedWrittenSize)
-        let diagnostics = write(&document, into: &out, flushing: nil)
+        let diagnostics = CaptionWriting.write(&document, with: self, into: &out, flushing: nil)
         return (out, diagnostics)
     }
 
-    /// Writes `input` into `out`; with `flush`, hands `out` to it whenever it holds a chunk (and at the end).
-    func write<Input: CaptionWriterInput>(_ input: inout Input, into out: inout [UInt8],
-                                          flushing flush: ((inout [UInt8]) -> Void)?) -> [CaptionDiagnostic] {
-        var diagnostics: [CaptionDiagnostic] = []
-        var replacedNulls = false
-        // WebVTT readers turn NUL into U+FFFD: write it so, and the file reads back as written.
-        func emit(_ out: inout [UInt8]) {
-            if let replaced = replacingNulls(in: out) {
-                out = replaced
-                replacedNulls = true
-            }
-            flush?(&out)
-        }
+    /// `WEBVTT`, the header text and the header blocks.
+    func appendHeader(_ header: String, blocks: [HeaderBlock], to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
         out.append(contentsOf: "WEBVTT".utf8)
-        out.append(contentsOf: safeHeader(input.header).utf8)
+        out.append(contentsOf: safeHeader(header).utf8)
         out.append(0x0A)
-        for block in input.headerBlocks {
+        for block in blocks {
             out.append(0x0A)
             switch block {
             case .style(let css):
@@ -46,48 +35,31 @@ public struct WebVTTWriter: Sendable {
             }
             out.append(0x0A)
         }
-        let allNotes = input.notes
-        var notes = (allNotes.indices.dropFirst().allSatisfy { allNotes[$0 - 1].cuesBefore <= allNotes[$0].cuesBefore }
-            ? allNotes : allNotes.sorted { $0.cuesBefore < $1.cuesBefore })[...]
-        for index in 0..<input.count {
-            let cue = input.cue(at: index)
-            while let note = notes.first, note.cuesBefore <= index, index > 0 {
-                writeNote(note, to: &out, &diagnostics)
-                notes = notes.dropFirst()
-            }
-            out.append(0x0A)
-            if !cue.identifier.isEmpty {
-                out.append(contentsOf: safeIdentifier(cue.identifier, index: index, &diagnostics).utf8)
-                out.append(0x0A)
-            }
-            cue.start.appendFormatted(to: &out, separator: UInt8(ascii: "."))
-            out.append(contentsOf: " --> ".utf8)
-            cue.end.appendFormatted(to: &out, separator: UInt8(ascii: "."))
-            if !cue.hasDefaultSettings {
-                let settings = Self.settingsText(of: cue.settings)
-                if !settings.isEmpty {
-                    out.append(0x20)
-                    out.append(contentsOf: settings.utf8)
-                }
-            }
-            out.append(0x0A)
-            appendCueText(cue.text, index: index, to: &out, &diagnostics)
-            if flush != nil, out.count >= captionWriterChunkSize { emit(&out) }
-        }
-        for note in notes { writeNote(note, to: &out, &diagnostics) }
-        if flush != nil {
-            if !out.isEmpty { emit(&out) }
-        } else if let replaced = replacingNulls(in: out) {
-            out = replaced
-            replacedNulls = true
-        }
-        if replacedNulls {
-            diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info, message: "NUL characters written as U+FFFD"))
-        }
-        return diagnostics
     }
 
-    private func writeNote(_ note: CaptionNote, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+    /// One cue, after a blank line: identifier, timing line with settings, text.
+    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+        out.append(0x0A)
+        if !cue.identifier.isEmpty {
+            out.append(contentsOf: safeIdentifier(cue.identifier, index: index, &diagnostics).utf8)
+            out.append(0x0A)
+        }
+        cue.start.appendFormatted(to: &out, separator: UInt8(ascii: "."))
+        out.append(contentsOf: " --> ".utf8)
+        cue.end.appendFormatted(to: &out, separator: UInt8(ascii: "."))
+        if !cue.hasDefaultSettings {
+            let settings = Self.settingsText(of: cue.settings)
+            if !settings.isEmpty {
+                out.append(0x20)
+                out.append(contentsOf: settings.utf8)
+            }
+        }
+        out.append(0x0A)
+        appendCueText(cue.text, index: index, to: &out, &diagnostics)
+    }
+
+    /// A NOTE block between cues, after a blank line.
+    func appendNote(_ note: CaptionNote, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
         out.append(0x0A)
         out.append(contentsOf: "NOTE".utf8)
         out.append(contentsOf: safeBlockText(note.text, what: "NOTE", &diagnostics).utf8)
