@@ -12,7 +12,7 @@ public enum CaptionConverter {
 
     public static func convert(_ document: CaptionDocument, to format: CaptionFormat) -> (document: CaptionDocument, diagnostics: [CaptionDiagnostic]) {
         guard document.format != format else { return (document, []) }
-        var conversion = CueConversion(document, to: format)
+        var conversion = CueConversion(document, to: format, numbersCues: true)
         var converted = CaptionDocument(format: format, header: conversion.header, headerBlocks: conversion.headerBlocks,
                                         notes: conversion.notes, encoding: "utf-8")
         converted.cues.reserveCapacity(document.cues.count)
@@ -84,6 +84,8 @@ extension CaptionDocument: CaptionWriterInput {
 struct CueConversion: CaptionWriterInput {
     let source: CaptionDocument
     let target: CaptionFormat
+    /// SRT cues get their numbers as identifiers (a writer numbers them itself, and needs none).
+    let numbersCues: Bool
     private(set) var header = ""
     private(set) var headerBlocks: [HeaderBlock] = []
     private(set) var notes: [CaptionNote] = []
@@ -92,9 +94,10 @@ struct CueConversion: CaptionWriterInput {
     var count: Int { source.cues.count }
     var diagnostics: [CaptionDiagnostic] { lost.diagnostics(to: target) }
 
-    init(_ source: CaptionDocument, to target: CaptionFormat) {
+    init(_ source: CaptionDocument, to target: CaptionFormat, numbersCues: Bool = false) {
         self.source = source
         self.target = target
+        self.numbersCues = numbersCues
         if target == .srt {
             if !source.styleSheets.isEmpty { lost.note("STYLE blocks (SRT has no style sheets)") }
             if !source.regions.isEmpty { lost.note("REGION blocks (SRT has no regions)") }
@@ -105,7 +108,7 @@ struct CueConversion: CaptionWriterInput {
         } else {
             // The colours and strike-through the cues use, for the STYLE block.
             var rules: [String: String] = [:]
-            for cue in source.cues where cue.text.containsUTF8Byte(UInt8(ascii: "<")) && SimpleMarkup.shape(of: cue.text) == nil {
+            for cue in source.cues where cue.text.hasTag(startingWithAnyOf: "fs") {
                 SRTMarkup.walk(cue.text) { event in
                     guard case .start(let element) = event else { return }
                     if element.kind == .font, let (name, custom) = CaptionConverter.colorClassName(element.annotation), custom {
@@ -132,11 +135,13 @@ struct CueConversion: CaptionWriterInput {
 
     private mutating func srtCue(_ index: Int) -> Cue {
         let cue = source.cues[index]
-        if !cue.identifier.isEmpty, !cue.identifier.utf8.elementsEqual(String(index + 1).utf8) {
+        if !cue.identifier.isEmpty, !Self.isNumber(cue.identifier, index + 1) {
             lost.note("cue identifiers (SRT numbers its cues)")
         }
+        let simple = SimpleMarkup.shape(of: cue.text) != nil
+        if simple, cue.hasDefaultSettings, !numbersCues { return cue }  // nothing to change: the writer numbers it
         var text: String
-        if SimpleMarkup.shape(of: cue.text) == nil, CueTextParser.hasMarkup(cue.text) {
+        if !simple, CueTextParser.hasMarkup(cue.text) {
             var renderer = SRTRenderer(lost: lost)
             renderer.text.reserveCapacity(cue.text.utf8.count)
             CueTextParser.walk(cue.text) { renderer.add($0) }
@@ -155,7 +160,22 @@ struct CueConversion: CaptionWriterInput {
                 lost.note("exact cue positions (mapped to the nearest {\\anN} position)")
             }
         }
-        return Cue(identifier: String(index + 1), start: cue.start, end: cue.end, text: text)
+        return Cue(identifier: numbersCues ? String(index + 1) : "", start: cue.start, end: cue.end, text: text)
+    }
+
+    /// True when `identifier` is `number` written in decimal (what SRT would number the cue).
+    private static func isNumber(_ identifier: String, _ number: Int) -> Bool {
+        identifier.withUTF8Bytes { bytes in
+            var rest = number
+            var i = bytes.count
+            while i > 0 {
+                i -= 1
+                guard bytes[i] == UInt8(ascii: "0") + UInt8(rest % 10) else { return false }
+                rest /= 10
+                if rest == 0 { return i == 0 }
+            }
+            return false
+        }
     }
 
     /// A WebVTT cue's walk as SRT markup.
@@ -214,7 +234,9 @@ struct CueConversion: CaptionWriterInput {
         let cue = source.cues[index]
         var text: String
         if SimpleMarkup.shape(of: cue.text) != nil {
-            text = cue.text  // written the same way in both formats
+            // Written the same way in both formats, and without "{" it has no position: nothing to change.
+            if cue.hasDefaultSettings { return cue }
+            text = cue.text
         } else if SRTMarkup.hasMarkup(cue.text) {
             text = ""
             text.reserveCapacity(cue.text.utf8.count + 8)

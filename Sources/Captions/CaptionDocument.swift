@@ -98,12 +98,20 @@ public struct Cue: Sendable, Equatable {
     private var settingsStorage: SettingsStorage?
 
     public init(identifier: String = "", start: CaptionTime, end: CaptionTime, text: String,
-                settings: CueSettings = CueSettings()) {
+                settings: CueSettings) {
         self.identifier = identifier
         self.start = start
         self.end = end
         self.text = text
         self.settings = settings
+    }
+
+    /// A cue with default settings.
+    public init(identifier: String = "", start: CaptionTime, end: CaptionTime, text: String) {
+        self.identifier = identifier
+        self.start = start
+        self.end = end
+        self.text = text
     }
 
     /// Position, alignment, size, writing direction and region (WebVTT semantics; SRT positions map onto them).

@@ -45,16 +45,16 @@ public enum CaptionFile {
         return (out, diagnostics)
     }
 
-    /// Writes the document in `format` a chunk at a time: `output` gets each chunk as it is made (about 256 KB),
-    /// so memory holds the document and one chunk, never the whole output or a converted copy. Returns the
-    /// diagnostics of the conversion (if any) and of the writer.
+    /// Writes the document in `format` a chunk at a time: `takeChunk` gets each chunk as it is made (about 256 KB)
+    /// and may keep it (leaving an empty array in its place), so memory holds the document and a few chunks, never
+    /// the whole output or a converted copy. Returns the diagnostics of the conversion (if any) and of the writer.
     public static func write(_ document: CaptionDocument, as format: CaptionFormat,
-                             to output: (UnsafeBufferPointer<UInt8>) -> Void) -> [CaptionDiagnostic] {
+                             handingChunksTo takeChunk: (inout [UInt8]) -> Void) -> [CaptionDiagnostic] {
         var out: [UInt8] = []
         out.reserveCapacity(captionWriterChunkSize + 64 * 1024)
-        return withoutActuallyEscaping(output) { output in
+        return withoutActuallyEscaping(takeChunk) { takeChunk in
             write(document, as: format, into: &out) { chunk in
-                chunk.withUnsafeBufferPointer { output($0) }
+                takeChunk(&chunk)
                 chunk.removeAll(keepingCapacity: true)
             }
         }

@@ -78,6 +78,7 @@ extension Cue {
 
     /// The name of the first voice span (`<v Ann>`) with a name, if any (WebVTT).
     public var firstVoice: String? {
+        guard SimpleMarkup.shape(of: text) == nil, text.containsUTF8Byte(UInt8(ascii: "<")) else { return nil }
         var voice: String?
         CueTextParser.walk(text) { event in
             if voice == nil, case .start(let element) = event, element.kind == .voice, !element.annotation.isEmpty {

@@ -56,7 +56,7 @@ public struct SRTWriter: Sendable {
         guard !text.isEmpty else { return }
         let shape = TextShape(text)
         if !crlf, !shape.hasCarriageReturn, !shape.hasArrow, !shape.hasBlankLine {
-            out.append(contentsOf: text.utf8)
+            out.appendUTF8(of: text)
             out.append(0x0A)
             return
         }

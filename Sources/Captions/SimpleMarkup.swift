@@ -21,7 +21,12 @@ enum SimpleMarkup {
         var hasTags = false
         var i = 0
         let n = bytes.count
+        guard let base = bytes.baseAddress else { return Shape(hasTags: false) }
+        let raw = UnsafeRawPointer(base)
         while i < n {
+            // Eight bytes at a time while none of them is special (the usual case: words and spaces).
+            while i + 8 <= n, !hasSpecialByte(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            guard i < n else { break }
             let byte = bytes[i]
             // Every special byte is "&" (0x26), "<" (0x3C), ">" (0x3E) or "{" (0x7B): one compare rules out the rest.
             if byte != 0x26, byte != 0x3C, byte != 0x3E, byte != 0x7B {
@@ -46,6 +51,15 @@ enum SimpleMarkup {
             hasTags = true
         }
         return depth == 0 ? Shape(hasTags: hasTags) : nil
+    }
+
+    /// True when one of the eight bytes of `word` is "&", "<", ">" or "{" (a zero byte of word XOR pattern;
+    /// `(v - 0x01…) & ~v & 0x80…` is non-zero exactly when `v` has a zero byte).
+    @inline(__always)
+    static func hasSpecialByte(_ word: UInt64) -> Bool {
+        @inline(__always) func zeroByte(_ v: UInt64) -> UInt64 { (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080 }
+        return (zeroByte(word ^ 0x2626_2626_2626_2626) | zeroByte(word ^ 0x3C3C_3C3C_3C3C_3C3C)
+            | zeroByte(word ^ 0x3E3E_3E3E_3E3E_3E3E) | zeroByte(word ^ 0x7B7B_7B7B_7B7B_7B7B)) != 0
     }
 
     @inline(__always)
@@ -73,6 +87,14 @@ enum SimpleMarkup {
     }
 }
 
+extension Array where Element == UInt8 {
+    /// Appends the UTF-8 bytes of `text` (copied at once from a native string's storage).
+    @inline(__always)
+    mutating func appendUTF8(of text: String) {
+        text.withUTF8Bytes { append(contentsOf: $0) }
+    }
+}
+
 extension String {
     /// Calls `body` with the string's UTF-8 bytes: in place for native strings, else from a copy.
     @inline(__always)
@@ -80,6 +102,23 @@ extension String {
         if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = self
         return try copy.withUTF8(body)
+    }
+
+    /// True when the text has a tag whose name starts with one of `letters` (lowercase; either case matches),
+    /// spaces and a "/" after the "<" allowed: a quick look for tags that matter before parsing any.
+    func hasTag(startingWithAnyOf letters: StaticString) -> Bool {
+        withUTF8Bytes { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            let wanted = UnsafeBufferPointer(start: letters.utf8Start, count: letters.utf8CodeUnitCount)
+            var from = 0
+            while from < bytes.count, let found = memchr(base + from, 0x3C, bytes.count - from) {
+                var i = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x2F || bytes[i] == 0x09 { i += 1 }
+                if i < bytes.count, wanted.contains(bytes[i] | 0x20) { return true }
+                from = i
+            }
+            return false
+        }
     }
 
     /// True when some UTF-8 byte of the string is `byte` (scanned in place).

@@ -41,7 +41,7 @@ public struct WebVTTWriter: Sendable {
     func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
         out.append(0x0A)
         if !cue.identifier.isEmpty {
-            out.append(contentsOf: safeIdentifier(cue.identifier, index: index, &diagnostics).utf8)
+            out.appendUTF8(of: safeIdentifier(cue.identifier, index: index, &diagnostics))
             out.append(0x0A)
         }
         cue.start.appendFormatted(to: &out, separator: UInt8(ascii: "."))
@@ -72,7 +72,7 @@ public struct WebVTTWriter: Sendable {
         guard !text.isEmpty else { return }
         let shape = TextShape(text)
         if !(shape.hasCarriageReturn || shape.hasEmptyLine || shape.hasArrow) {
-            out.append(contentsOf: text.utf8)
+            out.appendUTF8(of: text)
             out.append(0x0A)
             return
         }
@@ -111,6 +111,8 @@ public struct WebVTTWriter: Sendable {
     }
 
     private func safeIdentifier(_ identifier: String, index: Int, _ diagnostics: inout [CaptionDiagnostic]) -> String {
+        // Most identifiers are numbers or words: no line break and no ">" at all.
+        if !identifier.withUTF8Bytes({ $0.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0x3E } }) { return identifier }
         let shape = TextShape(identifier)
         guard shape.hasArrow || shape.hasCarriageReturn || identifier.utf8.contains(0x0A) else { return identifier }
         diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,

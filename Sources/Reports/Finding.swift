@@ -131,7 +131,7 @@ extension CheckResult {
         writer.beginArray()
         for result in results { result.write(to: &writer) }
         writer.endArray()
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }
 

@@ -53,7 +53,7 @@ extension JSONValue {
     public func serialized(pretty: Bool = false) -> String {
         var writer = JSONWriter(pretty: pretty)
         writer.value(self)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }
 

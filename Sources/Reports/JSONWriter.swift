@@ -6,85 +6,150 @@
 ///     writer.beginObject()
 ///     writer.key("cues"); writer.beginArray(); writer.integer(1); writer.endArray()
 ///     writer.endObject()
-public struct JSONWriter {
-    /// What has been written and not yet handed on.
-    public private(set) var bytes: [UInt8] = []
+///
+/// The bytes go into a buffer of its own (a store per byte, not an array append): a writer is not copyable.
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     public let pretty: Bool
-    private let chunkHandler: ((inout [UInt8]) -> Void)?
-    /// Per open container: true until its first member or element is written.
-    private var isFirst: [Bool] = []
+    private let chunkHandler: ((UnsafeBufferPointer<UInt8>) -> Void)?
+    /// How deep the open containers go, and for each of the first 64 whether it has no member or element yet
+    /// (bit `depth - 1`); deeper containers' flags are in `deeperFirst`.
+    private var depth = 0
+    private var firstBits: UInt64 = 0
+    private var deeperFirst: [Bool] = []
     private var afterKey = false
 
     /// How many bytes are gathered before they are handed on.
     public static let chunkSize = 256 * 1024
 
-    /// `chunkHandler` gets the bytes written so far (and may empty them) each time they reach `chunkSize`.
-    public init(pretty: Bool = false, chunkHandler: ((inout [UInt8]) -> Void)? = nil) {
+    /// `chunkHandler` gets the bytes written so far each time they reach `chunkSize` (and at `finish()`).
+    public init(pretty: Bool = false, chunkHandler: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) {
         self.pretty = pretty
         self.chunkHandler = chunkHandler
-        bytes.reserveCapacity(chunkHandler == nil ? 256 : Self.chunkSize + 4096)
+        capacity = chunkHandler == nil ? 256 : Self.chunkSize + 4096
+        base = .allocate(capacity: capacity)
+    }
+
+    /// A writer for elements of an array that another writer opened `depth` containers deep: its bytes go after
+    /// that writer's (`appendElements`), before its `endArray`. For writing the elements of a long array in
+    /// slices, at once; `afterFirst` when elements come before this slice's.
+    public init(pretty: Bool, elementsOfArrayAtDepth depth: Int, afterFirst: Bool, capacity: Int = 64 * 1024) {
+        self.init(pretty: pretty)
+        reserve(capacity)
+        for _ in 0..<max(1, depth) { push(first: false) }
+        setFirst(!afterFirst)
+    }
+
+    deinit { base.deallocate() }
+
+    /// What has been written and not yet handed on.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Calls `body` with what has been written and not yet handed on (no copy).
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes written (the writer is left empty).
+    public mutating func takeBytes() -> [UInt8] {
+        defer { count = 0 }
+        return bytes
+    }
+
+    /// Adds the bytes of a slice writer (`init(pretty:elementsOfArrayAtDepth:afterFirst:)`) that wrote `count`
+    /// elements of the array this writer has open, and empties `slice` (keeping its capacity).
+    public mutating func appendElements(_ slice: inout [UInt8], count elements: Int) {
+        guard elements > 0 else { return }
+        setFirst(false)
+        if let chunkHandler {
+            handOn()
+            slice.withUnsafeBufferPointer { chunkHandler($0) }
+        } else {
+            slice.withUnsafeBufferPointer { append($0) }
+        }
+        slice.removeAll(keepingCapacity: true)
     }
 
     /// Hands the bytes left to the chunk handler (call once at the end when there is one).
     public mutating func finish() {
-        if let chunkHandler, !bytes.isEmpty { chunkHandler(&bytes) }
+        handOn()
     }
 
     /// A line break between top-level values (JSON Lines) or at the end of a document.
     public mutating func endLine() {
-        bytes.append(0x0A)
-        if let chunkHandler, bytes.count >= Self.chunkSize { chunkHandler(&bytes) }
+        append(0x0A)
+        handOnIfFull()
     }
 
     // MARK: - Structure
 
     public mutating func beginObject() {
         beforeValue()
-        bytes.append(UInt8(ascii: "{"))
-        isFirst.append(true)
+        append(UInt8(ascii: "{"))
+        push(first: true)
     }
 
     public mutating func endObject() { end(UInt8(ascii: "}")) }
 
     public mutating func beginArray() {
         beforeValue()
-        bytes.append(UInt8(ascii: "["))
-        isFirst.append(true)
+        append(UInt8(ascii: "["))
+        push(first: true)
     }
 
     public mutating func endArray() { end(UInt8(ascii: "]")) }
 
-    /// An object member's name; its value is the next thing written.
-    public mutating func key(_ name: String) {
+    /// An object member's name, written in the code (ASCII that needs no escaping); its value is the next thing
+    /// written.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        let length = name.utf8CodeUnitCount
+        reserve(length + 4)
+        base[count] = UInt8(ascii: "\"")
+        (base + count + 1).update(from: name.utf8Start, count: length)
+        base[count + 1 + length] = UInt8(ascii: "\"")
+        count += length + 2
+        appendColon()
+    }
+
+    /// An object member's name from data (escaped as any string); its value is the next thing written.
+    public mutating func key(named name: String) {
         separate()
         appendString(name)
-        if pretty {
-            bytes.append(UInt8(ascii: ":"))
-            bytes.append(UInt8(ascii: " "))
-        } else {
-            bytes.append(UInt8(ascii: ":"))
-        }
+        appendColon()
+    }
+
+    @inline(__always)
+    private mutating func appendColon() {
+        append(UInt8(ascii: ":"))
+        if pretty { append(UInt8(ascii: " ")) }
         afterKey = true
     }
 
+    @inline(__always)
     private mutating func end(_ closing: UInt8) {
-        let empty = isFirst.removeLast()
+        let empty = isFirst
+        pop()
         if pretty, !empty { newline() }
-        bytes.append(closing)
-        if let chunkHandler, bytes.count >= Self.chunkSize { chunkHandler(&bytes) }
+        append(closing)
+        handOnIfFull()
     }
 
     /// The comma and line break before a member or an array element.
+    @inline(__always)
     private mutating func separate() {
-        if isFirst.isEmpty { return }
-        if isFirst[isFirst.count - 1] {
-            isFirst[isFirst.count - 1] = false
+        guard depth > 0 else { return }
+        if isFirst {
+            setFirst(false)
         } else {
-            bytes.append(UInt8(ascii: ","))
+            append(UInt8(ascii: ","))
         }
         if pretty { newline() }
     }
 
+    @inline(__always)
     private mutating func beforeValue() {
         if afterKey {
             afterKey = false
@@ -93,24 +158,55 @@ public struct JSONWriter {
         }
     }
 
+    @inline(__always)
     private mutating func newline() {
-        bytes.append(0x0A)
-        for _ in 0..<isFirst.count {
-            bytes.append(0x20)
-            bytes.append(0x20)
+        let length = 1 + 2 * depth
+        reserve(length)
+        base[count] = 0x0A
+        (base + count + 1).update(repeating: 0x20, count: length - 1)
+        count += length
+    }
+
+    // MARK: - Nesting
+
+    @inline(__always)
+    private var isFirst: Bool {
+        depth <= 64 ? firstBits & (1 << (depth - 1)) != 0 : deeperFirst[depth - 65]
+    }
+
+    @inline(__always)
+    private mutating func setFirst(_ value: Bool) {
+        if depth <= 64 {
+            let bit: UInt64 = 1 << (depth - 1)
+            firstBits = value ? firstBits | bit : firstBits & ~bit
+        } else {
+            deeperFirst[depth - 65] = value
         }
+    }
+
+    @inline(__always)
+    private mutating func push(first: Bool) {
+        depth += 1
+        if depth > 64 { deeperFirst.append(first) }
+        setFirst(first)
+    }
+
+    @inline(__always)
+    private mutating func pop() {
+        if depth > 64 { deeperFirst.removeLast() }
+        depth -= 1
     }
 
     // MARK: - Values
 
     public mutating func null() {
         beforeValue()
-        bytes.append(contentsOf: "null".utf8)
+        append(StaticString("null"))
     }
 
     public mutating func bool(_ value: Bool) {
         beforeValue()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        append(value ? StaticString("true") : StaticString("false"))
     }
 
     public mutating func integer(_ value: Int64) {
@@ -124,17 +220,51 @@ public struct JSONWriter {
     public mutating func number(_ value: Double) {
         beforeValue()
         if !value.isFinite {
-            bytes.append(contentsOf: "null".utf8)
+            append(StaticString("null"))
         } else if value == value.rounded(), abs(value) < 1e15 {
             appendInteger(Int64(value))
         } else {
-            bytes.append(contentsOf: String(value).utf8)
+            var text = String(value)
+            text.withUTF8 { append($0) }
+        }
+    }
+
+    /// `milliseconds / 1000` written as `number` writes that Double (`1.5`, `2`, `0.001`), without making it one.
+    public mutating func number(thousandths milliseconds: Int64) {
+        guard milliseconds.magnitude < 1_000_000_000_000_000 else {
+            number(Double(milliseconds) / 1000)
+            return
+        }
+        beforeValue()
+        let whole = milliseconds / 1000, fraction = Int(milliseconds.magnitude % 1000)
+        if milliseconds < 0, whole == 0 { append(UInt8(ascii: "-")) }
+        appendInteger(whole)
+        guard fraction != 0 else { return }
+        reserve(4)
+        base[count] = UInt8(ascii: ".")
+        base[count + 1] = 0x30 + UInt8(fraction / 100)
+        count += 2
+        if fraction % 100 != 0 {
+            base[count] = 0x30 + UInt8(fraction / 10 % 10)
+            count += 1
+            if fraction % 10 != 0 {
+                base[count] = 0x30 + UInt8(fraction % 10)
+                count += 1
+            }
         }
     }
 
     public mutating func string(_ value: String) {
         beforeValue()
         appendString(value)
+    }
+
+    /// A string given as UTF-8 bytes (valid UTF-8).
+    public mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        beforeValue()
+        append(UInt8(ascii: "\""))
+        appendEscaped(bytes)
+        append(UInt8(ascii: "\""))
     }
 
     /// A whole `JSONValue`.
@@ -152,68 +282,139 @@ public struct JSONWriter {
         case .object(let members):
             beginObject()
             for member in members {
-                key(member.key)
+                key(named: member.key)
                 self.value(member.value)
             }
             endObject()
         }
     }
 
+    // MARK: - Bytes
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(extra) }
+    }
+
+    private mutating func grow(_ extra: Int) {
+        let newCapacity = max(capacity * 2, count + extra)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    private mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        if bytes.count <= 16 {
+            for i in 0..<bytes.count { base[count + i] = source[i] }
+        } else {
+            (base + count).update(from: source, count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    private mutating func handOnIfFull() {
+        if chunkHandler != nil, count >= Self.chunkSize { handOn() }
+    }
+
+    private mutating func handOn() {
+        guard let chunkHandler, count > 0 else { return }
+        chunkHandler(UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
+    @inline(__always)
     private mutating func appendInteger(_ value: Int64) {
         if value >= 0, value < 10 {
-            bytes.append(0x30 + UInt8(value))
+            append(0x30 + UInt8(value))
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for Int64.min's 20 characters
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var magnitude = value.magnitude
-            var i = buffer.count
-            repeat {
-                i -= 1
-                buffer[i] = 0x30 + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                i -= 1
-                buffer[i] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: buffer[i...])
-        }
+        reserve(20)
+        var magnitude = value.magnitude
+        var digits = 0
+        var probe = magnitude
+        repeat {
+            digits += 1
+            probe /= 10
+        } while probe > 0
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var i = count + digits
+        repeat {
+            i -= 1
+            base[i] = 0x30 + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += digits
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`; runs of other
     /// bytes (any UTF-8) copied at once.
+    @inline(__always)
     private mutating func appendString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            var runStart = 0
-            var i = 0
-            let n = utf8.count
-            while i < n {
-                let byte = utf8[i]
-                if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                    i += 1
-                    continue
-                }
-                if i > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
-                case 0x0A: bytes.append(contentsOf: "\\n".utf8)
-                case 0x0D: bytes.append(contentsOf: "\\r".utf8)
-                case 0x09: bytes.append(contentsOf: "\\t".utf8)
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: "\\u00".utf8)
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
-                }
-                i += 1
-                runStart = i
-            }
-            if n > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<n])) }
+        append(UInt8(ascii: "\""))
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var copy = value
+            copy.withUTF8 { appendEscaped($0) }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var i = 0
+        let n = utf8.count
+        guard let source = utf8.baseAddress else { return }
+        let raw = UnsafeRawPointer(source)
+        while i < n {
+            // Eight bytes at a time while none needs escaping.
+            while i + 8 <= n, !Self.needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            guard i < n else { break }
+            let byte = utf8[i]
+            if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            if i > runStart { append(UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            switch byte {
+            case UInt8(ascii: "\""): append(StaticString("\\\""))
+            case UInt8(ascii: "\\"): append(StaticString("\\\\"))
+            case 0x0A: append(StaticString("\\n"))
+            case 0x0D: append(StaticString("\\r"))
+            case 0x09: append(StaticString("\\t"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                append(StaticString("\\u00"))
+                append(hex.utf8Start[Int(byte >> 4)])
+                append(hex.utf8Start[Int(byte & 0x0F)])
+            }
+            i += 1
+            runStart = i
+        }
+        if n > runStart { append(UnsafeBufferPointer(rebasing: utf8[runStart..<n])) }
+    }
+
+    /// True when one of the eight bytes of `word` is `"`, `\` or below 0x20 (the bytes a JSON string escapes).
+    /// A zero byte of `v` shows in `(v - 0x01…) & ~v & 0x80…`; a byte below 0x20 in `(v - 0x20…) & ~v & 0x80…`.
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+        return ((quote &- 0x0101_0101_0101_0101) & ~quote & high) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash & high)
+            | ((word &- 0x2020_2020_2020_2020) & ~word & high) != 0
     }
 }

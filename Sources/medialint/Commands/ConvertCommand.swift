@@ -34,6 +34,7 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let document = try captionInput.read(input)
+        defer { KeptUntilExit.keep(document) }
         let format = to ?? CaptionFormat(pathExtension: (outputPath as NSString).pathExtension)!
         let diagnostics = try CaptionOutput.write(document, as: format, to: outputPath, input: input)
         Diagnostics.print(document.diagnostics + diagnostics, file: input)
@@ -50,8 +51,8 @@ enum CaptionOutput {
             throw CLIError("\(path) is the input file; write elsewhere (or use --in-place where offered)")
         }
         var diagnostics: [CaptionDiagnostic] = []
-        try OutputStream.write(to: path) { write in
-            diagnostics = CaptionFile.write(document, as: format, to: write)
+        try OutputStream.write(to: path) { sink in
+            diagnostics = CaptionFile.write(document, as: format) { sink.take(&$0) }
         }
         return diagnostics
     }

@@ -31,13 +31,14 @@ struct CuesCommand: ParsableCommand {
 
     func run() throws {
         let document = try input.read(captions, mode: strict ? .strict : .lenient)
+        defer { KeptUntilExit.keep(document) }
         switch format {
         case .text:
             try output.emit(CueTable(style: output.textStyle).render(document))
             Diagnostics.print(document.diagnostics, file: captions)
         case .json:
-            try output.stream { write in
-                var writer = JSONWriter.streaming(pretty: true, to: write)
+            try output.stream { sink in
+                var writer = JSONWriter.streaming(pretty: true, to: sink)
                 CuesReport.write(document, to: &writer)
                 writer.endLine()
                 writer.finish()
@@ -55,17 +56,18 @@ enum CuesReport {
         writer.key("encoding"); writer.string(document.encoding)
         writer.key("cues")
         writer.beginArray()
-        for cue in document.cues {
-            writer.beginObject()
-            writer.key("id"); writer.string(cue.identifier)
-            writer.key("start"); writer.number(cue.start.seconds)
-            writer.key("end"); writer.number(cue.end.seconds)
-            writer.key("text"); writer.string(cue.plainText(in: document.format))
-            if document.format == .webvtt, let voice = cue.firstVoice { writer.key("voice"); writer.string(voice) }
-            writer.key("settings")
-            writeSettings(cue, format: document.format, to: &writer)
-            writer.key("markup"); writer.string(cue.text)
-            writer.endObject()
+        // Long files: the cues in slices on all cores, each slice by its own writer, added in order.
+        let pretty = writer.pretty
+        OrderedParallelRendering.render(count: document.cues.count, state: 0) { range, slice in
+            var cues = JSONWriter(pretty: pretty, elementsOfArrayAtDepth: 2, afterFirst: range.lowerBound > 0)
+            for index in range { writeCue(document.cues[index], format: document.format, to: &cues) }
+            cues.withBytes { slice.bytes.append(contentsOf: $0) }
+            slice.state += range.count
+        } windowDone: { slices in
+            for index in slices.indices {
+                writer.appendElements(&slices[index].bytes, count: slices[index].state)
+                slices[index].state = 0
+            }
         }
         writer.endArray()
         writer.key("diagnostics")
@@ -80,6 +82,19 @@ enum CuesReport {
             writer.endObject()
         }
         writer.endArray()
+        writer.endObject()
+    }
+
+    private static func writeCue(_ cue: Cue, format: CaptionFormat, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id"); writer.string(cue.identifier)
+        writer.key("start"); writer.number(thousandths: cue.start.milliseconds)
+        writer.key("end"); writer.number(thousandths: cue.end.milliseconds)
+        writer.key("text"); writer.string(cue.plainText(in: format))
+        if format == .webvtt, let voice = cue.firstVoice { writer.key("voice"); writer.string(voice) }
+        writer.key("settings")
+        writeSettings(cue, format: format, to: &writer)
+        writer.key("markup"); writer.string(cue.text)
         writer.endObject()
     }
 

@@ -39,6 +39,7 @@ struct ShiftCommand: ParsableCommand {
 
     func run() throws {
         var document = try input.read(captions)
+        defer { KeptUntilExit.keep(document) }
         let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
         let written = try CaptionOutput.write(document, as: document.format, to: inPlace ? captions : outputPath ?? "-",
                                               input: captions, inPlace: inPlace)

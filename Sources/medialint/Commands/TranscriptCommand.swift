@@ -50,6 +50,7 @@ struct TranscriptCommand: ParsableCommand {
 
     func run() throws {
         let document = try input.read(captions)
+        defer { KeptUntilExit.keep(document) }
         Diagnostics.print(document.diagnostics, file: captions)
         let name = title ?? URL(fileURLWithPath: captions).deletingPathExtension().lastPathComponent
         let transcript = TranscriptBuilder(includeSounds: !noSounds, paragraphPause: pause).build(document, title: name, language: language)

@@ -15,15 +15,15 @@ extension OutputOptions {
             let report = TextReport(style: TextReport.Style(enabled: textStyle.enabled))
             try emit(results.map { report.render($0, metricsLine: metricsLine($0)) }.joined(separator: "\n"))
         case .json:
-            try stream { write in
-                var writer = JSONWriter.streaming(pretty: true, to: write)
+            try stream { sink in
+                var writer = JSONWriter.streaming(pretty: true, to: sink)
                 CheckReport(results: results).write(to: &writer)
                 writer.endLine()
                 writer.finish()
             }
         case .jsonl:
-            try stream { write in
-                var writer = JSONWriter.streaming(pretty: false, to: write)
+            try stream { sink in
+                var writer = JSONWriter.streaming(pretty: false, to: sink)
                 for result in results {
                     result.write(to: &writer)
                     writer.endLine()

@@ -14,14 +14,14 @@ struct OutputOptions: ParsableArguments {
 
     /// Writes `text` to the chosen destination.
     func emit(_ text: String) throws {
-        try OutputStream.write(to: output ?? "-") { write in
+        try OutputStream.write(to: output ?? "-") { sink in
             var text = text
-            text.withUTF8 { write($0) }
+            text.withUTF8 { sink.write($0) }
         }
     }
 
-    /// Runs `body` with a function that writes bytes to the chosen destination as they are made.
-    func stream(_ body: (_ write: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws -> Void) throws {
+    /// Runs `body` with a sink that writes bytes to the chosen destination as they are made.
+    func stream(_ body: (OutputSink) throws -> Void) throws {
         try OutputStream.write(to: output ?? "-", body)
     }
 }
@@ -29,24 +29,81 @@ struct OutputOptions: ParsableArguments {
 /// Output written as it is made: to standard output (`-`), or to a file that appears complete when the writing
 /// is done, or not at all (see `StreamingFile`).
 enum OutputStream {
-    static func write(to path: String, _ body: (_ write: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws -> Void) throws {
+    static func write(to path: String, _ body: (OutputSink) throws -> Void) throws {
         if path == "-" {
-            try body { StandardOutput.write($0) }
+            let sink = OutputSink { StandardOutput.write($0) }
+            defer { sink.finish() }
+            try body(sink)
             return
         }
         let file = try StreamingFile(path: path)
-        try body { file.write(chunk: $0) }
+        let sink = OutputSink { file.write(chunk: $0) }
+        do {
+            try body(sink)
+        } catch {
+            sink.finish()
+            throw error
+        }
+        sink.finish()
         try file.commit()
     }
 }
 
-extension JSONWriter {
-    /// A writer that hands its bytes to `write` a chunk at a time (call `finish()` at the end).
-    static func streaming(pretty: Bool, to write: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> JSONWriter {
-        JSONWriter(pretty: pretty) { bytes in
-            bytes.withUnsafeBufferPointer { write($0) }
-            bytes.removeAll(keepingCapacity: true)
+/// Where output goes while it is being made: chunks handed over are written on a thread of their own, so that
+/// making the next chunk and writing the last one overlap. At most a few chunks wait (memory stays flat); their
+/// buffers come back to be filled again.
+final class OutputSink: @unchecked Sendable {
+    /// A chunk on its way: owned by the writing thread until it is written, then given back.
+    private final class Chunk: @unchecked Sendable {
+        var bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    private let queue = DispatchQueue(label: "medialint.output")
+    private let slots = DispatchSemaphore(value: 4)
+    private let lock = NSLock()
+    private var spare: [[UInt8]] = []
+    private let writeOut: (UnsafeBufferPointer<UInt8>) -> Void
+
+    /// `writeOut` writes bytes where they go (it runs on the sink's thread, one chunk at a time, in order).
+    init(_ writeOut: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        self.writeOut = writeOut
+    }
+
+    /// Takes `bytes` to be written, leaving in their place an empty buffer with capacity to fill again.
+    func take(_ bytes: inout [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        slots.wait()
+        var empty = lock.withLock { spare.popLast() } ?? []
+        swap(&empty, &bytes)
+        let chunk = Chunk(empty)
+        queue.async { [self] in
+            chunk.bytes.withUnsafeBufferPointer { writeOut($0) }
+            chunk.bytes.removeAll(keepingCapacity: true)
+            let buffer = chunk.bytes
+            chunk.bytes = []
+            lock.withLock { spare.append(buffer) }
+            slots.signal()
         }
+    }
+
+    /// Writes a copy of borrowed bytes.
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var copy = lock.withLock { spare.popLast() } ?? []
+        copy.append(contentsOf: bytes)
+        take(&copy)
+    }
+
+    /// Waits until everything handed over is written.
+    func finish() {
+        queue.sync {}
+    }
+}
+
+extension JSONWriter {
+    /// A writer that hands its bytes to `sink` a chunk at a time (call `finish()` at the end).
+    static func streaming(pretty: Bool, to sink: OutputSink) -> JSONWriter {
+        JSONWriter(pretty: pretty) { sink.write($0) }
     }
 }
 

@@ -67,14 +67,14 @@ final class StreamingFile {
         }
     }
 
-    /// Writes what is left and puts the file in place.
+    /// Writes what is left and puts the file in place. (No disk flush: like cp, sed -i or ffmpeg, the file is
+    /// complete or absent for every reader; surviving a power cut is the file system's business.)
     func commit() throws {
         flush()
         let mask = umask(0)
         umask(mask)
         fchmod(descriptor, 0o666 & ~mask)
-        if failure == nil, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
+        if close(descriptor) != 0, failure == nil { failure = errno }  // a network file system may report here
         committed = true
         if let failure {
             unlink(temporary)
@@ -87,3 +87,4 @@ final class StreamingFile {
         }
     }
 }
+
