@@ -105,7 +105,9 @@ public struct CaptionLinter: Sendable {
                 output.value[slice] = lintCues(document, bounds[slice]..<bounds[slice + 1], latestEnd: starts[slice], suppressions: suppressions)
             }
         }
-        return issues + sliced.joined()
+        issues.reserveCapacity(issues.count + sliced.reduce(0) { $0 + $1.count })
+        for slice in sliced { issues.append(contentsOf: slice) }  // slice by slice: whole arrays, not element by element
+        return issues
     }
 
     /// The per-cue rules over `range`, `latestEnd` being the latest end of the cues before it.
@@ -213,10 +215,4 @@ public struct CaptionLinter: Sendable {
         let count = gap / frame
         return "\(number((count * 10).rounded() / 10)) frame\(abs(count - 1) < 0.05 ? "" : "s") (\(Int((gap * 1000).rounded())) ms)"
     }
-}
-
-/// A value handed to concurrent workers that each touch their own part of it.
-struct UnsafeSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -40,13 +40,13 @@ public enum OrderedParallelRendering {
             return
         }
         withoutActuallyEscaping(render) { render in
-            let work = UnsafeShared(render)
+            let work = UnsafeSendable(render)
             let window = windowPerCore * slices
             var windowStart = 0
             while windowStart < count {
                 let (start, end) = (windowStart, min(count, windowStart + window))
                 parts.withUnsafeMutableBufferPointer { buffer in
-                    let shared = UnsafeShared(buffer)
+                    let shared = UnsafeSendable(buffer)
                     DispatchQueue.concurrentPerform(iterations: slices) { slice in
                         let from = start + (end - start) * slice / slices, to = start + (end - start) * (slice + 1) / slices
                         // Moved out and back, so that the slice's arrays stay uniquely referenced and grow in place.

@@ -62,10 +62,10 @@ enum ParallelParsing {
     static func parse<Part>(_ text: ByteText, starts: [Int],
                             _ parsePart: (_ index: Int, _ part: ByteText, _ output: inout CueOutput) -> Part) -> (cues: [Cue], parts: [Part])? {
         let bounds = zip(starts, starts.dropFirst() + [text.count]).map { $0..<$1 }
-        let shared = UnsafeShared((text, bounds))
+        let shared = UnsafeSendable((text, bounds))
         var capacities = [Int](repeating: 0, count: bounds.count)
         capacities.withUnsafeMutableBufferPointer { buffer in
-            let output = UnsafeShared(buffer)
+            let output = UnsafeSendable(buffer)
             DispatchQueue.concurrentPerform(iterations: bounds.count) { k in
                 let (text, bounds) = shared.value
                 output.value[k] = text.slice(bounds[k]).arrowCount()
@@ -75,11 +75,11 @@ enum ParallelParsing {
         let regionSizes = capacities
         var results = [(Part, count: Int, overflowed: Bool)?](repeating: nil, count: bounds.count)
         return withoutActuallyEscaping(parsePart) { parsePart in
-            let work = UnsafeShared(parsePart)
+            let work = UnsafeSendable(parsePart)
             var complete = true
             let cues = [Cue](unsafeUninitializedCapacity: offsets.last!) { storage, initialized in
                 results.withUnsafeMutableBufferPointer { resultBuffer in
-                    let shared2 = UnsafeShared((storage, resultBuffer))
+                    let shared2 = UnsafeSendable((storage, resultBuffer))
                     DispatchQueue.concurrentPerform(iterations: bounds.count) { k in
                         let (text, bounds) = shared.value
                         let (storage, resultBuffer) = shared2.value
@@ -103,8 +103,9 @@ enum ParallelParsing {
     }
 }
 
-/// A value handed to concurrent workers that each touch their own part of it.
-struct UnsafeShared<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+/// A value handed to concurrent workers that each touch their own part of it (or only read it): what makes
+/// that safe is the caller's to ensure.
+public struct UnsafeSendable<Value>: @unchecked Sendable {
+    public let value: Value
+    public init(_ value: Value) { self.value = value }
 }

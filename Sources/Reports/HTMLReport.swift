@@ -7,13 +7,24 @@ public struct HTMLReport {
     public init(title: String = "MediaLint report") { self.title = title }
 
     public func render(_ results: [CheckResult]) -> String {
-        var html = """
+        var out = ByteWriter()
+        write(results, to: &out)
+        return out.takeString()
+    }
+
+    /// Writes the page, finding by finding.
+    public func write(_ results: [CheckResult], to out: inout ByteWriter) {
+        out.append("""
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8" />
             <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>\(XMLText.escape(title))</title>
+            <title>
+            """ as StaticString)
+        out.append(xmlEscaped: title)
+        out.append("""
+            </title>
             <style>
             body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1a1a1a}
             table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd}
@@ -24,45 +35,68 @@ public struct HTMLReport {
             </head>
             <body>
             <main>
-            <h1>\(XMLText.escape(title))</h1>
-
-            """
+            <h1>
+            """ as StaticString)
+        out.append(xmlEscaped: title)
+        out.append("</h1>\n" as StaticString)
         let files = Self.grouped(results)
         let counts = [Verdict.pass, .warn, .fail, .unverified, .error].map { verdict in (verdict, files.filter { Self.overall($0.results) == verdict }.count) }
-        html += "<p>\(files.count) files, \(results.count) results: "
+        out.append("<p>\(files.count) files, \(results.count) results: "
             + counts.filter { $0.1 > 0 }.map { "<span class=\"\($0.0.rawValue)\">\($0.1) \($0.0.rawValue)</span>" }.joined(separator: ", ")
-            + " · \(ToolInfo.name) \(ToolInfo.version)</p>\n"
-        html += "<table>\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
+            + " · \(ToolInfo.name) \(ToolInfo.version)</p>\n")
+        out.append("<table>\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n" as StaticString)
         for (index, file) in files.enumerated() {
             let verdict = Self.overall(file.results)
             let checks = file.results.map { "\(XMLText.escape($0.check)) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
-            html += "<tr><td><a href=\"#f\(index)\">\(XMLText.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
-                + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findings.count })</td></tr>\n"
+            out.append("<tr><td><a href=\"#f\(index)\">\(XMLText.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
+                + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findings.count })</td></tr>\n")
+            out.handOnIfFull()
         }
-        html += "</tbody>\n</table>\n"
+        out.append("</tbody>\n</table>\n" as StaticString)
         for (index, file) in files.enumerated() {
             let verdict = Self.overall(file.results)
-            html += "<section id=\"f\(index)\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n"
+            out.append("<section id=\"f\(index)\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n")
             for result in file.results {
                 let source = if case .string(let name)? = result.metrics["captions"] { " · " + XMLText.escape(name) } else { "" }
-                html += "<h3>\(XMLText.escape(result.check))\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n"
+                out.append("<h3>\(XMLText.escape(result.check))\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
                 if !result.findings.isEmpty {
-                    html += "<ul>\n"
-                    for finding in result.findings {
-                        var place = ""
-                        if let start = finding.start { place = TextReport.seconds(start) + (finding.end.map { "–" + TextReport.seconds($0) } ?? "") + ": " }
-                        else if let line = finding.line { place = "line \(line): " }
-                        html += "<li><span class=\"\(finding.severity == .error ? "fail" : finding.severity == .warning ? "warn" : "unverified")\">\(finding.severity.rawValue)</span> "
-                            + XMLText.escape(place + finding.message) + " <code>\(XMLText.escape(finding.rule))</code></li>\n"
-                    }
-                    html += "</ul>\n"
+                    out.append("<ul>\n" as StaticString)
+                    for finding in result.findings { Self.writeItem(finding, to: &out) }
+                    out.append("</ul>\n" as StaticString)
                 }
-                if let chart = Self.flashChart(result) { html += chart }
-                if let chart = Self.syncChart(result) { html += chart }
+                if let chart = Self.flashChart(result) { out.append(chart) }
+                if let chart = Self.syncChart(result) { out.append(chart) }
+                out.handOnIfFull()
             }
-            html += "</section>\n"
+            out.append("</section>\n" as StaticString)
         }
-        return html + "</main>\n</body>\n</html>\n"
+        out.append("</main>\n</body>\n</html>\n" as StaticString)
+    }
+
+    /// One finding as a list item: its severity, where it is, its message and rule.
+    private static func writeItem(_ finding: Finding, to out: inout ByteWriter) {
+        out.append("<li><span class=\"" as StaticString)
+        out.append(finding.severity == .error ? "fail" : finding.severity == .warning ? "warn" : "unverified" as StaticString)
+        out.append("\">" as StaticString)
+        out.append(finding.severity.rawValue)
+        out.append("</span> " as StaticString)
+        if let start = finding.start {
+            out.append(seconds: start)
+            if let end = finding.end {
+                out.append(" s–" as StaticString)
+                out.append(seconds: end)
+            }
+            out.append(" s: " as StaticString)
+        } else if let line = finding.line {
+            out.append("line " as StaticString)
+            out.append(integer: line)
+            out.append(": " as StaticString)
+        }
+        out.append(xmlEscaped: finding.message)
+        out.append(" <code>" as StaticString)
+        out.append(xmlEscaped: finding.rule)
+        out.append("</code></li>\n" as StaticString)
+        out.handOnIfFull()
     }
 
     /// Results by file, in the order files first appear.

@@ -7,13 +7,12 @@
 ///     writer.key("cues"); writer.beginArray(); writer.integer(1); writer.endArray()
 ///     writer.endObject()
 ///
-/// The bytes go into a buffer of its own (a store per byte, not an array append): a writer is not copyable.
+/// The bytes go into a `ByteWriter` (a store per byte, not an array append): a writer is not copyable.
 public struct JSONWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    /// Where the text goes.
+    public var out: ByteWriter
     public let pretty: Bool
-    private let chunkHandler: ((UnsafeBufferPointer<UInt8>) -> Void)?
+    private let streams: Bool
     /// How deep the open containers go, and for each of the first 64 whether it has no member or element yet
     /// (bit `depth - 1`); deeper containers' flags are in `deeperFirst`.
     private var depth = 0
@@ -21,15 +20,11 @@ public struct JSONWriter: ~Copyable {
     private var deeperFirst: [Bool] = []
     private var afterKey = false
 
-    /// How many bytes are gathered before they are handed on.
-    public static let chunkSize = 256 * 1024
-
-    /// `chunkHandler` gets the bytes written so far each time they reach `chunkSize` (and at `finish()`).
+    /// `chunkHandler` gets the bytes written so far each time they reach a chunk (and at `finish()`).
     public init(pretty: Bool = false, chunkHandler: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) {
         self.pretty = pretty
-        self.chunkHandler = chunkHandler
-        capacity = chunkHandler == nil ? 256 : Self.chunkSize + 4096
-        base = .allocate(capacity: capacity)
+        streams = chunkHandler != nil
+        out = ByteWriter(chunkHandler: chunkHandler)
     }
 
     /// A writer for elements of an array that another writer opened `depth` containers deep: its bytes go after
@@ -37,25 +32,17 @@ public struct JSONWriter: ~Copyable {
     /// slices, at once; `afterFirst` when elements come before this slice's.
     public init(pretty: Bool, elementsOfArrayAtDepth depth: Int, afterFirst: Bool, capacity: Int = 64 * 1024) {
         self.init(pretty: pretty)
-        reserve(capacity)
+        out.reserve(capacity)
         for _ in 0..<max(1, depth) { push(first: false) }
         setFirst(!afterFirst)
     }
 
-    deinit { base.deallocate() }
-
     /// What has been written and not yet handed on.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    public var bytes: [UInt8] { out.bytes }
 
     /// Calls `body` with what has been written and not yet handed on (no copy).
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: base, count: count))
-    }
-
-    /// The bytes written (the writer is left empty).
-    public mutating func takeBytes() -> [UInt8] {
-        defer { count = 0 }
-        return bytes
+        try out.withBytes(body)
     }
 
     /// Adds the bytes of a slice writer (`init(pretty:elementsOfArrayAtDepth:afterFirst:)`) that wrote `count`
@@ -63,24 +50,20 @@ public struct JSONWriter: ~Copyable {
     public mutating func appendElements(_ slice: inout [UInt8], count elements: Int) {
         guard elements > 0 else { return }
         setFirst(false)
-        if let chunkHandler {
-            handOn()
-            slice.withUnsafeBufferPointer { chunkHandler($0) }
-        } else {
-            slice.withUnsafeBufferPointer { append($0) }
-        }
+        slice.withUnsafeBufferPointer { out.append($0) }
+        out.handOnIfFull()
         slice.removeAll(keepingCapacity: true)
     }
 
     /// Hands the bytes left to the chunk handler (call once at the end when there is one).
     public mutating func finish() {
-        handOn()
+        out.finish()
     }
 
     /// A line break between top-level values (JSON Lines) or at the end of a document.
     public mutating func endLine() {
-        append(0x0A)
-        handOnIfFull()
+        out.append(0x0A)
+        out.handOnIfFull()
     }
 
     // MARK: - Structure
@@ -105,12 +88,9 @@ public struct JSONWriter: ~Copyable {
     /// written.
     public mutating func key(_ name: StaticString) {
         separate()
-        let length = name.utf8CodeUnitCount
-        reserve(length + 4)
-        base[count] = UInt8(ascii: "\"")
-        (base + count + 1).update(from: name.utf8Start, count: length)
-        base[count + 1 + length] = UInt8(ascii: "\"")
-        count += length + 2
+        out.append(UInt8(ascii: "\""))
+        out.append(name)
+        out.append(UInt8(ascii: "\""))
         appendColon()
     }
 
@@ -134,7 +114,7 @@ public struct JSONWriter: ~Copyable {
         pop()
         if pretty, !empty { newline() }
         append(closing)
-        handOnIfFull()
+        if streams { out.handOnIfFull() }
     }
 
     /// The comma and line break before a member or an array element.
@@ -160,11 +140,8 @@ public struct JSONWriter: ~Copyable {
 
     @inline(__always)
     private mutating func newline() {
-        let length = 1 + 2 * depth
-        reserve(length)
-        base[count] = 0x0A
-        (base + count + 1).update(repeating: 0x20, count: length - 1)
-        count += length
+        out.append(0x0A)
+        out.append(repeating: 0x20, count: 2 * depth)
     }
 
     // MARK: - Nesting
@@ -211,7 +188,7 @@ public struct JSONWriter: ~Copyable {
 
     public mutating func integer(_ value: Int64) {
         beforeValue()
-        appendInteger(value)
+        out.append(integer: value)
     }
 
     public mutating func integer(_ value: Int) { integer(Int64(value)) }
@@ -222,10 +199,9 @@ public struct JSONWriter: ~Copyable {
         if !value.isFinite {
             append(StaticString("null"))
         } else if value == value.rounded(), abs(value) < 1e15 {
-            appendInteger(Int64(value))
+            out.append(integer: Int64(value))
         } else {
-            var text = String(value)
-            text.withUTF8 { append($0) }
+            out.append(String(value))
         }
     }
 
@@ -237,20 +213,14 @@ public struct JSONWriter: ~Copyable {
         }
         beforeValue()
         let whole = milliseconds / 1000, fraction = Int(milliseconds.magnitude % 1000)
-        if milliseconds < 0, whole == 0 { append(UInt8(ascii: "-")) }
-        appendInteger(whole)
+        if milliseconds < 0, whole == 0 { out.append(UInt8(ascii: "-")) }
+        out.append(integer: whole)
         guard fraction != 0 else { return }
-        reserve(4)
-        base[count] = UInt8(ascii: ".")
-        base[count + 1] = 0x30 + UInt8(fraction / 100)
-        count += 2
+        out.append(UInt8(ascii: "."))
+        out.append(0x30 + UInt8(fraction / 100))
         if fraction % 100 != 0 {
-            base[count] = 0x30 + UInt8(fraction / 10 % 10)
-            count += 1
-            if fraction % 10 != 0 {
-                base[count] = 0x30 + UInt8(fraction % 10)
-                count += 1
-            }
+            out.append(0x30 + UInt8(fraction / 10 % 10))
+            if fraction % 10 != 0 { out.append(0x30 + UInt8(fraction % 10)) }
         }
     }
 
@@ -292,75 +262,13 @@ public struct JSONWriter: ~Copyable {
     // MARK: - Bytes
 
     @inline(__always)
-    private mutating func reserve(_ extra: Int) {
-        if count + extra > capacity { grow(extra) }
-    }
-
-    private mutating func grow(_ extra: Int) {
-        let newCapacity = max(capacity * 2, count + extra)
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
-    }
+    private mutating func append(_ byte: UInt8) { out.append(byte) }
 
     @inline(__always)
-    private mutating func append(_ byte: UInt8) {
-        reserve(1)
-        base[count] = byte
-        count += 1
-    }
-
-    private mutating func append(_ text: StaticString) {
-        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
+    private mutating func append(_ text: StaticString) { out.append(text) }
 
     @inline(__always)
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
-        reserve(bytes.count)
-        if bytes.count <= 16 {
-            for i in 0..<bytes.count { base[count + i] = source[i] }
-        } else {
-            (base + count).update(from: source, count: bytes.count)
-        }
-        count += bytes.count
-    }
-
-    private mutating func handOnIfFull() {
-        if chunkHandler != nil, count >= Self.chunkSize { handOn() }
-    }
-
-    private mutating func handOn() {
-        guard let chunkHandler, count > 0 else { return }
-        chunkHandler(UnsafeBufferPointer(start: base, count: count))
-        count = 0
-    }
-
-    @inline(__always)
-    private mutating func appendInteger(_ value: Int64) {
-        if value >= 0, value < 10 {
-            append(0x30 + UInt8(value))
-            return
-        }
-        reserve(20)
-        var magnitude = value.magnitude
-        var digits = 0
-        var probe = magnitude
-        repeat {
-            digits += 1
-            probe /= 10
-        } while probe > 0
-        if value < 0 { append(UInt8(ascii: "-")) }
-        var i = count + digits
-        repeat {
-            i -= 1
-            base[i] = 0x30 + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        count += digits
-    }
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { out.append(bytes) }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`; runs of other
     /// bytes (any UTF-8) copied at once.

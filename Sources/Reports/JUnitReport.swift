@@ -5,45 +5,102 @@ public struct JUnitReport {
     public init() {}
 
     public func render(_ results: [CheckResult]) -> String {
-        var checks: [String] = []
-        for result in results where !checks.contains(result.check) { checks.append(result.check) }
-        let failures = results.filter { $0.verdict == .fail }.count, errors = results.filter { $0.verdict == .error }.count
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(ToolInfo.name)\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
-        for check in checks {
-            let group = results.filter { $0.check == check }
-            xml += "  <testsuite name=\"\(XMLText.escape(ToolInfo.name + " " + check))\" tests=\"\(group.count)\""
-                + " failures=\"\(group.filter { $0.verdict == .fail }.count)\" errors=\"\(group.filter { $0.verdict == .error }.count)\""
-                + " skipped=\"\(group.filter { $0.verdict == .unverified }.count)\">\n"
-            for result in group {
-                var body = ""
-                let serious = result.findings.filter { $0.severity == .error }
-                switch result.verdict {
-                case .fail:
-                    body += "      <failure message=\"\(XMLText.escape(Self.summary(serious)))\" type=\"\(XMLText.escape(serious.first?.rule ?? check))\">"
-                    body += XMLText.escape(serious.map(Self.line).joined(separator: "\n")) + "</failure>\n"
-                case .error:
-                    body += "      <error message=\"\(XMLText.escape(result.findings.first?.message ?? "could not be read"))\" type=\"\(XMLText.escape(result.findings.first?.rule ?? "error"))\"/>\n"
-                case .unverified:
-                    body += "      <skipped message=\"\(XMLText.escape(result.findings.first?.message ?? "not verified"))\"/>\n"
-                case .pass, .warn:
-                    break
-                }
-                let rest = result.findings.filter { $0.severity != .error }
-                if !rest.isEmpty {
-                    body += "      <system-out>" + XMLText.escape(rest.map(Self.line).joined(separator: "\n")) + "</system-out>\n"
-                }
-                let testcase = "    <testcase classname=\"\(XMLText.escape(ToolInfo.name + "." + check))\" name=\"\(XMLText.escape(result.file))\""
-                xml += body.isEmpty ? testcase + "/>\n" : testcase + ">\n" + body + "    </testcase>\n"
-            }
-            xml += "  </testsuite>\n"
-        }
-        return xml + "</testsuites>\n"
+        var out = ByteWriter()
+        write(results, to: &out)
+        return out.takeString()
     }
 
-    static func summary(_ findings: [Finding]) -> String {
-        guard let first = findings.first else { return "failed" }
-        return findings.count == 1 ? first.message : "\(first.message) (and \(findings.count - 1) more)"
+    /// Writes the XML, finding by finding.
+    public func write(_ results: [CheckResult], to out: inout ByteWriter) {
+        var checks: [String] = []
+        var groups: [String: [Int]] = [:]
+        for (index, result) in results.enumerated() {
+            if groups[result.check] == nil { checks.append(result.check) }
+            groups[result.check, default: []].append(index)
+        }
+        func count(_ indices: [Int], _ verdict: Verdict) -> Int { indices.reduce(0) { $0 + (results[$1].verdict == verdict ? 1 : 0) } }
+        let all = Array(results.indices)
+        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" as StaticString)
+        out.append("<testsuites name=\"" as StaticString)
+        out.append(ToolInfo.name)
+        out.append("\" tests=\"" as StaticString)
+        out.append(integer: results.count)
+        out.append("\" failures=\"" as StaticString)
+        out.append(integer: count(all, .fail))
+        out.append("\" errors=\"" as StaticString)
+        out.append(integer: count(all, .error))
+        out.append("\">\n" as StaticString)
+        for check in checks {
+            let group = groups[check]!
+            out.append("  <testsuite name=\"" as StaticString)
+            out.append(xmlEscaped: ToolInfo.name + " " + check)
+            out.append("\" tests=\"" as StaticString)
+            out.append(integer: group.count)
+            out.append("\" failures=\"" as StaticString)
+            out.append(integer: count(group, .fail))
+            out.append("\" errors=\"" as StaticString)
+            out.append(integer: count(group, .error))
+            out.append("\" skipped=\"" as StaticString)
+            out.append(integer: count(group, .unverified))
+            out.append("\">\n" as StaticString)
+            for index in group { writeTestCase(results[index], check: check, to: &out) }
+            out.append("  </testsuite>\n" as StaticString)
+        }
+        out.append("</testsuites>\n" as StaticString)
+    }
+
+    private func writeTestCase(_ result: CheckResult, check: String, to out: inout ByteWriter) {
+        let errors = result.findings.reduce(0) { $0 + ($1.severity == .error ? 1 : 0) }
+        let others = result.findings.count - errors
+        let hasBody = result.verdict == .fail || result.verdict == .error || result.verdict == .unverified || others > 0
+        out.append("    <testcase classname=\"" as StaticString)
+        out.append(xmlEscaped: ToolInfo.name + "." + check)
+        out.append("\" name=\"" as StaticString)
+        out.append(xmlEscaped: result.file)
+        guard hasBody else {
+            out.append("\"/>\n" as StaticString)
+            return
+        }
+        out.append("\">\n" as StaticString)
+        /// The findings of one kind, a line each, escaped.
+        func lines(errors wanted: Bool) {
+            var first = true
+            for finding in result.findings where (finding.severity == .error) == wanted {
+                if !first { out.append(0x0A) }
+                first = false
+                out.append(xmlEscaped: Self.line(finding))
+                out.handOnIfFull()
+            }
+        }
+        switch result.verdict {
+        case .fail:
+            let serious = result.findings.first { $0.severity == .error }
+            out.append("      <failure message=\"" as StaticString)
+            out.append(xmlEscaped: serious.map { errors == 1 ? $0.message : "\($0.message) (and \(errors - 1) more)" } ?? "failed")
+            out.append("\" type=\"" as StaticString)
+            out.append(xmlEscaped: serious?.rule ?? check)
+            out.append("\">" as StaticString)
+            lines(errors: true)
+            out.append("</failure>\n" as StaticString)
+        case .error:
+            out.append("      <error message=\"" as StaticString)
+            out.append(xmlEscaped: result.findings.first?.message ?? "could not be read")
+            out.append("\" type=\"" as StaticString)
+            out.append(xmlEscaped: result.findings.first?.rule ?? "error")
+            out.append("\"/>\n" as StaticString)
+        case .unverified:
+            out.append("      <skipped message=\"" as StaticString)
+            out.append(xmlEscaped: result.findings.first?.message ?? "not verified")
+            out.append("\"/>\n" as StaticString)
+        case .pass, .warn:
+            break
+        }
+        if others > 0 {
+            out.append("      <system-out>" as StaticString)
+            lines(errors: false)
+            out.append("</system-out>\n" as StaticString)
+        }
+        out.append("    </testcase>\n" as StaticString)
     }
 
     static func line(_ finding: Finding) -> String {

@@ -12,60 +12,117 @@ public struct SARIFReport {
         self.informationURI = informationURI
     }
 
+    /// The log as a JSON value (what `write` writes, read back).
     public func render(_ results: [CheckResult]) -> JSONValue {
+        var writer = JSONWriter()
+        write(results, to: &writer)
+        return (try? writer.withBytes { try JSONValue.parse(String(decoding: $0, as: UTF8.self)) }) ?? .null
+    }
+
+    /// Writes the log, result by result (one pass over the findings for the rules, one to write them).
+    public func write(_ results: [CheckResult], to writer: inout JSONWriter) {
         var ruleIDs: [String] = []
         var ruleIndex: [String: Int] = [:]
-        for finding in results.flatMap(\.findings) where ruleIndex[finding.rule] == nil {
-            ruleIndex[finding.rule] = ruleIDs.count
-            ruleIDs.append(finding.rule)
-        }
-        let rules = ruleIDs.map { id -> JSONValue in
-            .object([("id", .string(id)),
-                     ("shortDescription", .object([("text", .string(ruleDescriptions[id] ?? id))])),
-                     ("properties", .object([("tags", .array([.string("accessibility"), .string(String(id.prefix { $0 != "." }))]))]))])
-        }
-        var sarifResults: [JSONValue] = []
         for result in results {
-            for finding in result.findings {
-                var region: [(String, JSONValue)] = [("startLine", .integer(Int64(max(1, finding.line ?? 1))))]
-                if finding.line == nil, let start = finding.start { region.append(("snippet", .object([("text", .string(Self.time(start)))]))) }
-                var properties: [(String, JSONValue)] = [("check", .string(result.check))]
-                if let start = finding.start { properties.append(("start", .number(start))) }
-                if let end = finding.end { properties.append(("end", .number(end))) }
-                if !finding.guidelines.isEmpty { properties.append(("guidelines", .array(finding.guidelines.map { .string($0) }))) }
-                if case .object(let members) = finding.data, !members.isEmpty { properties.append(("data", finding.data)) }
-                sarifResults.append(.object([
-                    ("ruleId", .string(finding.rule)),
-                    ("ruleIndex", .integer(Int64(ruleIndex[finding.rule] ?? 0))),
-                    ("level", .string(Self.level(finding.severity))),
-                    ("message", .object([("text", .string(finding.message))])),
-                    ("locations", .array([.object([("physicalLocation", .object([
-                        ("artifactLocation", .object([("uri", .string(Self.uri(result.file)))])),
-                        ("region", .object(region)),
-                    ]))])])),
-                    ("properties", .object(properties)),
-                ]))
+            for finding in result.findings where ruleIndex[finding.rule] == nil {
+                ruleIndex[finding.rule] = ruleIDs.count
+                ruleIDs.append(finding.rule)
             }
         }
-        let unreadable = results.filter { $0.verdict == .error }.map { result -> JSONValue in
-            .object([("level", .string("error")),
-                     ("message", .object([("text", .string("\(result.file): \(result.findings.first?.message ?? "could not be read")"))]))])
+        writer.beginObject()
+        writer.key("$schema"); writer.string("https://json.schemastore.org/sarif-2.1.0.json")
+        writer.key("version"); writer.string("2.1.0")
+        writer.key("runs")
+        writer.beginArray()
+        writer.beginObject()
+        writer.key("tool")
+        writer.beginObject()
+        writer.key("driver")
+        writer.beginObject()
+        writer.key("name"); writer.string(ToolInfo.name)
+        writer.key("version"); writer.string(ToolInfo.version)
+        if let informationURI { writer.key("informationUri"); writer.string(informationURI) }
+        writer.key("rules")
+        writer.beginArray()
+        for id in ruleIDs {
+            writer.beginObject()
+            writer.key("id"); writer.string(id)
+            writer.key("shortDescription"); writer.beginObject(); writer.key("text"); writer.string(ruleDescriptions[id] ?? id); writer.endObject()
+            writer.key("properties")
+            writer.beginObject()
+            writer.key("tags"); writer.beginArray(); writer.string("accessibility"); writer.string(String(id.prefix { $0 != "." })); writer.endArray()
+            writer.endObject()
+            writer.endObject()
         }
-        var invocation: [(String, JSONValue)] = [("executionSuccessful", .bool(unreadable.isEmpty))]
-        if !unreadable.isEmpty { invocation.append(("toolExecutionNotifications", .array(unreadable))) }
-        return .object([
-            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
-            ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", .object(
-                    [("name", .string(ToolInfo.name)), ("version", .string(ToolInfo.version))]
-                        + (informationURI.map { [("informationUri", JSONValue.string($0))] } ?? [])
-                        + [("rules", .array(rules))]
-                ))])),
-                ("invocations", .array([.object(invocation)])),
-                ("results", .array(sarifResults)),
-            ])])),
-        ])
+        writer.endArray()
+        writer.endObject()
+        writer.endObject()
+        writer.key("invocations")
+        writer.beginArray()
+        writer.beginObject()
+        let unreadable = results.filter { $0.verdict == .error }
+        writer.key("executionSuccessful"); writer.bool(unreadable.isEmpty)
+        if !unreadable.isEmpty {
+            writer.key("toolExecutionNotifications")
+            writer.beginArray()
+            for result in unreadable {
+                writer.beginObject()
+                writer.key("level"); writer.string("error")
+                writer.key("message"); writer.beginObject()
+                writer.key("text"); writer.string("\(result.file): \(result.findings.first?.message ?? "could not be read")")
+                writer.endObject()
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+        writer.endArray()
+        writer.key("results")
+        writer.beginArray()
+        for result in results {
+            let uri = Self.uri(result.file)
+            for finding in result.findings {
+                writer.beginObject()
+                writer.key("ruleId"); writer.string(finding.rule)
+                writer.key("ruleIndex"); writer.integer(ruleIndex[finding.rule] ?? 0)
+                writer.key("level"); writer.string(Self.level(finding.severity))
+                writer.key("message"); writer.beginObject(); writer.key("text"); writer.string(finding.message); writer.endObject()
+                writer.key("locations")
+                writer.beginArray()
+                writer.beginObject()
+                writer.key("physicalLocation")
+                writer.beginObject()
+                writer.key("artifactLocation"); writer.beginObject(); writer.key("uri"); writer.string(uri); writer.endObject()
+                writer.key("region")
+                writer.beginObject()
+                writer.key("startLine"); writer.integer(max(1, finding.line ?? 1))
+                if finding.line == nil, let start = finding.start {
+                    writer.key("snippet"); writer.beginObject(); writer.key("text"); writer.string(Self.time(start)); writer.endObject()
+                }
+                writer.endObject()
+                writer.endObject()
+                writer.endObject()
+                writer.endArray()
+                writer.key("properties")
+                writer.beginObject()
+                writer.key("check"); writer.string(result.check)
+                if let start = finding.start { writer.key("start"); writer.number(start) }
+                if let end = finding.end { writer.key("end"); writer.number(end) }
+                if !finding.guidelines.isEmpty {
+                    writer.key("guidelines")
+                    writer.beginArray()
+                    for guideline in finding.guidelines { writer.string(guideline) }
+                    writer.endArray()
+                }
+                if case .object(let members) = finding.data, !members.isEmpty { writer.key("data"); writer.value(finding.data) }
+                writer.endObject()
+                writer.endObject()
+            }
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.endArray()
+        writer.endObject()
     }
 
     static func level(_ severity: Severity) -> String {

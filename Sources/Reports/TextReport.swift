@@ -13,34 +13,96 @@ public struct TextReport {
     public init(style: Style = Style(enabled: false)) { self.style = style }
 
     public func render(_ result: CheckResult, metricsLine: String? = nil) -> String {
-        let verdict: String = switch result.verdict {
-        case .pass: style.paint("PASS", "32")
-        case .warn: style.paint("WARN", "33")
-        case .fail: style.paint("FAIL", "31;1")
-        case .unverified: style.paint("UNVERIFIED", "36")
-        case .error: style.paint("ERROR", "31")
+        var out = ByteWriter()
+        write(result, metricsLine: metricsLine, to: &out)
+        return out.takeString()
+    }
+
+    /// Writes one result: its header line, a line per finding, the metrics line.
+    public func write(_ result: CheckResult, metricsLine: String? = nil, to out: inout ByteWriter) {
+        let (verdict, verdictCode): (StaticString, StaticString) = switch result.verdict {
+        case .pass: ("PASS", "32")
+        case .warn: ("WARN", "33")
+        case .fail: ("FAIL", "31;1")
+        case .unverified: ("UNVERIFIED", "36")
+        case .error: ("ERROR", "31")
         }
-        var lines = ["\(style.paint(result.file, "1"))  \(verdict)  \(result.check)"]
+        open("1", &out)
+        out.append(result.file)
+        close(&out)
+        out.append("  " as StaticString)
+        open(verdictCode, &out)
+        out.append(verdict)
+        close(&out)
+        out.append("  " as StaticString)
+        out.append(result.check)
+        out.append(0x0A)
         for finding in result.findings {
-            let mark: String = switch finding.severity {
-            case .error: style.paint("✗", "31")
-            case .warning: style.paint("!", "33")
-            case .info: style.paint("·", "2")
+            let (mark, markCode): (StaticString, StaticString) = switch finding.severity {
+            case .error: ("✗", "31")
+            case .warning: ("!", "33")
+            case .info: ("·", "2")
             }
-            var line = "  \(mark) "
+            out.append("  " as StaticString)
+            open(markCode, &out)
+            out.append(mark)
+            close(&out)
+            out.append(0x20)
             if let start = finding.start {
-                let span = finding.end.map { Self.seconds(start, unit: false) + "–" + Self.seconds($0) } ?? Self.seconds(start)
-                line += style.paint(span, "36") + "  "
+                open("36", &out)
+                out.append(seconds: start)
+                if let end = finding.end {
+                    out.append("–" as StaticString)
+                    out.append(seconds: end)
+                }
+                out.append(" s" as StaticString)
+                close(&out)
+                out.append("  " as StaticString)
             } else if let number = finding.line {
-                line += style.paint("line \(number)", "36") + "  "
+                open("36", &out)
+                out.append("line " as StaticString)
+                out.append(integer: number)
+                close(&out)
+                out.append("  " as StaticString)
             }
-            line += finding.message
-            if !finding.guidelines.isEmpty { line += style.paint(" (\(finding.guidelines.joined(separator: ", ")))", "2") }
-            line += style.paint("  [\(finding.rule)]", "2")
-            lines.append(line)
+            out.append(finding.message)
+            if !finding.guidelines.isEmpty {
+                open("2", &out)
+                out.append(" (" as StaticString)
+                for (index, guideline) in finding.guidelines.enumerated() {
+                    if index > 0 { out.append(", " as StaticString) }
+                    out.append(guideline)
+                }
+                out.append(")" as StaticString)
+                close(&out)
+            }
+            open("2", &out)
+            out.append("  [" as StaticString)
+            out.append(finding.rule)
+            out.append("]" as StaticString)
+            close(&out)
+            out.append(0x0A)
+            out.handOnIfFull()
         }
-        if let metricsLine { lines.append("  " + style.paint(metricsLine, "2")) }
-        return lines.joined(separator: "\n") + "\n"
+        if let metricsLine {
+            out.append("  " as StaticString)
+            open("2", &out)
+            out.append(metricsLine)
+            close(&out)
+            out.append(0x0A)
+        }
+    }
+
+    /// The colour code's escape sequence, when colours are on.
+    private func open(_ code: StaticString, _ out: inout ByteWriter) {
+        guard style.enabled else { return }
+        out.append("\u{1B}[" as StaticString)
+        out.append(code)
+        out.append("m" as StaticString)
+    }
+
+    private func close(_ out: inout ByteWriter) {
+        if style.enabled { out.append("\u{1B}[0m" as StaticString) }
     }
 
     /// `12.345 s` (or `12.345` without the unit).

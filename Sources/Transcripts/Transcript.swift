@@ -421,9 +421,3 @@ extension Substring {
         split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined(separator: " ")
     }
 }
-
-/// A value handed to concurrent workers that each touch their own part of it.
-struct UnsafeSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -136,7 +136,10 @@ struct LintCommand: ParsableCommand {
 
     static func metricsLine(_ result: CheckResult) -> String? {
         guard let cues = result.metrics["cues"]?.intValue, case .string(let profile) = result.metrics["profile"] else { return nil }
-        let errors = result.findings.filter { $0.severity == .error }.count, warnings = result.findings.filter { $0.severity == .warning }.count
+        var errors = 0, warnings = 0
+        for finding in result.findings {
+            if finding.severity == .error { errors += 1 } else if finding.severity == .warning { warnings += 1 }
+        }
         return "\(cues) cue\(cues == 1 ? "" : "s") · profile \(profile) · \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }
 }

@@ -10,32 +10,38 @@ extension OutputOptions {
     /// describes the rules with `ruleDescriptions`.
     func emit(_ results: [CheckResult], format: CheckFormat, metricsLine: (CheckResult) -> String?,
               ruleDescriptions: [String: String] = [:]) throws {
-        switch format {
-        case .text:
-            let report = TextReport(style: TextReport.Style(enabled: textStyle.enabled))
-            try emit(results.map { report.render($0, metricsLine: metricsLine($0)) }.joined(separator: "\n"))
-        case .json:
-            try stream { sink in
+        try stream { sink in
+            var out = ByteWriter { sink.write($0) }
+            switch format {
+            case .text:
+                let report = TextReport(style: TextReport.Style(enabled: textStyle.enabled))
+                for (index, result) in results.enumerated() {
+                    if index > 0 { out.append(0x0A) }
+                    report.write(result, metricsLine: metricsLine(result), to: &out)
+                }
+            case .json:
                 var writer = JSONWriter.streaming(pretty: true, to: sink)
                 CheckReport(results: results).write(to: &writer)
                 writer.endLine()
                 writer.finish()
-            }
-        case .jsonl:
-            try stream { sink in
+            case .jsonl:
                 var writer = JSONWriter.streaming(pretty: false, to: sink)
                 for result in results {
                     result.write(to: &writer)
                     writer.endLine()
                 }
                 writer.finish()
+            case .sarif:
+                var writer = JSONWriter.streaming(pretty: true, to: sink)
+                SARIFReport(ruleDescriptions: ruleDescriptions).write(results, to: &writer)
+                writer.endLine()
+                writer.finish()
+            case .junit:
+                JUnitReport().write(results, to: &out)
+            case .html:
+                HTMLReport().write(results, to: &out)
             }
-        case .sarif:
-            try emit(SARIFReport(ruleDescriptions: ruleDescriptions).render(results).serialized(pretty: true) + "\n")
-        case .junit:
-            try emit(JUnitReport().render(results))
-        case .html:
-            try emit(HTMLReport().render(results))
+            out.finish()
         }
     }
 
