@@ -70,10 +70,13 @@ protocol CaptionWriterInput {
     mutating func cue(at index: Int) -> Cue
     /// Takes in what a copy of this input noticed while a slice of the cues was written from it.
     mutating func absorb(_ copy: Self)
+    /// True when a cue's text is a megabyte or more (written on one thread, in pieces).
+    var hasLongCue: Bool { get }
 }
 
 extension CaptionDocument: CaptionWriterInput {
     var count: Int { cues.count }
+    var hasLongCue: Bool { cues.contains { $0.text.utf8.count >= 1 << 20 } }
     func cue(at index: Int) -> Cue { cues[index] }
     func absorb(_ copy: CaptionDocument) {}
 }
@@ -130,6 +133,8 @@ struct CueConversion: CaptionWriterInput {
     }
 
     mutating func absorb(_ copy: CueConversion) { lost.absorb(copy.lost) }
+
+    var hasLongCue: Bool { source.hasLongCue }
 
     // MARK: - WebVTT → SRT
 

@@ -5,7 +5,9 @@ import Foundation
 protocol CueWriter: Sendable {
     /// What comes before the cues (WebVTT's signature and header blocks; nothing for SRT).
     func appendHeader(_ header: String, blocks: [HeaderBlock], to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic])
-    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic])
+    /// One cue; with `spill`, a long text is written in pieces, `spill` getting `out` after each.
+    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+                   spill: ((inout [UInt8]) -> Void)?)
     func appendNote(_ note: CaptionNote, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic])
     /// True when NUL characters are written as U+FFFD (WebVTT readers read them so).
     var replacesNulls: Bool { get }
@@ -58,22 +60,34 @@ enum CaptionWriting {
             if target < count { notesBefore[target, default: []].append(note) } else { trailingNotes.append(note) }
         }
 
-        OrderedParallelRendering.render(count: count, state: SliceState(input: input)) { range, slice in
+        // A document with a very long cue (one line of 100 MB) is written on one thread, its long texts handed on
+        // in pieces as they are written: memory holds the document and a chunk, never a whole cue's output.
+        let longCues = flush != nil && input.hasLongCue
+        let output = OutputBox(out)  // reached from both closures below (on this one thread when `longCues`)
+        out = []  // the box's buffer is now the only reference: it grows in place
+        OrderedParallelRendering.render(count: count, state: SliceState(input: input), parallel: !longCues) { range, slice in
             for index in range {
                 if let before = notesBefore[index] { for note in before { writer.appendNote(note, to: &slice.bytes, &slice.state.diagnostics) } }
-                writer.appendCue(slice.state.input.cue(at: index), index: index, to: &slice.bytes, &slice.state.diagnostics)
+                writer.appendCue(slice.state.input.cue(at: index), index: index, to: &slice.bytes, &slice.state.diagnostics,
+                                 spill: longCues ? { bytes in
+                                     replaceNulls(&bytes)
+                                     output.bytes.append(contentsOf: bytes)
+                                     bytes.removeAll(keepingCapacity: true)
+                                     if output.bytes.count >= captionWriterChunkSize { flush?(&output.bytes) }
+                                 } : nil)
             }
         } windowDone: { slices in
             for index in slices.indices {
                 replaceNulls(&slices[index].bytes)
-                out.append(contentsOf: slices[index].bytes)
+                output.bytes.append(contentsOf: slices[index].bytes)
                 slices[index].bytes.removeAll(keepingCapacity: true)
                 diagnostics += slices[index].state.diagnostics
                 slices[index].state.diagnostics.removeAll()
                 input.absorb(slices[index].state.input)  // in slice order: what was noticed, in the order of one pass
             }
-            if let flush, out.count >= captionWriterChunkSize { flush(&out) }
+            if let flush, output.bytes.count >= captionWriterChunkSize { flush(&output.bytes) }
         }
+        out = output.bytes
         for note in trailingNotes { writer.appendNote(note, to: &out, &diagnostics) }
         replaceNulls(&out)
         if let flush, !out.isEmpty { flush(&out) }
@@ -82,6 +96,12 @@ enum CaptionWriting {
         }
         return diagnostics
     }
+}
+
+/// The output buffer, shared by the closures that render and that hand on.
+private final class OutputBox {
+    var bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 }
 
 /// How much a streaming writer gathers before handing it on.

@@ -24,10 +24,10 @@ public enum OrderedParallelRendering {
     /// Renders items `0..<count`: `render(range, slice)` renders a range into a slice (it may run on any thread,
     /// at the same time as other slices: it reads shared values and writes only its slice); after each window,
     /// `windowDone(slices)` gets the slices in order (and may empty them; their state carries on to the next
-    /// window). With one slice, everything runs on the calling thread.
-    public static func render<State>(count: Int, state: State, _ render: (Range<Int>, inout Slice<State>) -> Void,
+    /// window). With one slice (few items, or `parallel` false), everything runs on the calling thread.
+    public static func render<State>(count: Int, state: State, parallel: Bool = true, _ render: (Range<Int>, inout Slice<State>) -> Void,
                                      windowDone: (inout [Slice<State>]) -> Void) {
-        let slices = sliceCount(for: count)
+        let slices = parallel ? sliceCount(for: count) : 1
         var parts = (0..<slices).map { _ in Slice(state: state) }
         guard slices > 1 else {
             var start = 0

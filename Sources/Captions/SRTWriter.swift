@@ -15,8 +15,10 @@ public struct SRTWriter: Sendable {
         return (out, diagnostics)
     }
 
-    /// One cue: its number, timing line and text, and the blank line after it.
-    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+    /// One cue: its number, timing line and text, and the blank line after it. With `spill`, a long text is
+    /// written in pieces, `spill` getting `out` after each.
+    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+                   spill: ((inout [UInt8]) -> Void)? = nil) {
         let crlf = lineEnding == .crlf
         appendNumber(index + 1, to: &out)
         if crlf { out.append(0x0D) }
@@ -30,7 +32,7 @@ public struct SRTWriter: Sendable {
         }
         if crlf { out.append(0x0D) }
         out.append(0x0A)
-        appendText(cue.text, index: index, crlf: crlf, to: &out, &diagnostics)
+        appendText(cue.text, index: index, crlf: crlf, to: &out, &diagnostics, spill: spill)
         if crlf { out.append(0x0D) }
         out.append(0x0A)
     }
@@ -52,11 +54,12 @@ public struct SRTWriter: Sendable {
 
     /// The text's lines; blank lines (they would end the cue) are dropped, and so is a line that would read
     /// as a timing line or as an index followed by one.
-    private func appendText(_ text: String, index: Int, crlf: Bool, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+    private func appendText(_ text: String, index: Int, crlf: Bool, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+                            spill: ((inout [UInt8]) -> Void)?) {
         guard !text.isEmpty else { return }
         let shape = TextShape(text)
         if !crlf, !shape.hasCarriageReturn, !shape.hasArrow, !shape.hasBlankLine {
-            out.appendUTF8(of: text)
+            out.appendUTF8(of: text, spill: spill)
             out.append(0x0A)
             return
         }
@@ -71,7 +74,7 @@ public struct SRTWriter: Sendable {
                                                  message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
         }
         for line in safe.lines {
-            out.append(contentsOf: line.utf8)
+            out.appendUTF8(of: line, spill: spill)
             if crlf { out.append(0x0D) }
             out.append(0x0A)
         }

@@ -88,10 +88,23 @@ enum SimpleMarkup {
 }
 
 extension Array where Element == UInt8 {
-    /// Appends the UTF-8 bytes of `text` (copied at once from a native string's storage).
+    /// Appends the UTF-8 bytes of `text` (copied at once from a native string's storage). With `spill`, a text
+    /// longer than a writer's chunk goes in chunk-sized pieces, `spill` getting the array after each.
     @inline(__always)
-    mutating func appendUTF8(of text: String) {
-        text.withUTF8Bytes { append(contentsOf: $0) }
+    mutating func appendUTF8(of text: String, spill: ((inout [UInt8]) -> Void)? = nil) {
+        text.withUTF8Bytes { bytes in
+            guard let spill, bytes.count > captionWriterChunkSize else {
+                append(contentsOf: bytes)
+                return
+            }
+            var from = 0
+            while from < bytes.count {
+                let to = Swift.min(bytes.count, from + captionWriterChunkSize)
+                append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<to]))
+                spill(&self)
+                from = to
+            }
+        }
     }
 }
 

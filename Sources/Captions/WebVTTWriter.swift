@@ -37,8 +37,10 @@ public struct WebVTTWriter: Sendable {
         }
     }
 
-    /// One cue, after a blank line: identifier, timing line with settings, text.
-    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+    /// One cue, after a blank line: identifier, timing line with settings, text. With `spill`, a long text is
+    /// written in pieces, `spill` getting `out` after each.
+    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+                   spill: ((inout [UInt8]) -> Void)? = nil) {
         out.append(0x0A)
         if !cue.identifier.isEmpty {
             out.appendUTF8(of: safeIdentifier(cue.identifier, index: index, &diagnostics))
@@ -55,7 +57,7 @@ public struct WebVTTWriter: Sendable {
             }
         }
         out.append(0x0A)
-        appendCueText(cue.text, index: index, to: &out, &diagnostics)
+        appendCueText(cue.text, index: index, to: &out, &diagnostics, spill: spill)
     }
 
     /// A NOTE block between cues, after a blank line.
@@ -68,11 +70,12 @@ public struct WebVTTWriter: Sendable {
 
     /// Cue text, with the two things WebVTT cannot hold inside a cue made safe: empty lines (they would end
     /// the cue) and "-->" (it would start a new one).
-    private func appendCueText(_ text: String, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic]) {
+    private func appendCueText(_ text: String, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+                               spill: ((inout [UInt8]) -> Void)?) {
         guard !text.isEmpty else { return }
         let shape = TextShape(text)
         if !(shape.hasCarriageReturn || shape.hasEmptyLine || shape.hasArrow) {
-            out.appendUTF8(of: text)
+            out.appendUTF8(of: text, spill: spill)
             out.append(0x0A)
             return
         }
@@ -86,7 +89,7 @@ public struct WebVTTWriter: Sendable {
                                                  message: "cue \(index + 1): \"-->\" in its text written as \"--&gt;\""))
         }
         for line in safe.lines {
-            out.append(contentsOf: line.utf8)
+            out.appendUTF8(of: line, spill: spill)
             out.append(0x0A)
         }
     }

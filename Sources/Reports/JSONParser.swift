@@ -20,7 +20,7 @@ extension JSONValue {
         var index = 0
 
         mutating func skipSpace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
         }
 
         mutating func value() throws(ParseError) -> JSONValue {
@@ -79,10 +79,16 @@ extension JSONValue {
         mutating func number() throws(ParseError) -> JSONValue {
             let start = index
             var isInteger = true
-            while index < bytes.count, let byte = Optional(bytes[index]),
-                  (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) {
-                if [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) { isInteger = false }
-                index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
+                    index += 1
+                } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                    isInteger = false
+                    index += 1
+                } else {
+                    break
+                }
             }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             if isInteger, let integer = Int64(text) { return .integer(integer) }
@@ -90,32 +96,36 @@ extension JSONValue {
             return .number(number)
         }
 
+        /// A string: runs without escapes are taken as they are (one String from the bytes); escapes are
+        /// decoded into a byte buffer.
         mutating func string() throws(ParseError) -> String {
             try expect(UInt8(ascii: "\""))
-            var scalars = String.UnicodeScalarView()
-            var raw: [UInt8] = []
-            func flushRaw() {
-                scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
-                raw.removeAll(keepingCapacity: true)
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
+            guard index < bytes.count else { throw ParseError(offset: index) }
+            if bytes[index] == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
             }
+            var decoded = Array(bytes[start..<index])
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1
-                if byte == UInt8(ascii: "\"") {
-                    flushRaw()
-                    return String(scalars)
+                if byte == UInt8(ascii: "\"") { return String(decoding: decoded, as: UTF8.self) }
+                guard byte == UInt8(ascii: "\\") else {
+                    decoded.append(byte)
+                    continue
                 }
-                guard byte == UInt8(ascii: "\\") else { raw.append(byte); continue }
-                flushRaw()
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
+                var scalar: Unicode.Scalar
                 switch escape {
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalar = "\n"
+                case UInt8(ascii: "t"): scalar = "\t"
+                case UInt8(ascii: "r"): scalar = "\r"
+                case UInt8(ascii: "b"): scalar = "\u{08}"
+                case UInt8(ascii: "f"): scalar = "\u{0C}"
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
@@ -123,9 +133,10 @@ extension JSONValue {
                         let low = try hex4()
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-                default: scalars.append(Unicode.Scalar(escape))
+                    scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+                default: scalar = Unicode.Scalar(escape)
                 }
+                decoded.append(contentsOf: UTF8.encode(scalar)!)
             }
             throw ParseError(offset: index)
         }

@@ -233,7 +233,7 @@ public struct JSONWriter: ~Copyable {
     public mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         beforeValue()
         append(UInt8(ascii: "\""))
-        appendEscaped(bytes)
+        appendEscapedInPieces(bytes)
         append(UInt8(ascii: "\""))
     }
 
@@ -275,11 +275,28 @@ public struct JSONWriter: ~Copyable {
     @inline(__always)
     private mutating func appendString(_ value: String) {
         append(UInt8(ascii: "\""))
-        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscapedInPieces($0) }) == nil {
             var copy = value
-            copy.withUTF8 { appendEscaped($0) }
+            copy.withUTF8 { appendEscapedInPieces($0) }
         }
         append(UInt8(ascii: "\""))
+    }
+
+    /// A long string of a streaming writer is escaped a chunk at a time and handed on between chunks, so that a
+    /// 100 MB string never sits whole in the buffer (pieces cut inside a UTF-8 sequence are copied as they are).
+    @inline(__always)
+    private mutating func appendEscapedInPieces(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard streams, utf8.count > ByteWriter.chunkSize else {
+            appendEscaped(utf8)
+            return
+        }
+        var from = 0
+        while from < utf8.count {
+            let to = min(utf8.count, from + ByteWriter.chunkSize)
+            appendEscaped(UnsafeBufferPointer(rebasing: utf8[from..<to]))
+            out.handOnIfFull()
+            from = to
+        }
     }
 
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {

@@ -34,7 +34,11 @@ struct CuesCommand: ParsableCommand {
         defer { KeptUntilExit.keep(document) }
         switch format {
         case .text:
-            try output.emit(CueTable(style: output.textStyle).render(document))
+            try output.stream { sink in
+                var out = ByteWriter { sink.write($0) }
+                CueTable(style: output.textStyle).write(document, to: &out)
+                out.finish()
+            }
             Diagnostics.print(document.diagnostics, file: captions)
         case .json:
             try output.stream { sink in
@@ -56,7 +60,14 @@ enum CuesReport {
         writer.key("encoding"); writer.string(document.encoding)
         writer.key("cues")
         writer.beginArray()
-        // Long files: the cues in slices on all cores, each slice by its own writer, added in order.
+        // A very long cue (one line of 100 MB) is written by the streaming writer itself, which hands a long string
+        // on in pieces; otherwise long files go in slices on all cores, each slice by its own writer, added in order.
+        if document.cues.contains(where: { $0.text.utf8.count >= 1 << 20 }) {
+            for cue in document.cues { writeCue(cue, format: document.format, to: &writer) }
+            writer.endArray()
+            writeDiagnostics(document.diagnostics, to: &writer)
+            return
+        }
         let pretty = writer.pretty
         OrderedParallelRendering.render(count: document.cues.count, state: 0) { range, slice in
             var cues = JSONWriter(pretty: pretty, elementsOfArrayAtDepth: 2, afterFirst: range.lowerBound > 0)
@@ -70,9 +81,14 @@ enum CuesReport {
             }
         }
         writer.endArray()
+        writeDiagnostics(document.diagnostics, to: &writer)
+    }
+
+    /// The diagnostics member, and the end of the report.
+    private static func writeDiagnostics(_ diagnostics: [CaptionDiagnostic], to writer: inout JSONWriter) {
         writer.key("diagnostics")
         writer.beginArray()
-        for diagnostic in document.diagnostics {
+        for diagnostic in diagnostics {
             writer.beginObject()
             writer.key("line"); writer.integer(diagnostic.line)
             writer.key("column"); writer.integer(diagnostic.column)
@@ -124,19 +140,45 @@ enum CuesReport {
     }
 }
 
-/// The text form: one line per cue.
+/// The text form: one line per cue (long files in slices on all cores, written in order).
 struct CueTable {
     let style: TextStyle
 
-    func render(_ document: CaptionDocument) -> String {
-        var lines = [style.bold("\(document.cues.count) cue\(document.cues.count == 1 ? "" : "s")") + style.dim(" · \(document.format.rawValue) · \(document.encoding)")]
-        let width = String(document.cues.count).count
-        for (index, cue) in document.cues.enumerated() {
-            let number = String(index + 1)
-            let text = cue.plainText(in: document.format).replacingOccurrences(of: "\n", with: style.dim(" ⏎ "))
-            lines.append(String(repeating: " ", count: width - number.count) + number + "  "
-                         + style.cyan("\(cue.start) → \(cue.end)") + "  " + text)
+    func write(_ document: CaptionDocument, to out: inout ByteWriter) {
+        let count = document.cues.count
+        out.append(style.bold("\(count) cue\(count == 1 ? "" : "s")") + style.dim(" · \(document.format.rawValue) · \(document.encoding)") + "\n")
+        let width = String(count).count
+        let style = self.style
+        let lineBreak = Array(style.dim(" ⏎ ").utf8)
+        OrderedParallelRendering.render(count: count, state: ()) { range, slice in
+            var line = ByteWriter(capacity: 256)
+            for index in range {
+                let cue = document.cues[index]
+                let number = String(index + 1)
+                line.append(repeating: 0x20, count: width - number.count)
+                line.append(number)
+                line.append("  " as StaticString)
+                line.append(style.cyan("\(cue.start) → \(cue.end)"))
+                line.append("  " as StaticString)
+                // The text as shown, its line breaks as a dim ⏎.
+                let text = cue.plainText(in: document.format)
+                var rest = Substring(text)
+                while let newline = rest.firstIndex(of: "\n") {
+                    line.append(String(rest[..<newline]))
+                    lineBreak.withUnsafeBufferPointer { line.append($0) }
+                    rest = rest[rest.index(after: newline)...]
+                }
+                line.append(String(rest))
+                line.append(0x0A)
+                line.withBytes { slice.bytes.append(contentsOf: $0) }
+                line.removeAll()
+            }
+        } windowDone: { slices in
+            for index in slices.indices {
+                slices[index].bytes.withUnsafeBufferPointer { out.append($0) }
+                slices[index].bytes.removeAll(keepingCapacity: true)
+                out.handOnIfFull()
+            }
         }
-        return lines.joined(separator: "\n") + "\n"
     }
 }
