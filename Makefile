@@ -24,7 +24,7 @@ help:
 	@echo "make test     install what is missing, build, run every test"
 	@echo "make bench    release build; speed against reference tools measured in the same run"
 	@echo "make build    debug build            make release   release build"
-	@echo "make fuzz     fuzz the caption readers and writers with libFuzzer (FUZZ_SECONDS=$(FUZZ_SECONDS))"
+	@echo "make fuzz     fuzz each caption reader (FUZZ_READERS) with libFuzzer for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "make media    rebuild Media/ samples (Media/generate.sh) and the ffprobe records"
 	@echo "make install  install medialint into \$$PREFIX/bin (PREFIX=$(PREFIX))"
 	@echo "make deps     install missing Debian packages (as root, or with sudo)"
@@ -107,17 +107,41 @@ demo: release
 bench: release
 	$(RELEASE_DIR)/MediaLintBench
 
-# libFuzzer on the caption readers and writers (Sources/CaptionsFuzzer), seeded with the test fixtures.
-# Crashes are written to $(FUZZ_DIR)/artifacts/; replay one with `swift run CaptionsFuzzer FILE`.
+# libFuzzer on the caption readers and writers (Sources/CaptionsFuzzer), FUZZ_SECONDS for each reader of
+# FUZZ_READERS, seeded with the test fixtures and generated shapes (deep nesting, long lines, many cues, CR-only
+# line endings; scaled to max_len: the 100 MB line and the million nested tags are in the tests and `make bench`)
+# and guided by a dictionary of the formats' tokens. Crashes are written to $(FUZZ_DIR)/artifacts/;
+# replay one with `swift run CaptionsFuzzer FILE`.
+FUZZ_READERS ?= webvtt srt
+FUZZ_SEEDS   := $(FUZZ_DIR)/seeds
 fuzz:
 	$(SWIFT) build -c release --scratch-path $(FUZZ_DIR) --product CaptionsFuzzer \
 	    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
-	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	@cp -n Tests/CaptionsTests/Fixtures/captions-corpus/*.*t Media/*.vtt Media/*.srt $(FUZZ_DIR)/corpus/ 2>/dev/null || true
+	@mkdir -p $(FUZZ_SEEDS) $(FUZZ_DIR)/artifacts
+	@cp -n Tests/CaptionsTests/Fixtures/captions-corpus/*.*t Tests/CaptionsTests/Fixtures/srt-in-the-wild/*.srt \
+	    Media/*.vtt Media/*.srt $(FUZZ_SEEDS)/ 2>/dev/null || true
 	@for f in Tests/CaptionsTests/Fixtures/webvtt-wpt/file-parsing/*/input.vtt; do \
-	    cp -n "$$f" "$(FUZZ_DIR)/corpus/wpt-$$(basename $$(dirname $$f)).vtt"; done
-	$(FUZZ_DIR)/release/CaptionsFuzzer $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-	    -artifact_prefix=$(FUZZ_DIR)/artifacts/ -print_final_stats=1
+	    cp -n "$$f" "$(FUZZ_SEEDS)/wpt-$$(basename $$(dirname $$f)).vtt"; done
+	@awk 'BEGIN { printf "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n"; for (i = 0; i < 5000; i++) printf "<b>"; \
+	    printf "deep"; for (i = 0; i < 5000; i++) printf "</b>"; print "" }' > $(FUZZ_SEEDS)/deep-nesting.vtt
+	@awk 'BEGIN { printf "1\n00:00:01,000 --> 00:00:02,000\n"; for (i = 0; i < 5000; i++) printf "<i>"; \
+	    printf "deep"; for (i = 0; i < 5000; i++) printf "</i>"; print "" }' > $(FUZZ_SEEDS)/deep-nesting.srt
+	@awk 'BEGIN { printf "1\n00:00:01,000 --> 00:00:02,000\n"; for (i = 0; i < 16000; i++) printf "<b>a</b>"; print "" }' \
+	    > $(FUZZ_SEEDS)/long-line.srt
+	@awk 'BEGIN { printf "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n"; for (i = 0; i < 16000; i++) printf "<b>a</b>"; print "" }' \
+	    > $(FUZZ_SEEDS)/long-line.vtt
+	@awk 'BEGIN { for (i = 1; i <= 2000; i++) printf "%d\n00:%02d:%02d,000 --> 00:%02d:%02d,500\ncue %d <i>in</i>\n\n", \
+	    i, int(i / 60) % 60, i % 60, int(i / 60) % 60, i % 60, i }' > $(FUZZ_SEEDS)/many-cues.srt
+	@awk 'BEGIN { print "WEBVTT\n"; for (i = 1; i <= 2000; i++) printf "%d\n00:%02d:%02d.000 --> 00:%02d:%02d.500\ncue %d <v A>in</v>\n\n", \
+	    i, int(i / 60) % 60, i % 60, int(i / 60) % 60, i % 60, i }' > $(FUZZ_SEEDS)/many-cues.vtt
+	@awk 'BEGIN { ORS = "\r"; for (i = 1; i <= 1000; i++) { print i; printf "00:00:%02d,000 --> 00:00:%02d,500\r", i % 60, i % 60; \
+	    print "old mac"; print "" } }' > $(FUZZ_SEEDS)/cr-only.srt
+	@for reader in $(FUZZ_READERS); do \
+	    echo "make fuzz: the $$reader reader for $(FUZZ_SECONDS) s"; mkdir -p $(FUZZ_DIR)/corpus-$$reader; \
+	    FUZZ_READER=$$reader $(FUZZ_DIR)/release/CaptionsFuzzer $(FUZZ_DIR)/corpus-$$reader $(FUZZ_SEEDS) \
+	        -dict=Tests/CaptionsTests/Fixtures/fuzz/captions.dict -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
+	        -artifact_prefix=$(FUZZ_DIR)/artifacts/ -print_final_stats=1 || exit 1; \
+	done
 
 media: deps
 	Media/generate.sh

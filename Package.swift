@@ -42,7 +42,7 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Yams", package: "Yams")]
         ),
-        .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "TestSupport"]),
+        .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Reports", "LibraryCheck", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),

@@ -15,6 +15,13 @@ public struct SRTReader: Sendable {
         }.get()
     }
 
+    /// UTF-8 text parsed in `parts` parts at once, as long files are (nil when no place to cut was found):
+    /// for the fuzzer, which checks that it is the one-pass document.
+    @_spi(Fuzzing)
+    public func read(utf8 bytes: [UInt8], inParts parts: Int) -> CaptionDocument? {
+        bytes.withUnsafeBufferPointer { Self.parseInParts(ByteText(bytes: $0, collapsesCarriageReturnRuns: true), parts: parts)?.0 }
+    }
+
     /// Reads UTF-8 text (one leading BOM is skipped).
     public func read(utf8 bytes: [UInt8]) throws(CaptionError) -> CaptionDocument {
         try bytes.withUnsafeBufferPointer { buffer in
@@ -391,7 +398,9 @@ private struct SRTParser {
         let culprit = firstArrow ?? first
         let (start, end) = trimmedBounds(culprit.start, culprit.end)
         let shown = text.string(start, end).prefix(60)
-        let skipped = resumesAt.map { "lines skipped up to the timing line on line \($0.number)" } ?? "block skipped"
+        // Relative, so that the message is the same whichever part of a long file it was read in.
+        let skipped = resumesAt.map { "skipped up to the readable timing line \($0.number - culprit.number) line\($0.number - culprit.number == 1 ? "" : "s") below" }
+            ?? "block skipped"
         if firstArrow != nil {
             firstUnreadableTiming = firstUnreadableTiming ?? (culprit.number, shown)
             report(culprit.number, "srt.timing", .error, "unreadable timing line \"\(shown)\": \(skipped)")

@@ -15,6 +15,13 @@ public struct WebVTTReader: Sendable {
 
     public init(mode: Mode = .lenient) { self.mode = mode }
 
+    /// UTF-8 text (without NUL characters) parsed in `parts` parts at once, as long files are (nil when no place
+    /// to cut was found): for the fuzzer, which checks that it is the one-pass document.
+    @_spi(Fuzzing)
+    public func read(utf8 bytes: [UInt8], inParts parts: Int) -> CaptionDocument? {
+        bytes.withUnsafeBufferPointer { Self.parseInParts(ByteText(bytes: $0), parts: parts) }
+    }
+
     /// Reads UTF-8 text (one leading BOM is skipped).
     public func read(utf8 bytes: [UInt8]) throws(CaptionError) -> CaptionDocument {
         try read(bytes, encoding: "utf-8")

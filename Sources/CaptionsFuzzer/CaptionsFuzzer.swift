@@ -1,28 +1,56 @@
-import Captions
+@_spi(Fuzzing) import Captions
 import Foundation
 
 // A libFuzzer target for the caption readers and writers (`make fuzz`). Each input is read as WebVTT
-// (lenient and strict) and as SRT; every cue's text is parsed; and what the writers produce must be a
-// fixed point: written, read back and written again, in either format, it gives the same bytes.
+// (lenient and strict) and as SRT, or by one reader only (FUZZ_READER=webvtt or srt); every cue's text is
+// walked by both markup readers; a long-file parse (in parts) must give the one-pass document; a timing edit
+// must keep every cue; and what the writers produce must be a fixed point: written, read back and written
+// again, in either format, it gives the same bytes.
 //
 // Built normally, this is a replay tool: `CaptionsFuzzer FILE...` runs the same checks on saved inputs
 // (crash reproducers, the corpus). Built with `-DFUZZING -sanitize=fuzzer`, libFuzzer drives it.
+
+/// Which readers to exercise (FUZZ_READER: webvtt, srt; anything else: both).
+private let reader = ProcessInfo.processInfo.environment["FUZZ_READER"] ?? "all"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func captionsFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     var documents: [CaptionDocument] = []
-    if let vtt = try? WebVTTReader().read(bytes) { documents.append(vtt) }
-    if let strict = try? WebVTTReader(mode: .strict).read(bytes) { documents.append(strict) }
-    if let srt = try? SRTReader().read(bytes) { documents.append(srt) }
+    if reader != "srt" {
+        if let vtt = try? WebVTTReader().read(bytes) {
+            documents.append(vtt)
+            if !bytes.contains(0), !bytes.starts(with: [0xEF, 0xBB, 0xBF]), bytes.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) != nil {
+                for parts in [2, 3] {
+                    if let inParts = WebVTTReader().read(utf8: bytes, inParts: parts) { expectSame(inParts, vtt, "WebVTT in \(parts) parts") }
+                }
+            }
+        }
+        if let strict = try? WebVTTReader(mode: .strict).read(bytes) { documents.append(strict) }
+    }
+    if reader != "webvtt", let srt = try? SRTReader().read(bytes) {
+        documents.append(srt)
+        if !bytes.starts(with: [0xEF, 0xBB, 0xBF]), bytes.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) != nil {
+            for parts in [2, 3] {
+                if let inParts = SRTReader().read(utf8: bytes, inParts: parts) { expectSame(inParts, srt, "SRT in \(parts) parts") }
+            }
+        }
+    }
     for document in documents {
         for cue in document.cues.prefix(200) {
-            _ = cue.plainText
+            _ = cue.plainText(in: .webvtt)
+            _ = cue.plainText(in: .srt)
+            _ = cue.firstVoice
             _ = SRTMarkup.nodes(of: cue.text)
+            _ = SRTMarkup.problems(of: cue.text)
         }
+        var shifted = document
+        _ = TimingEdit(offset: -1.5, scale: 1.001).apply(to: &shifted)
+        precondition(shifted.cues.count == document.cues.count, "a timing edit lost cues")
         for format in CaptionFormat.allCases {
             let first = CaptionFile.encode(document, as: format).bytes
             guard let reread = try? CaptionFile.read(first, format: format) else {
+                // SRT output without a single cue is empty or blank, which reads back as a file without cues.
                 fatalError("the \(format) writer's output does not read back")
             }
             let second = CaptionFile.encode(reread, as: format).bytes
@@ -31,6 +59,14 @@ public func captionsFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int
         }
     }
     return 0
+}
+
+/// A document parsed in parts must be the one-pass document, cue lines and diagnostics included.
+private func expectSame(_ parts: CaptionDocument, _ one: CaptionDocument, _ what: String) {
+    precondition(parts.cues == one.cues && parts.cues.map(\.line) == one.cues.map(\.line), "\(what): cues differ from one pass")
+    precondition(parts.diagnostics == one.diagnostics, "\(what): diagnostics differ from one pass")
+    precondition(parts.notes == one.notes && parts.headerBlocks == one.headerBlocks && parts.header == one.header,
+                 "\(what): header or notes differ from one pass")
 }
 
 #if FUZZING

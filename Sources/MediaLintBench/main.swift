@@ -4,13 +4,15 @@ import MediaIO
 // `make bench`: MediaLint's speed against reference tools measured in the same run, on this machine.
 // Each benchmark prints our time, the reference's time, their ratio and the target from its issue.
 //
-//   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, flash, captions, sync, quality, library)
+//   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, flash, captions, sync, quality, library,
+//                                     convert, shapes, reports)
 //   MediaLintBench decode-luma FILE   decode FILE's video to luma planes (a worker the benchmarks time)
 //   MediaLintBench parse-captions F   parse a caption file 3 times, print the best seconds and cues (a worker)
 //   MediaLintBench parse-captions-once F   the same, once (for its peak memory)
 //   MediaLintBench write-captions F   parse, then time writing it back (a worker)
 //   MediaLintBench lint-captions F    read and lint a caption file 3 times (a worker)
 //   MediaLintBench transcribe-captions F   read it and make its text transcript, 3 times (a worker)
+//   MediaLintBench render-findings F [lint options]   lint F, render the result in every format 3 times (a worker)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -29,7 +31,9 @@ do {
         try CaptionBench.lint(path: arguments[1])
     case "transcribe-captions" where arguments.count == 2:
         try CaptionBench.transcribe(path: arguments[1])
-    case nil, "decode", "flash", "captions", "sync", "quality", "library":
+    case "render-findings" where arguments.count >= 2:
+        try CaptionBench.renderFindings(path: arguments[1], options: Array(arguments.dropFirst(2)))
+    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:

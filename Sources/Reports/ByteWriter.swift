@@ -105,8 +105,20 @@ public struct ByteWriter: ~Copyable {
     @inline(__always)
     public mutating func append(repeating byte: UInt8, count repeats: Int) {
         reserve(repeats)
-        (base + count).update(repeating: byte, count: repeats)
+        if repeats <= 16 {
+            for i in 0..<repeats { base[count + i] = byte }
+        } else {
+            (base + count).update(repeating: byte, count: repeats)
+        }
         count += repeats
+    }
+
+    /// `length` bytes written before, from `start` (a count read then, with nothing handed on since), again.
+    public mutating func appendCopy(from start: Int, count length: Int) {
+        guard start >= 0, length > 0, start + length <= count else { return }
+        reserve(length)
+        (base + count).update(from: base + start, count: length)
+        count += length
     }
 
     /// A whole number in decimal.

@@ -229,6 +229,21 @@ public struct JSONWriter: ~Copyable {
         appendString(value)
     }
 
+    /// Writes `value` and returns where its JSON text lies in the buffer, for `string(copying:)` (nil for a
+    /// streaming writer, whose bytes may be handed on in between).
+    public mutating func stringMarkingBytes(_ value: String) -> Range<Int>? {
+        beforeValue()
+        let start = out.count
+        appendString(value)
+        return streams ? nil : start..<out.count
+    }
+
+    /// The JSON text of a string written before (`stringMarkingBytes`), written again without escaping it again.
+    public mutating func string(copying written: Range<Int>) {
+        beforeValue()
+        out.appendCopy(from: written.lowerBound, count: written.count)
+    }
+
     /// A string given as UTF-8 bytes (valid UTF-8).
     public mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         beforeValue()

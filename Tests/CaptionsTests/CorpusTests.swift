@@ -37,6 +37,18 @@ import Testing
         for format in CaptionFormat.allCases {
             guard let document = try? CaptionFile.read(bytes, format: format) else { continue }
             try expectStableWriting(document, context: "\(file) read as \(format)")
+            // Read in parts, as long files are: the one-pass document (text that needs no decoding first).
+            let plainUTF8 = !bytes.contains(0) && !bytes.starts(with: [0xEF, 0xBB, 0xBF])
+                && bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil
+            for parts in [2, 3] where plainUTF8 {
+                let inParts = bytes.withUnsafeBufferPointer { buffer in
+                    format == .srt ? SRTReader.parseInParts(ByteText(bytes: buffer, collapsesCarriageReturnRuns: true), parts: parts)?.0
+                        : WebVTTReader.parseInParts(ByteText(bytes: buffer), parts: parts)
+                }
+                guard let inParts else { continue }
+                #expect(inParts.cues == document.cues && inParts.cues.map(\.line) == document.cues.map(\.line), "\(file) as \(format) in \(parts) parts")
+                #expect(inParts.diagnostics == document.diagnostics, "\(file) as \(format) in \(parts) parts")
+            }
         }
     }
 

@@ -20,6 +20,7 @@ import TestSupport
             case 3: text += "Subtitle \(index)\n\(time)\nnamed\n\n"; index += 1
             case 4: text += "\(index)\r\n\(time)\r\ncr lf \(n)\r\n\r\n"; index += 1
             case 5: text += "\(index)\n\(time)\nno blank line after\n"; index += 1
+            case 6: text += "\(index)\n00:00:0x,000 --> 00:00:02,000\n\(time)\nresumed at the good timing line\n\n"; index += 1
             default: text += "\(index)\n\(time)\nline \(n) <i>x</i>\n\n"; index += 1
             }
         }

@@ -44,7 +44,7 @@ import Testing
         let diagnostics = document.diagnostics.filter { $0.severity != .info }
         #expect(diagnostics.map(\.rule) == ["srt.timing"])
         #expect(diagnostics.map(\.line) == [6])
-        #expect(diagnostics.first?.message == "unreadable timing line \"00:00:0x,000 --> 00:00:04,000\": lines skipped up to the timing line on line 7")
+        #expect(diagnostics.first?.message == "unreadable timing line \"00:00:0x,000 --> 00:00:04,000\": skipped up to the readable timing line 1 line below")
     }
 
     /// ExoPlayer reads cues 1 and 3 of this shape; so do we, each skipped block reported where it is wrong.

@@ -106,11 +106,19 @@ enum CuesReport {
         writer.key("id"); writer.string(cue.identifier)
         writer.key("start"); writer.number(thousandths: cue.start.milliseconds)
         writer.key("end"); writer.number(thousandths: cue.end.milliseconds)
-        writer.key("text"); writer.string(cue.plainText(in: format))
+        let text = cue.plainText(in: format)
+        writer.key("text")
+        // Text without markup is its own markup: escaped once, copied for the second.
+        let written = writer.stringMarkingBytes(text)
         if format == .webvtt, let voice = cue.firstVoice { writer.key("voice"); writer.string(voice) }
         writer.key("settings")
         writeSettings(cue, format: format, to: &writer)
-        writer.key("markup"); writer.string(cue.text)
+        writer.key("markup")
+        if let written, text.utf8.count == cue.text.utf8.count, text == cue.text {
+            writer.string(copying: written)
+        } else {
+            writer.string(cue.text)
+        }
         writer.endObject()
     }
 
