@@ -10,7 +10,7 @@ RELEASE_BIN  := $(RELEASE_DIR)/medialint
 
 # Debian packages the build, the tests and Media/generate.sh need.
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
-                pkg-config ffmpeg espeak-ng sox libsqlite3-dev
+                pkg-config ffmpeg espeak-ng sox libsqlite3-dev time
 
 FUZZ_SECONDS ?= 600
 FUZZ_DIR     := .build-fuzz

@@ -146,20 +146,23 @@ struct ByteText {
         if !hasCarriageReturns || !containsCarriageReturn(base, length) {
             return String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self)
         }
-        var normalized: [UInt8] = []
-        normalized.reserveCapacity(length)
-        var i = start
-        while i < end {
-            let b = bytes[i]
-            if b == 0x0D {
-                normalized.append(0x0A)
-                i = min(end, nextLineStart(after: i))
-            } else {
-                normalized.append(b)
-                i += 1
+        // The runs between CRs are copied at once; each line break becomes one LF.
+        return String(unsafeUninitializedCapacity: length) { output in
+            var written = 0
+            var i = start
+            while i < end {
+                let run = memchr(bytes.baseAddress! + i, 0x0D, end - i).map { bytes.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? end
+                if run > i {
+                    UnsafeMutableRawPointer(output.baseAddress! + written).copyMemory(from: bytes.baseAddress! + i, byteCount: run - i)
+                    written += run - i
+                }
+                guard run < end else { break }
+                output[written] = 0x0A
+                written += 1
+                i = min(end, nextLineStart(after: run))
             }
+            return written
         }
-        return String(decoding: normalized, as: UTF8.self)
     }
 }
 

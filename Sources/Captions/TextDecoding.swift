@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Turns a caption file's bytes into UTF-8, detecting the encoding when none is given:
@@ -141,7 +142,31 @@ public enum TextDecoding {
         bytes.withUnsafeBufferPointer { validate($0) }
     }
 
+    /// True when `bytes` is well-formed UTF-8; long texts are checked in parts on all cores, each part starting
+    /// at a byte that begins a character (a sequence never spans two parts).
     private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let parts = bytes.count >= 4 << 20 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        guard parts > 1 else { return validatePart(bytes) }
+        var starts = [0]
+        for k in 1..<parts {
+            var start = max(starts.last!, bytes.count * k / parts)
+            // Step past continuation bytes (10xxxxxx) to the start of a character: at most 3 in valid text.
+            while start < bytes.count, start < bytes.count * k / parts + 3, bytes[start] & 0xC0 == 0x80 { start += 1 }
+            starts.append(start)
+        }
+        starts.append(bytes.count)
+        var valid = [Bool](repeating: true, count: parts)
+        valid.withUnsafeMutableBufferPointer { valid in
+            let shared = UnsafeSendable((bytes, valid, starts))
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                let (bytes, valid, starts) = shared.value
+                valid[k] = validatePart(UnsafeBufferPointer(rebasing: bytes[starts[k]..<starts[k + 1]]))
+            }
+        }
+        return !valid.contains(false)
+    }
+
+    private static func validatePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = bytes.count
         guard let base = bytes.baseAddress else { return true }

@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// Moves and stretches cue times: `new = old × scale + offset`. Times that would fall below zero are
 /// set to zero and reported. Timestamps inside WebVTT cue text (`<00:00:01.500>`) move with their cue.
 public struct TimingEdit: Sendable, Equatable {
@@ -16,26 +19,37 @@ public struct TimingEdit: Sendable, Equatable {
         CaptionTime(seconds: time.seconds * scale + offset)
     }
 
-    /// Applies the edit to every cue of `document`; returns what had to be clamped.
+    /// Applies the edit to every cue of `document` (long documents in slices on all cores); returns what had to
+    /// be clamped.
     public func apply(to document: inout CaptionDocument) -> [CaptionDiagnostic] {
-        var clamped = 0
-        var firstClamped: Int?
-        for i in document.cues.indices {
-            var cue = document.cues[i]
-            var start = apply(to: cue.start), end = apply(to: cue.end)
-            if start < .zero || end < .zero {
-                clamped += 1
-                firstClamped = firstClamped ?? i
-                start = max(start, .zero)
-                end = max(end, .zero)
+        let count = document.cues.count
+        let slices = count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let movesTimestamps = document.format == .webvtt
+        var counts = [(clamped: Int, first: Int?)](repeating: (0, nil), count: slices)
+        document.cues.withUnsafeMutableBufferPointer { cues in
+            counts.withUnsafeMutableBufferPointer { counts in
+                let shared = UnsafeSendable((cues, counts))
+                DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                    let (cues, counts) = shared.value
+                    for i in (count * slice / slices)..<(count * (slice + 1) / slices) {
+                        var start = apply(to: cues[i].start), end = apply(to: cues[i].end)
+                        if start < .zero || end < .zero {
+                            counts[slice].clamped += 1
+                            counts[slice].first = counts[slice].first ?? i
+                            start = max(start, .zero)
+                            end = max(end, .zero)
+                        }
+                        cues[i].start = start
+                        cues[i].end = end
+                        if movesTimestamps, cues[i].text.containsUTF8Byte(UInt8(ascii: "<")) {
+                            cues[i].text = movingInlineTimestamps(in: cues[i].text)
+                        }
+                    }
+                }
             }
-            cue.start = start
-            cue.end = end
-            if document.format == .webvtt, cue.text.utf8.contains(UInt8(ascii: "<")) {
-                cue.text = movingInlineTimestamps(in: cue.text)
-            }
-            document.cues[i] = cue
         }
+        let clamped = counts.reduce(0) { $0 + $1.clamped }
+        let firstClamped = counts.lazy.compactMap(\.first).first
         guard clamped > 0, let firstClamped else { return [] }
         return [CaptionDiagnostic(line: 0, rule: "captions.timing-clamped", severity: .warning,
                                   message: clamped == 1 ? "1 cue would start or end before 0 and was set to 0 (cue \(firstClamped + 1))"

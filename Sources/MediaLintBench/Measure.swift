@@ -27,11 +27,18 @@ enum Measure {
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
         posix_spawn_file_actions_addclose(&actions, pipe[0])
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // The child's peak memory comes from GNU time, which forks it from a small process of its own: a child
+        // spawned straight from here (vfork, then exec) is charged this process's own high-water mark, and
+        // this process may have held a 100 MB generated file.
+        let timeOutput = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-bench-\(getpid())-maxrss").path
+        let measured = FileManager.default.isExecutableFile(atPath: Self.gnuTime)
+        let command = measured ? [Self.gnuTime, "-q", "-f", "%M", "-o", timeOutput, executable] + arguments : [executable] + arguments
+        defer { unlink(timeOutput) }
+        let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let start = now()
-        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, command[0], &actions, nil, argv, environ)
         close(pipe[1])
         guard spawned == 0 else {
             close(pipe[0])
@@ -53,16 +60,28 @@ enum Measure {
         guard status & 0x7F == 0, allowedStatuses.contains((status >> 8) & 0xFF) else {
             throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status \(status))")
         }
-        return (ProcessRun(seconds: elapsed, peakMemoryMiB: Double(usage.ru_maxrss) / 1024),
+        var peakKiB = Double(usage.ru_maxrss)
+        if measured, let text = try? String(contentsOfFile: timeOutput, encoding: .utf8),
+           let kib = text.split(whereSeparator: \.isNewline).last.flatMap({ Double($0) }) {
+            peakKiB = kib
+        }
+        return (ProcessRun(seconds: elapsed, peakMemoryMiB: peakKiB / 1024),
                 String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// GNU time (Debian's `time`), which measures a child's peak memory from a process of its own.
+    static let gnuTime = "/usr/bin/time"
+
     /// Best (shortest) of `repetitions` runs of each command, interleaved so both see the same machine load.
+    /// `removing` lists files each run writes: they are removed before every run (a file system may take a while
+    /// to free an old output's blocks, which is no part of either tool's work).
     static func compare(ours: (String, [String]), reference: (String, [String]), repetitions: Int = 5,
-                        allowedStatuses: Set<Int32> = [0]) throws -> (ours: ProcessRun, reference: ProcessRun) {
+                        allowedStatuses: Set<Int32> = [0], removing outputs: [String] = []) throws -> (ours: ProcessRun, reference: ProcessRun) {
         var best: (ours: ProcessRun?, reference: ProcessRun?) = (nil, nil)
         for _ in 0..<repetitions {
+            for output in outputs { unlink(output) }
             let r = try run(reference.0, reference.1)
+            for output in outputs { unlink(output) }
             let o = try run(ours.0, ours.1, allowedStatuses: allowedStatuses)
             if best.reference == nil || r.seconds < best.reference!.seconds { best.reference = r }
             if best.ours == nil || o.seconds < best.ours!.seconds { best.ours = o }

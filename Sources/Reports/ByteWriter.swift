@@ -171,15 +171,18 @@ public struct ByteWriter: ~Copyable {
         }
     }
 
+    /// Bit `b` set for each byte `b` below 64 that XML text cannot hold as it is: 0x00–0x1F but 0x09, 0x0A, 0x0D,
+    /// and `"`, `&`, `'`, `<`, `>`.
+    private static let xmlSpecialBelow64: UInt64 = 0x5000_00C4_FFFF_D9FF
+
     private mutating func appendXMLEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         var i = 0
         let n = utf8.count
         while i < n {
             let byte = utf8[i]
-            // Markup characters, control characters, and U+FFFE / U+FFFF (EF BF BE, EF BF BF).
-            let special = byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte < 0x20 || byte == 0xEF
+            // Markup characters, control characters but tab, LF and CR, and U+FFFE / U+FFFF (EF BF BE, EF BF BF).
+            let special = byte < 64 ? (Self.xmlSpecialBelow64 >> UInt64(byte)) & 1 != 0 : byte == 0xEF
             guard special else {
                 i += 1
                 continue

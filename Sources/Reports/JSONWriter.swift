@@ -50,8 +50,16 @@ public struct JSONWriter: ~Copyable {
     public mutating func appendElements(_ slice: inout [UInt8], count elements: Int) {
         guard elements > 0 else { return }
         setFirst(false)
-        slice.withUnsafeBufferPointer { out.append($0) }
-        out.handOnIfFull()
+        // In chunks, so that a streaming writer hands on pieces of a chunk's size, never a whole slice at once.
+        slice.withUnsafeBufferPointer { bytes in
+            var from = 0
+            while from < bytes.count {
+                let to = min(bytes.count, from + ByteWriter.chunkSize)
+                out.append(UnsafeBufferPointer(rebasing: bytes[from..<to]))
+                out.handOnIfFull()
+                from = to
+            }
+        }
         slice.removeAll(keepingCapacity: true)
     }
 

@@ -68,7 +68,7 @@ public struct JUnitReport {
             for finding in result.findings where (finding.severity == .error) == wanted {
                 if !first { out.append(0x0A) }
                 first = false
-                out.append(xmlEscaped: Self.line(finding))
+                Self.writeLine(finding, to: &out)
                 out.handOnIfFull()
             }
         }
@@ -103,10 +103,25 @@ public struct JUnitReport {
         out.append("    </testcase>\n" as StaticString)
     }
 
-    static func line(_ finding: Finding) -> String {
-        var place = ""
-        if let line = finding.line { place += "line \(line) " }
-        if let start = finding.start { place += TextReport.seconds(start) + " " }
-        return "\(finding.severity.rawValue): \(place.isEmpty ? "" : place + "— ")\(finding.message) [\(finding.rule)]"
+    /// A finding as a line of a `<failure>` or `<system-out>`, escaped: `severity: line N 1.500 s — message [rule]`.
+    static func writeLine(_ finding: Finding, to out: inout ByteWriter) {
+        out.append(finding.severity.rawValue)
+        out.append(": " as StaticString)
+        if finding.line != nil || finding.start != nil {
+            if let line = finding.line {
+                out.append("line " as StaticString)
+                out.append(integer: line)
+                out.append(0x20)
+            }
+            if let start = finding.start {
+                out.append(seconds: start)
+                out.append(" s " as StaticString)
+            }
+            out.append("— " as StaticString)
+        }
+        out.append(xmlEscaped: finding.message)
+        out.append(" [" as StaticString)
+        out.append(xmlEscaped: finding.rule)
+        out.append("]" as StaticString)
     }
 }
