@@ -41,7 +41,8 @@ struct ByteText {
     /// of a file each give back theirs).
     @inline(__always)
     func consumed(upTo position: Int, releasedUpTo: inout Int) {
-        guard let mapping, position - releasedUpTo >= MappedFile.releaseStep else { return }
+        // The distance first: taking `mapping` retains it, and parsers of other parts retain the same object.
+        guard position - releasedUpTo >= MappedFile.releaseStep, let mapping else { return }
         mapping.release((mappingOffset + releasedUpTo)..<(mappingOffset + position))
         releasedUpTo = position
     }
@@ -146,23 +147,35 @@ struct ByteText {
         if !hasCarriageReturns || !containsCarriageReturn(base, length) {
             return String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self)
         }
-        // The runs between CRs are copied at once; each line break becomes one LF.
-        return String(unsafeUninitializedCapacity: length) { output in
-            var written = 0
-            var i = start
-            while i < end {
-                let run = memchr(bytes.baseAddress! + i, 0x0D, end - i).map { bytes.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? end
-                if run > i {
-                    UnsafeMutableRawPointer(output.baseAddress! + written).copyMemory(from: bytes.baseAddress! + i, byteCount: run - i)
-                    written += run - i
-                }
-                guard run < end else { break }
-                output[written] = 0x0A
-                written += 1
-                i = min(end, nextLineStart(after: run))
+        // A short text is normalized on the stack and made a string as LF text is; a long one in place.
+        if length <= 1024 {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { output in
+                String(decoding: UnsafeBufferPointer(start: output.baseAddress, count: normalizingLineBreaks(start, end, into: output.baseAddress!)),
+                       as: UTF8.self)
             }
-            return written
         }
+        return String(unsafeUninitializedCapacity: length) { normalizingLineBreaks(start, end, into: $0.baseAddress!) }
+    }
+
+    /// Copies `start..<end` to `output` with each line break written as one LF; returns how many bytes it wrote.
+    /// The runs between CRs are copied at once.
+    @inline(__always)
+    private func normalizingLineBreaks(_ start: Int, _ end: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        let base = bytes.baseAddress!
+        var written = 0
+        var i = start
+        while i < end {
+            let run = memchr(base + i, 0x0D, end - i).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? end
+            if run > i {
+                (output + written).update(from: base + i, count: run - i)
+                written += run - i
+            }
+            guard run < end else { break }
+            output[written] = 0x0A
+            written += 1
+            i = min(end, nextLineStart(after: run))
+        }
+        return written
     }
 }
 

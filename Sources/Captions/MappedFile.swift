@@ -37,7 +37,7 @@ final class MappedFile {
     }
 
     /// Gives back the whole pages inside `range` (offsets in the file) to the kernel. Readers call it as they
-    /// go, in steps of a few megabytes (`ByteText.consumed`); parsers working on parts of the file at once each
+    /// go, in steps of a megabyte (`ByteText.consumed`); parsers working on parts of the file at once each
     /// give back their own part. Only the parsing pass does this: the quick passes before it (encoding check, cue
     /// count) leave the file resident while no cue exists yet, and parsing then frees it as the cues take its place.
     func release(_ range: Range<Int>) {
@@ -48,5 +48,5 @@ final class MappedFile {
     }
 
     /// How far ahead of what was given back a reader goes before giving back more.
-    static let releaseStep = 4 << 20
+    static let releaseStep = 1 << 20
 }

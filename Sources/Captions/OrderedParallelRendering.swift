@@ -14,7 +14,7 @@ public enum OrderedParallelRendering {
     /// Below this many items, one slice on one core.
     public static let minimumCount = 20_000
     /// Items per window and core.
-    public static let windowPerCore = 8_192
+    public static let windowPerCore = 4_096
 
     /// How many slices a window of `count` items is cut into.
     public static func sliceCount(for count: Int) -> Int {

@@ -108,7 +108,7 @@ extension Benchmarks {
             ((try? CaptionFile.readBytes(lf)) ?? []).map { $0 == 0x0A ? 0x0D : $0 }
         }
         var lfBest = Double.infinity, crBest = Double.infinity, cues = 0.0
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let l = try Measure.runCapturing(selfPath, ["parse-captions", lf]).output.split(separator: " ").compactMap { Double($0) }
             let c = try Measure.runCapturing(selfPath, ["parse-captions", cr]).output.split(separator: " ").compactMap { Double($0) }
             guard l.count == 3, c.count == 3 else { throw BenchError("unexpected worker output") }

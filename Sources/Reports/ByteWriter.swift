@@ -45,6 +45,28 @@ public struct ByteWriter: ~Copyable {
     /// Hands the bytes left to the chunk handler (call once at the end when there is one).
     public mutating func finish() { handOn() }
 
+    /// Adds `bytes` after those written: with a chunk handler, hands on what was written and then `bytes`
+    /// themselves in chunk-size pieces (no copy here); without one, appends them.
+    public mutating func appendHandingOn(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let chunkHandler, bytes.count >= Self.chunkSize / 4 else {
+            var from = 0
+            while from < bytes.count {
+                let to = min(bytes.count, from + Self.chunkSize)
+                append(UnsafeBufferPointer(rebasing: bytes[from..<to]))
+                handOnIfFull()
+                from = to
+            }
+            return
+        }
+        handOn()
+        var from = 0
+        while from < bytes.count {
+            let to = min(bytes.count, from + Self.chunkSize)
+            chunkHandler(UnsafeBufferPointer(rebasing: bytes[from..<to]))
+            from = to
+        }
+    }
+
     private mutating func handOn() {
         guard let chunkHandler, count > 0 else { return }
         chunkHandler(UnsafeBufferPointer(start: base, count: count))
@@ -66,6 +88,13 @@ public struct ByteWriter: ~Copyable {
         base.deallocate()
         base = newBase
         capacity = newCapacity
+    }
+
+    /// Lets `body` write at most `maximum` bytes straight into the buffer; it returns how many it wrote.
+    @inline(__always)
+    public mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maximum)
+        count += body(base + count)
     }
 
     @inline(__always)

@@ -28,11 +28,21 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A writer for elements of an array that another writer opened `depth` containers deep: its bytes go after
-    /// that writer's (`appendElements`), before its `endArray`. For writing the elements of a long array in
-    /// slices, at once; `afterFirst` when elements come before this slice's.
+    /// that writer's (`appendElements(of:count:)`), before its `endArray`. For writing the elements of a long
+    /// array in slices, at once; `afterFirst` when elements come before this slice's.
     public init(pretty: Bool, elementsOfArrayAtDepth depth: Int, afterFirst: Bool, capacity: Int = 64 * 1024) {
         self.init(pretty: pretty)
         out.reserve(capacity)
+        restartElements(atDepth: depth, afterFirst: afterFirst)
+    }
+
+    /// Empties a slice writer (keeping its buffer) for the next run of elements of the array `depth` deep.
+    public mutating func restartElements(atDepth depth: Int, afterFirst: Bool) {
+        out.removeAll()
+        self.depth = 0
+        firstBits = 0
+        deeperFirst.removeAll()
+        afterKey = false
         for _ in 0..<max(1, depth) { push(first: false) }
         setFirst(!afterFirst)
     }
@@ -50,17 +60,16 @@ public struct JSONWriter: ~Copyable {
     public mutating func appendElements(_ slice: inout [UInt8], count elements: Int) {
         guard elements > 0 else { return }
         setFirst(false)
-        // In chunks, so that a streaming writer hands on pieces of a chunk's size, never a whole slice at once.
-        slice.withUnsafeBufferPointer { bytes in
-            var from = 0
-            while from < bytes.count {
-                let to = min(bytes.count, from + ByteWriter.chunkSize)
-                out.append(UnsafeBufferPointer(rebasing: bytes[from..<to]))
-                out.handOnIfFull()
-                from = to
-            }
-        }
+        slice.withUnsafeBufferPointer { out.appendHandingOn($0) }
         slice.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds what the slice writer `slice` wrote (`count` elements of the array this writer has open): a
+    /// streaming writer hands those bytes on as they are, without copying them. `slice` is left as it is.
+    public mutating func appendElements(of slice: borrowing JSONWriter, count elements: Int) {
+        guard elements > 0 else { return }
+        setFirst(false)
+        slice.out.withBytes { out.appendHandingOn($0) }
     }
 
     /// Hands the bytes left to the chunk handler (call once at the end when there is one).
@@ -95,11 +104,30 @@ public struct JSONWriter: ~Copyable {
     /// An object member's name, written in the code (ASCII that needs no escaping); its value is the next thing
     /// written.
     public mutating func key(_ name: StaticString) {
-        separate()
-        out.append(UInt8(ascii: "\""))
-        out.append(name)
-        out.append(UInt8(ascii: "\""))
-        appendColon()
+        // The separator, the line break and indent, and the quoted name with its colon, in one write.
+        let length = name.utf8CodeUnitCount
+        let comma = depth > 0 && !isFirst
+        let indent = pretty && depth > 0 ? 2 * depth : -1
+        if depth > 0 { setFirst(false) }
+        let pretty = self.pretty
+        out.write(atMost: length + indent + 6) { target in
+            var i = 0
+            if comma { target[0] = UInt8(ascii: ","); i = 1 }
+            if indent >= 0 {
+                target[i] = 0x0A
+                (target + i + 1).update(repeating: 0x20, count: indent)
+                i += 1 + indent
+            }
+            target[i] = UInt8(ascii: "\"")
+            (target + i + 1).update(from: name.utf8Start, count: length)
+            i += 1 + length
+            target[i] = UInt8(ascii: "\"")
+            target[i + 1] = UInt8(ascii: ":")
+            i += 2
+            if pretty { target[i] = 0x20; i += 1 }
+            return i
+        }
+        afterKey = true
     }
 
     /// An object member's name from data (escaped as any string); its value is the next thing written.
@@ -322,38 +350,58 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    /// The escaped bytes, written straight into the buffer (room for the worst case, 64 KB of input at a time).
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        var i = 0
-        let n = utf8.count
         guard let source = utf8.baseAddress else { return }
-        let raw = UnsafeRawPointer(source)
+        var from = 0
+        while from < utf8.count {
+            let to = min(utf8.count, from + 64 * 1024)
+            out.write(atMost: 6 * (to - from)) { target in Self.escape(source + from, count: to - from, into: target) }
+            from = to
+        }
+    }
+
+    /// Writes the JSON string escape of `count` bytes at `source` to `target` (room for 6 bytes per byte);
+    /// returns how many bytes it wrote.
+    @inline(__always)
+    private static func escape(_ source: UnsafePointer<UInt8>, count n: Int, into target: UnsafeMutablePointer<UInt8>) -> Int {
+        let raw = UnsafeRawPointer(source), rawTarget = UnsafeMutableRawPointer(target)
+        var i = 0, o = 0
         while i < n {
             // Eight bytes at a time while none needs escaping.
-            while i + 8 <= n, !Self.needsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            while i + 8 <= n {
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if needsEscape(word) { break }
+                rawTarget.storeBytes(of: word, toByteOffset: o, as: UInt64.self)
+                i += 8
+                o += 8
+            }
             guard i < n else { break }
-            let byte = utf8[i]
+            let byte = source[i]
+            i += 1
             if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                i += 1
+                target[o] = byte
+                o += 1
                 continue
             }
-            if i > runStart { append(UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+            target[o] = UInt8(ascii: "\\")
             switch byte {
-            case UInt8(ascii: "\""): append(StaticString("\\\""))
-            case UInt8(ascii: "\\"): append(StaticString("\\\\"))
-            case 0x0A: append(StaticString("\\n"))
-            case 0x0D: append(StaticString("\\r"))
-            case 0x09: append(StaticString("\\t"))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): target[o + 1] = byte
+            case 0x0A: target[o + 1] = UInt8(ascii: "n")
+            case 0x0D: target[o + 1] = UInt8(ascii: "r")
+            case 0x09: target[o + 1] = UInt8(ascii: "t")
             default:
                 let hex: StaticString = "0123456789abcdef"
-                append(StaticString("\\u00"))
-                append(hex.utf8Start[Int(byte >> 4)])
-                append(hex.utf8Start[Int(byte & 0x0F)])
+                target[o + 1] = UInt8(ascii: "u")
+                target[o + 2] = UInt8(ascii: "0")
+                target[o + 3] = UInt8(ascii: "0")
+                target[o + 4] = hex.utf8Start[Int(byte >> 4)]
+                target[o + 5] = hex.utf8Start[Int(byte & 0x0F)]
+                o += 4
             }
-            i += 1
-            runStart = i
+            o += 2
         }
-        if n > runStart { append(UnsafeBufferPointer(rebasing: utf8[runStart..<n])) }
+        return o
     }
 
     /// True when one of the eight bytes of `word` is `"`, `\` or below 0x20 (the bytes a JSON string escapes).

@@ -64,6 +64,49 @@ import Testing
         #expect(empty == "[]")
     }
 
+    /// Slice writers used again for later runs of elements (`restartElements`), their bytes handed on by a
+    /// streaming writer as they are (`appendElements(of:)`), give the array one writer gives; the long runs go on
+    /// in chunk-size pieces.
+    @Test(arguments: [false, true])
+    func reusedSliceWritersGiveOneArray(pretty: Bool) {
+        func element(_ index: Int, _ writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("id"); writer.integer(index)
+            writer.key("text"); writer.string(index % 7 == 0 ? "tab\there \u{1}" : "line \(index)\n\"quoted\" \\ é")
+            writer.endObject()
+        }
+        let count = 30_000
+        let whole = json(pretty: pretty) { writer in
+            writer.beginObject(); writer.key("items"); writer.beginArray()
+            for index in 0..<count { element(index, &writer) }
+            writer.endArray(); writer.endObject()
+        }
+        var streamed: [UInt8] = []
+        var largest = 0
+        var writer = JSONWriter(pretty: pretty) { chunk in
+            streamed.append(contentsOf: chunk)
+            largest = max(largest, chunk.count)
+        }
+        writer.beginObject(); writer.key("items"); writer.beginArray()
+        var even = JSONWriter(pretty: pretty, elementsOfArrayAtDepth: 2, afterFirst: false, capacity: 16)
+        var odd = JSONWriter(pretty: pretty, elementsOfArrayAtDepth: 2, afterFirst: false, capacity: 16)
+        func run(_ slice: inout JSONWriter, _ range: Range<Int>) {
+            slice.restartElements(atDepth: 2, afterFirst: range.lowerBound > 0)
+            for index in range { element(index, &slice) }
+            writer.appendElements(of: slice, count: range.count)
+        }
+        var start = 0
+        for (number, length) in [0, 1, 2, 500, 9_000, 0, 20_497].enumerated() {
+            if number % 2 == 0 { run(&even, start..<(start + length)) } else { run(&odd, start..<(start + length)) }
+            start += length
+        }
+        #expect(start == count)
+        writer.endArray(); writer.endObject()
+        writer.finish()
+        #expect(String(decoding: streamed, as: UTF8.self) == whole)
+        #expect(largest <= ByteWriter.chunkSize + 4096)
+    }
+
     /// A streaming writer hands a long string on in pieces: the bytes are those of one piece, and no chunk
     /// handed on is much larger than a chunk.
     @Test func longStringsAreHandedOnInPieces() {

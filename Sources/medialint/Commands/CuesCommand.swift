@@ -69,19 +69,29 @@ enum CuesReport {
             return
         }
         let pretty = writer.pretty
-        OrderedParallelRendering.render(count: document.cues.count, state: 0) { range, slice in
-            var cues = JSONWriter(pretty: pretty, elementsOfArrayAtDepth: 2, afterFirst: range.lowerBound > 0)
-            for index in range { writeCue(document.cues[index], format: document.format, to: &cues) }
-            cues.withBytes { slice.bytes.append(contentsOf: $0) }
-            slice.state += range.count
+        // Each slice keeps its writer (and its buffer) from window to window.
+        OrderedParallelRendering.render(count: document.cues.count, state: SliceWriter?.none) { range, slice in
+            let cues = slice.state ?? SliceWriter(pretty: pretty)
+            slice.state = cues
+            cues.writer.restartElements(atDepth: 2, afterFirst: range.lowerBound > 0)
+            for index in range { writeCue(document.cues[index], format: document.format, to: &cues.writer) }
+            cues.count = range.count
         } windowDone: { slices in
-            for index in slices.indices {
-                writer.appendElements(&slices[index].bytes, count: slices[index].state)
-                slices[index].state = 0
+            for slice in slices {
+                guard let cues = slice.state else { continue }
+                writer.appendElements(of: cues.writer, count: cues.count)
+                cues.count = 0
             }
         }
         writer.endArray()
         writeDiagnostics(document.diagnostics, to: &writer)
+    }
+
+    /// The writer of one slice of the cues array, and how many cues it holds.
+    private final class SliceWriter {
+        var writer: JSONWriter
+        var count = 0
+        init(pretty: Bool) { writer = JSONWriter(pretty: pretty, elementsOfArrayAtDepth: 2, afterFirst: false, capacity: 1 << 20) }
     }
 
     /// The diagnostics member, and the end of the report.
