@@ -51,9 +51,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The Swift runtime and Foundation linked in: the program starts ~40 ms sooner and holds ~6 MB less.
+# The Swift runtime and Foundation linked in: the program starts ~40 ms sooner and holds ~6 MB less. The linker's
+# warning about mktemp in Foundation's own static library (glibc's link-time note; not this project's code) is left out.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	@echo "$(SWIFT) build -c release --static-swift-stdlib"
+	@bash -o pipefail -c '$(SWIFT) build -c release --static-swift-stdlib 2>&1 | { grep -v "the use of .mktemp. is dangerous" || true; }'
 
 test: deps
 	$(SWIFT) build --build-tests
