@@ -27,9 +27,9 @@ public struct CaptionTime: Sendable, Hashable, Comparable, Codable, CustomString
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `hh:mm:ss<separator>ttt` as ASCII (negative times are written as zero).
+    /// Appends `hh:mm:ss<separator>ttt` as ASCII (negative times are written as zero): `.` for WebVTT, `,` for SRT.
     @inlinable
-    func appendFormatted(to bytes: inout [UInt8], separator: UInt8) {
+    public func appendFormatted(to bytes: inout [UInt8], separator: UInt8) {
         let total = max(0, milliseconds)
         let hours = total / 3_600_000
         let minutes = Int(total / 60_000 % 60)

@@ -17,6 +17,27 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
+    /// The table's numbers are right-aligned to the widest, times past 100 hours keep every digit, and each line
+    /// break in a text shows as ⏎ (the markup gone).
+    @Test func cuesTableAlignsNumbersAndShowsLineBreaks() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("eleven.srt")
+        var srt = ""
+        for index in 1...11 { srt += "\(index)\n00:00:\(String(format: "%02d", index)),000 --> 00:00:\(String(format: "%02d", index)),500\ncue \(index)\n\n" }
+        srt += "12\n123:04:05,006 --> 123:04:06,000\n<i>one</i>\r\ntwo\n"
+        try srt.write(to: file, atomically: true, encoding: .utf8)
+        let result = try Medialint.run(["cues", file.path])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "12 cues · srt · utf-8")
+        #expect(lines[1] == " 1  00:00:01.000 → 00:00:01.500  cue 1")
+        #expect(lines[9] == " 9  00:00:09.000 → 00:00:09.500  cue 9")
+        #expect(lines[10] == "10  00:00:10.000 → 00:00:10.500  cue 10")
+        #expect(lines[12] == "12  123:04:05.006 → 123:04:06.000  one ⏎ two")
+        #expect(lines.count == 14 && lines[13].isEmpty)
+    }
+
     @Test func cuesAsJSON() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

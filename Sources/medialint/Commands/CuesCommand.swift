@@ -165,31 +165,38 @@ struct CueTable {
     func write(_ document: CaptionDocument, to out: inout ByteWriter) {
         let count = document.cues.count
         out.append(style.bold("\(count) cue\(count == 1 ? "" : "s")") + style.dim(" · \(document.format.rawValue) · \(document.encoding)") + "\n")
-        let width = String(count).count
+        let width = decimalDigits(count)
         let style = self.style
         let lineBreak = Array(style.dim(" ⏎ ").utf8)
+        let cyan = style.cyanCodes
+        let (timingStart, arrow, timingEnd) = (Array(cyan.start.utf8), Array(" → ".utf8), Array(cyan.end.utf8))
         OrderedParallelRendering.render(count: count, state: ()) { range, slice in
-            var line = ByteWriter(capacity: 256)
+            // Each row in bytes: the number right-aligned, the timing in cyan, the text with its breaks as ⏎.
+            var timing: [UInt8] = []
             for index in range {
                 let cue = document.cues[index]
-                let number = String(index + 1)
-                line.append(repeating: 0x20, count: width - number.count)
-                line.append(number)
-                line.append("  " as StaticString)
-                line.append(style.cyan("\(cue.start) → \(cue.end)"))
-                line.append("  " as StaticString)
-                // The text as shown, its line breaks as a dim ⏎.
-                let text = cue.plainText(in: document.format)
-                var rest = Substring(text)
-                while let newline = rest.firstIndex(of: "\n") {
-                    line.append(String(rest[..<newline]))
-                    lineBreak.withUnsafeBufferPointer { line.append($0) }
-                    rest = rest[rest.index(after: newline)...]
+                slice.bytes.append(contentsOf: repeatElement(0x20, count: width - decimalDigits(index + 1)))
+                timing.removeAll(keepingCapacity: true)
+                timing.append(contentsOf: String(index + 1).utf8)
+                timing.append(contentsOf: [0x20, 0x20])
+                timing.append(contentsOf: timingStart)
+                cue.start.appendFormatted(to: &timing, separator: UInt8(ascii: "."))
+                timing.append(contentsOf: arrow)
+                cue.end.appendFormatted(to: &timing, separator: UInt8(ascii: "."))
+                timing.append(contentsOf: timingEnd)
+                timing.append(contentsOf: [0x20, 0x20])
+                slice.bytes.append(contentsOf: timing)
+                var text = cue.plainText(in: document.format)
+                text.withUTF8 { utf8 in
+                    var rest = utf8[...]
+                    while let newline = rest.firstIndex(of: 0x0A) {
+                        slice.bytes.append(contentsOf: rest[..<newline])
+                        slice.bytes.append(contentsOf: lineBreak)
+                        rest = rest[(newline + 1)...]
+                    }
+                    slice.bytes.append(contentsOf: rest)
                 }
-                line.append(String(rest))
-                line.append(0x0A)
-                line.withBytes { slice.bytes.append(contentsOf: $0) }
-                line.removeAll()
+                slice.bytes.append(0x0A)
             }
         } windowDone: { slices in
             for index in slices.indices {
@@ -199,4 +206,11 @@ struct CueTable {
             }
         }
     }
+}
+
+/// How many decimal digits `number` (≥ 0) has.
+private func decimalDigits(_ number: Int) -> Int {
+    var digits = 1, rest = number
+    while rest >= 10 { rest /= 10; digits += 1 }
+    return digits
 }

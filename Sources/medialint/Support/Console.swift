@@ -40,6 +40,9 @@ struct TextStyle {
     func yellow(_ text: String) -> String { wrap(text, "33") }
     func cyan(_ text: String) -> String { wrap(text, "36") }
 
+    /// What `cyan` writes before and after its text, for text written in pieces.
+    var cyanCodes: (start: String, end: String) { enabled ? ("\u{1B}[36m", "\u{1B}[0m") : ("", "") }
+
     private func wrap(_ text: String, _ code: String) -> String {
         enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
