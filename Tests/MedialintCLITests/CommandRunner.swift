@@ -5,6 +5,10 @@ struct CommandResult {
     let status: Int32
     let stdout: String
     let stderr: String
+    /// True when the command did not end within its time limit and was killed.
+    var timedOut = false
+    /// True when the command was ended by a signal (`status` is then the signal's number).
+    var signalled = false
 }
 
 enum Medialint {
@@ -32,7 +36,10 @@ enum Medialint {
         return url
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    /// Runs medialint; a command still running after `timeout` seconds is killed (a hang fails its test, it
+    /// never stalls the run). `whileRunning` gets the process once started (to signal it, say).
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600,
+                    whileRunning: ((Process) -> Void)? = nil) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -42,11 +49,49 @@ enum Medialint {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let finished = DispatchSemaphore(value: 0)
+        let killed = KillFlag()
+        DispatchQueue.global().async {
+            if finished.wait(timeout: .now() + timeout) == .timedOut {
+                killed.set()
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+        whileRunning?(process)
         // Read both pipes fully before waiting, so a large output cannot block the child.
+        let errReader = PipeReader(err)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let errData = errReader.wait()
         process.waitUntilExit()
+        finished.signal()
         return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+                             stderr: String(decoding: errData, as: UTF8.self), timedOut: killed.isSet,
+                             signalled: process.terminationReason == .uncaughtSignal)
+    }
+}
+
+/// Set once, from the watchdog.
+final class KillFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        Thread.detachNewThread { [self] in
+            data = pipe.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }

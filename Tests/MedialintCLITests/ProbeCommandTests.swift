@@ -50,7 +50,7 @@ import Testing
     @Test func unwritableOutputIsAnError() throws {
         let result = try Medialint.run(["probe", "Media/no-audio.mp4", "-o", "/nonexistent-dir/out.txt"])
         #expect(result.status == 2)
-        #expect(result.stderr == "medialint: error: cannot write /nonexistent-dir/out.txt: No such file or directory\n")
+        #expect(result.stderr == "medialint: error: cannot write /nonexistent-dir/out.txt: no such directory /nonexistent-dir\n")
     }
 
     /// Each unreadable input: exit status 2, one line on stderr saying why, nothing on stdout.

@@ -86,7 +86,7 @@ struct CheckCommand: ParsableCommand {
         interrupt.setEventHandler {
             interrupted.set()
             Console.writeError("\nmedialint: stopping after the files being checked (Ctrl-C again to quit at once)\n")
-            signal(SIGINT, SIG_DFL)
+            TemporaryFiles.restoreHandler(for: SIGINT)
         }
         interrupt.resume()
         defer { interrupt.cancel() }

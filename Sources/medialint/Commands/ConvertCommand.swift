@@ -47,17 +47,11 @@ enum CaptionOutput {
     /// Writes `document` in `format` to `path` (`-`: standard output); returns the writer's diagnostics.
     static func write(_ document: CaptionDocument, as format: CaptionFormat, to path: String, input: String,
                       inPlace: Bool = false) throws -> [CaptionDiagnostic] {
-        if path != "-", !inPlace, sameFile(path, input) {
-            throw CLIError("\(path) is the input file; write elsewhere (or use --in-place where offered)")
-        }
         var diagnostics: [CaptionDiagnostic] = []
-        try OutputStream.write(to: path) { sink in
+        try OutputStream.write(to: path, refusing: inPlace ? [] : [input]) { sink in
             diagnostics = CaptionFile.write(document, as: format) { sink.take(&$0) }
         }
         return diagnostics
     }
 
-    private static func sameFile(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
-    }
 }

@@ -30,6 +30,7 @@ struct CuesCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try output.refuse(inputs: [captions])
         let document = try input.read(captions, mode: strict ? .strict : .lenient)
         defer { KeptUntilExit.keep(document) }
         switch format {

@@ -54,6 +54,8 @@ struct FlashCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.refuse(inputs: media)
+        for table in [framesCSV, framesJSON].compactMap({ $0 }) { try OutputStream.refuseInputs(table, media) }
         let configuration = try thresholds.configuration(profile: profile, config: ConfigFile(explicitPath: config))
         let check = FlashCheck(configuration: configuration, streamIndex: stream)
         var results: [CheckResult] = []

@@ -84,6 +84,7 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.refuse(inputs: captions)
         let linter = try makeLinter()
         var results: [CheckResult] = []
         for path in captions {

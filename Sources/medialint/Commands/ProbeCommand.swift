@@ -30,6 +30,7 @@ struct ProbeCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try output.refuse(inputs: [media])
         let info = try MediaProbe.probe(media, scan: scan)
         switch format {
         case .text:

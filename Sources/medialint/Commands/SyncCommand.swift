@@ -66,6 +66,10 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let check = try makeCheck()
+        // --fix never writes over an input, whatever name or link it is given by: refused before any work.
+        let inputs = [media] + (captions.map { [$0] } ?? [])
+        try output.refuse(inputs: inputs)
+        if let fix { try OutputStream.refuseInputs(fix, inputs) }
         // Everything is read before anything is written: the media's description, the captions, the speech.
         let info: MediaInfo
         let speech: MediaSpeech?
@@ -73,8 +77,11 @@ struct SyncCommand: ParsableCommand {
         do {
             info = try MediaProbe.probe(media)
             sources = try captionSources(info)
-            if fix != nil, sources.count != 1 {
-                throw CLIError("--fix needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one")
+            if let fix {
+                guard sources.count == 1 else {
+                    throw CLIError("--fix needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one")
+                }
+                if let file = sources[0].file { try OutputStream.refuseInputs(fix, [file]) }
             }
             speech = try detectSpeech(info)
         } catch let error as MediaError {
@@ -133,6 +140,8 @@ struct SyncCommand: ParsableCommand {
         var label: String
         var document: CaptionDocument?
         var problem: String?
+        /// The caption file read (nil for an embedded track).
+        var file: String?
     }
 
     /// The caption file or track asked for; else every sidecar file and embedded text track.
@@ -140,17 +149,17 @@ struct SyncCommand: ParsableCommand {
         if let captions {
             let document = try captionInput.read(captions)
             Diagnostics.print(document.diagnostics, file: captions)
-            return [Source(label: captions, document: document)]
+            return [Source(label: captions, document: document, file: captions)]
         }
         if let track = captionInput.track {
             return [Source(label: "track \(track)", document: try EmbeddedCaptions.read(path: media, streamIndex: track))]
         }
         return CaptionSource.all(for: media, media: info, readFile: { try captionInput.read($0) }).map { source in
-            let label = switch source.origin {
-            case .file(let path): path
-            case .track(let track): "track \(CaptionInputOptions.describe(track))"
+            switch source.origin {
+            case .file(let path): return Source(label: path, document: source.document, problem: source.problem, file: path)
+            case .track(let track):
+                return Source(label: "track \(CaptionInputOptions.describe(track))", document: source.document, problem: source.problem)
             }
-            return Source(label: label, document: source.document, problem: source.problem)
         }
     }
 

@@ -49,6 +49,7 @@ struct TranscriptCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.refuse(inputs: [captions])
         let document = try input.read(captions)
         defer { KeptUntilExit.keep(document) }
         Diagnostics.print(document.diagnostics, file: captions)

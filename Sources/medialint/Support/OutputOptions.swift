@@ -12,6 +12,12 @@ struct OutputOptions: ParsableArguments {
         TextStyle(enabled: output == nil && Console.colorAllowed(on: STDOUT_FILENO))
     }
 
+    /// Throws when `-o` names one of the command's inputs (by name, link or hard link): a report never replaces
+    /// what it reports on.
+    func refuse(inputs: [String]) throws {
+        if let output { try OutputStream.refuseInputs(output, inputs) }
+    }
+
     /// Writes `text` to the chosen destination.
     func emit(_ text: String) throws {
         try OutputStream.write(to: output ?? "-") { sink in
@@ -26,16 +32,12 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// Output written as it is made: to standard output (`-`), or to a file that appears complete when the writing
-/// is done, or not at all (see `StreamingFile`).
+/// Output written as it is made, to where `OutputDestination` says: standard output (`-`), a device or FIFO
+/// written through, or a file that appears complete when the writing is done, or not at all (see `StreamingFile`).
 enum OutputStream {
-    static func write(to path: String, _ body: (OutputSink) throws -> Void) throws {
-        if path == "-" {
-            let sink = OutputSink { StandardOutput.write($0) }
-            defer { sink.finish() }
-            try body(sink)
-            return
-        }
+    /// Writes to `path`; `refusing` names inputs the output must not be (the same file, through any name or link).
+    static func write(to path: String, refusing inputs: [String] = [], _ body: (OutputSink) throws -> Void) throws {
+        try refuseInputs(path, inputs)
         let file = try StreamingFile(path: path)
         let sink = OutputSink { file.write(chunk: $0) }
         do {
@@ -46,6 +48,15 @@ enum OutputStream {
         }
         sink.finish()
         try file.commit()
+    }
+
+    /// Throws when `path` would write over one of `inputs` (compared by device and inode, so links and other
+    /// names of the same file count).
+    static func refuseInputs(_ path: String, _ inputs: [String]) throws(CLIError) {
+        guard !inputs.isEmpty, let output = try OutputDestination.resolve(path).existingIdentity else { return }
+        for input in inputs where FileIdentity(path: input) == output {
+            throw CLIError("\(path) is the input file \(input); write elsewhere (or use --in-place where offered)")
+        }
     }
 }
 

@@ -1,39 +1,66 @@
 import Foundation
 
-/// A file written piece by piece that appears only when complete: the pieces go to a temporary file in the
-/// same directory, which `commit()` flushes and renames into place. Dropped without `commit()`, nothing is left.
+/// An output written piece by piece (see `OutputDestination` for where it goes). A regular file appears only when
+/// complete: the pieces go to a temporary file beside it, which `commit()` renames into place (dropped without
+/// `commit()`, or stopped by a signal, nothing is left). A device, FIFO or socket is written through, and an open
+/// descriptor (standard output) is written to directly.
 final class StreamingFile {
     let path: String
-    private let temporary: String
+    private let destination: OutputDestination
+    private let temporary: String?
     private let descriptor: Int32
     private var buffer: [UInt8] = []
-    private var committed = false
+    private var done = false
     private var failure: Int32?
+    /// The mode a replaced file keeps (a new file gets 0666 less the umask).
+    private let mode: mode_t
 
-    init(path: String) throws {
+    init(path: String) throws(CLIError) {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        var template = Array((url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).XXXXXX").utf8CString)
-        descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        destination = try OutputDestination.resolve(path)
+        switch destination {
+        case .descriptor(let descriptor):
+            self.descriptor = descriptor
+            temporary = nil
+            mode = 0
+        case .writeThrough(let target):
+            // O_NONBLOCK only for the open itself would turn "no reader yet" on a FIFO into an error; a FIFO named
+            // as output waits for its reader, as a shell redirection does.
+            let descriptor = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            self.descriptor = descriptor
+            temporary = nil
+            mode = 0
+        case .replace(let target):
+            var info = stat()
+            if stat(target, &info) == 0 {
+                mode = info.st_mode & 0o7777
+            } else {
+                let mask = umask(0)
+                umask(mask)
+                mode = 0o666 & ~mask
+            }
+            (descriptor, temporary) = try TemporaryFiles.create(beside: target)
+        }
         buffer.reserveCapacity(1 << 16)
     }
 
     deinit {
-        if !committed {
+        guard !done else { return }
+        switch destination {
+        case .descriptor: break
+        case .writeThrough: close(descriptor)
+        case .replace:
             close(descriptor)
-            unlink(temporary)
+            if let temporary {
+                unlink(temporary)
+                TemporaryFiles.forget(temporary)
+            }
         }
     }
 
     func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    func write<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
-        buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
@@ -69,22 +96,30 @@ final class StreamingFile {
 
     /// Writes what is left and puts the file in place. (No disk flush: like cp, sed -i or ffmpeg, the file is
     /// complete or absent for every reader; surviving a power cut is the file system's business.)
-    func commit() throws {
+    func commit() throws(CLIError) {
         flush()
-        let mask = umask(0)
-        umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
-        if close(descriptor) != 0, failure == nil { failure = errno }  // a network file system may report here
-        committed = true
-        if let failure {
-            unlink(temporary)
-            throw CLIError("cannot write \(path): \(String(cString: strerror(failure)))")
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw CLIError("cannot write \(path): \(String(cString: strerror(code)))")
+        done = true
+        switch destination {
+        case .descriptor:
+            // A closed pipe on standard output is the reader's choice (`| head`), not a failure.
+            if let failure, failure != EPIPE { throw CLIError("cannot write \(path): \(String(cString: strerror(failure)))") }
+        case .writeThrough:
+            if close(descriptor) != 0, failure == nil { failure = errno }
+            if let failure, failure != EPIPE { throw CLIError("cannot write \(path): \(String(cString: strerror(failure)))") }
+        case .replace(let target):
+            guard let temporary else { return }
+            defer { TemporaryFiles.forget(temporary) }
+            fchmod(descriptor, mode)
+            if close(descriptor) != 0, failure == nil { failure = errno }  // a network file system may report here
+            if let failure {
+                unlink(temporary)
+                throw CLIError("cannot write \(path): \(String(cString: strerror(failure)))")
+            }
+            guard rename(temporary, target) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw CLIError("cannot write \(path): \(String(cString: strerror(code)))")
+            }
         }
     }
 }
-
