@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Transcripts", targets: ["Transcripts"]),
         .library(name: "Autoplay", targets: ["Autoplay"]),
         .library(name: "LibraryCheck", targets: ["LibraryCheck"]),
+        .library(name: "FileAccess", targets: ["FileAccess"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,19 +27,20 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]
         ),
-        .target(name: "MediaIO", dependencies: ["CFFmpeg"]),
+        .target(name: "FileAccess"),
+        .target(name: "MediaIO", dependencies: ["CFFmpeg", "FileAccess"]),
         .target(name: "Reports"),
-        .target(name: "Captions"),
+        .target(name: "Captions", dependencies: ["FileAccess"]),
         .target(name: "FlashDetection"),
         .target(name: "SyncAnalysis", dependencies: ["Captions"]),
         .target(name: "CaptionQuality", dependencies: ["Captions"]),
         .target(name: "Transcripts", dependencies: ["Captions", "Reports"]),
         .target(name: "Autoplay"),
-        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Reports",
+        .target(name: "LibraryCheck", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Reports", "FileAccess",
                                                      .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "medialint",
-            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "LibraryCheck", "Reports",
+            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "LibraryCheck", "Reports", "FileAccess",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Yams", package: "Yams")]
         ),

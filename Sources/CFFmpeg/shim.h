@@ -22,6 +22,8 @@ static inline int mlav_error_eof(void) { return AVERROR_EOF; }
 static inline int mlav_error_eagain(void) { return AVERROR(EAGAIN); }
 /// AVERROR(e) for a POSIX errno value.
 static inline int mlav_error(int posix_errno) { return AVERROR(posix_errno); }
+/// AVERROR_EXIT: stopped on purpose (interrupted).
+static inline int mlav_error_exit(void) { return AVERROR_EXIT; }
 /// AVERROR_INVALIDDATA.
 static inline int mlav_error_invaliddata(void) { return AVERROR_INVALIDDATA; }
 /// AVERROR_DECODER_NOT_FOUND.

@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 
 /// A caption file mapped into memory, read-only. Readers parse it front to back and hand the pages they
@@ -9,18 +10,15 @@ final class MappedFile {
 
     /// Maps the regular file at `path` (an empty file maps to an empty buffer).
     init(path: String) throws(CaptionError) {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw CaptionError(rule: "captions.read", message: "\(path): \(errno == ENOENT ? "no such file" : String(cString: strerror(errno)))")
+        // Opened without blocking and checked on the descriptor: a FIFO or a device is refused, never waited on.
+        let file: RegularFile
+        do {
+            file = try RegularFile(path: path)
+        } catch {
+            throw CaptionError(rule: "captions.read", message: "\(path): \(error.reason)")
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw CaptionError(rule: "captions.read", message: "\(path): cannot be read") }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw CaptionError(rule: "captions.read",
-                               message: "\(path): \(info.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file")")
-        }
-        let size = Int(info.st_size)
+        let descriptor = file.descriptor
+        let size = Int(file.size)
         guard size > 0 else {
             buffer = UnsafeBufferPointer(start: nil, count: 0)
             return

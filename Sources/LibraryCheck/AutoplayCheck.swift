@@ -1,4 +1,5 @@
 import Autoplay
+import FileAccess
 import Foundation
 import MediaIO
 import Reports
@@ -69,11 +70,17 @@ public struct AutoplayCheck: Sendable {
         self.cache = cache
     }
 
+    /// The largest page read (bigger ones are an error result, not a memory spike).
+    public static let pageSizeLimit = 256 << 20
+
     /// Checks the page at `path`; media paths must stay inside `root`.
     public func run(page path: String, root: String) -> CheckResult {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: [UInt8]
+        do {
+            data = try RegularFile(path: path).readAll(limit: Self.pageSizeLimit)
+        } catch {
             return CheckResult(file: path, check: "autoplay", verdict: .error,
-                               findings: [Finding(rule: "media.unreadable", severity: .error, message: "the page cannot be read")])
+                               findings: [Finding(rule: "media.unreadable", severity: .error, message: "the page cannot be read: \(error.reason)")])
         }
         // Text has no NUL bytes (UTF-16 pages are not served as HTML either): binary data is not a page.
         if data.prefix(4096).contains(0) {

@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 import GRDB
 import Reports
@@ -29,19 +30,15 @@ public struct FileStamp: Sendable, Equatable {
     }
 
     private static func measure(_ path: String) -> (Int64, Double, UInt64)? {
-        var info = stat()
-        guard stat(path, &info) == 0, let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let size = Int64(info.st_size)
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        // Only a regular file is measured (a FIFO named like a sidecar is never opened for a blocking read).
+        guard let file = try? RegularFile(path: path) else { return nil }
+        let size = file.size
         var hash = FNV1a.hash(String(size).utf8)
-        let head = (try? handle.read(upToCount: 65_536)) ?? Data()
-        hash = FNV1a.hash(head, seed: hash)
+        hash = FNV1a.hash(file.read(count: 65_536, at: 0), seed: hash)
         if size > 131_072 {
-            try? handle.seek(toOffset: UInt64(size - 65_536))
-            hash = FNV1a.hash((try? handle.read(upToCount: 65_536)) ?? Data(), seed: hash)
+            hash = FNV1a.hash(file.read(count: 65_536, at: size - 65_536), seed: hash)
         }
-        return (size, modified, hash)
+        return (size, file.modified, hash)
     }
 }
 

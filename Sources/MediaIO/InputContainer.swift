@@ -1,33 +1,57 @@
 import CFFmpeg
+import FileAccess
 import Glibc
 
 /// An opened media file (`AVFormatContext`) with its stream information read.
 ///
-/// Only local files are opened (FFmpeg's `file` protocol only): a path never reaches the network,
-/// and a playlist inside a file cannot make FFmpeg fetch anything.
+/// Only the one regular file is read, through `MediaFileIO`: libav opens nothing else — no network, no other
+/// local file named by a playlist or manifest inside it — and reading it is bounded in time (`MediaTimeLimit`).
 final class InputContainer {
     let path: String
     let context: UnsafeMutablePointer<AVFormatContext>
     /// The file's size in bytes.
     let size: Int64
+    /// The file's bytes, as libav reads them (see `MediaFileIO`).
+    private let io: MediaFileIO
 
     init(path: String) throws(MediaError) {
         FFmpegLog.install()
         self.path = path
-        size = try Self.checkReadableFile(path)
+        let file = try Self.openRegularFile(path)
+        size = file.size
+        io = MediaFileIO(file: file, limit: MediaTimeLimit.current)
 
-        var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        guard var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context() else {
+            preconditionFailure("avformat_alloc_context: out of memory")
+        }
+        io.attach(to: context!)
         let contextAddress = UnsafeRawPointer(context)
+        // The format is probed here (as libav would) so that playlists and manifests are refused before their
+        // demuxer reads a line of them.
+        var format: UnsafePointer<AVInputFormat>?
+        let probed = av_probe_input_buffer2(io.context, &format, path, context.map { UnsafeMutableRawPointer($0) }, 0, 0)
+        if probed < 0 || format == nil || Self.refusedFormat(format) {
+            avformat_free_context(context)
+            try Self.checkIO(io, path: path, context: contextAddress)
+            if let format, Self.refusedFormat(format) {
+                let name = cString(format.pointee.long_name) ?? cString(format.pointee.name) ?? "a playlist"
+                throw MediaError(.playlist, path: path,
+                                 reason: "\(name): a playlist or manifest that names other files, not a single media file; only single files are read")
+            }
+            throw Self.openFailure(path: path, code: probed, context: contextAddress, io: io)
+        }
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
-        let status = avformat_open_input(&context, "file:" + path, nil, &options)
+        let status = avformat_open_input(&context, path, format, &options)
         av_dict_free(&options)
         guard status >= 0, let context else {
             // libav frees the context on failure; its address still keys what it logged.
-            throw Self.openFailure(path: path, code: status, context: contextAddress)
+            try Self.checkIO(io, path: path, context: contextAddress)
+            throw Self.openFailure(path: path, code: status, context: contextAddress, io: io)
         }
         self.context = context
         let infoStatus = avformat_find_stream_info(context, nil)
+        try Self.checkIO(io, path: path, context: context)
         if infoStatus < 0 {
             throw MediaError.ffmpeg(.corrupt, path: path, reason: "the streams could not be read",
                                     code: infoStatus, context: context)
@@ -88,6 +112,7 @@ final class InputContainer {
     func readPacket(into packet: Packet) throws(MediaError) -> Bool {
         av_packet_unref(packet.pointer)
         let status = av_read_frame(context, packet.pointer)
+        try Self.checkIO(io, path: path, context: context)
         if status == mlav_error_eof() { return false }
         if status < 0 {
             throw MediaError.ffmpeg(.corrupt, path: path, reason: "the media data is truncated or corrupt",
@@ -126,31 +151,57 @@ final class InputContainer {
 
     // MARK: - Opening
 
-    /// Returns the file's size, or throws when it is missing, not a regular readable file, or empty.
-    private static func checkReadableFile(_ path: String) throws(MediaError) -> Int64 {
-        var info = stat()
-        if stat(path, &info) != 0 {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR {
-                throw MediaError(.notFound, path: path, reason: "no such file")
+    /// Opens the file for reading, or throws when it is missing, not a regular readable file, or empty.
+    private static func openRegularFile(_ path: String) throws(MediaError) -> RegularFile {
+        let file: RegularFile
+        do {
+            file = try RegularFile(path: path)
+        } catch {
+            // Pipes, sockets and devices could block or never end: only regular files are read.
+            switch error.kind {
+            case .notFound: throw MediaError(.notFound, path: path, reason: "no such file")
+            case .directory: throw MediaError(.unreadable, path: path, reason: "is a directory, not a media file")
+            default: throw MediaError(.unreadable, path: path, reason: error.reason)
             }
-            throw MediaError(.unreadable, path: path, reason: String(cString: strerror(code)))
         }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFDIR { throw MediaError(.unreadable, path: path, reason: "is a directory, not a media file") }
-        // Pipes, sockets and devices could block or never end: only regular files are read.
-        if type != S_IFREG { throw MediaError(.unreadable, path: path, reason: "not a regular file") }
-        if access(path, R_OK) != 0 { throw MediaError(.unreadable, path: path, reason: String(cString: strerror(errno))) }
-        if info.st_size == 0 { throw MediaError(.notMedia, path: path, reason: "the file is empty") }
-        return Int64(info.st_size)
+        if file.size == 0 { throw MediaError(.notMedia, path: path, reason: "the file is empty") }
+        return file
+    }
+
+    /// Demuxers that read other files or URLs named inside the file: never used (their first reference would be
+    /// refused anyway; refusing the format gives the clearer message).
+    static let refusedFormats: Set<String> = ["hls", "applehttp", "dash", "concat", "image2", "imf", "vobsub", "sdp", "rtsp", "rtp",
+                                               "avisynth", "vapoursynth"]
+
+    private static func refusedFormat(_ format: UnsafePointer<AVInputFormat>?) -> Bool {
+        guard let format, let names = cString(format.pointee.name) else { return false }
+        return names.split(separator: ",").contains { refusedFormats.contains(String($0)) }
+    }
+
+    /// Throws when reading stopped because the file names other files, or took longer than allowed.
+    private static func checkIO(_ io: MediaFileIO, path: String, context: UnsafeRawPointer?) throws(MediaError) {
+        if let reference = io.refusedReference {
+            _ = FFmpegLog.takeError(for: context)
+            throw MediaError(.playlist, path: path,
+                             reason: "refers to other files (\(reference)): a playlist or manifest, not a single media file; only single files are read")
+        }
+        if io.pastDeadline() {
+            _ = FFmpegLog.takeError(for: context)
+            throw MediaError(.timedOut, path: path,
+                             reason: "reading took longer than the \(formatSeconds(io.allowedSeconds)) s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)")
+        }
+    }
+
+    private static func formatSeconds(_ seconds: Double) -> String {
+        seconds >= 10 || seconds == seconds.rounded() ? String(Int(seconds.rounded())) : String(Double(Int(seconds * 1000)) / 1000)
     }
 
     /// Classifies a failed `avformat_open_input`: a format FFmpeg recognises but cannot read is corrupt;
     /// anything else is not media.
-    private static func openFailure(path: String, code: Int32, context: UnsafeRawPointer?) -> MediaError {
+    private static func openFailure(path: String, code: Int32, context: UnsafeRawPointer?, io: MediaFileIO) -> MediaError {
         if code == mlav_error(ENOENT) { return MediaError(.notFound, path: path, reason: "no such file") }
         if code == mlav_error(EACCES) { return MediaError(.unreadable, path: path, reason: "permission denied") }
-        if let format = recognisedFormat(path) {
+        if let format = recognisedFormat(path, io.file) {
             return .ffmpeg(.corrupt, path: path, reason: "truncated or corrupt \(format) data", code: code, context: context)
         }
         _ = FFmpegLog.takeError(for: context)
@@ -158,14 +209,12 @@ final class InputContainer {
     }
 
     /// The long name of the format FFmpeg's probe confidently recognises in the file's first bytes, if any.
-    private static func recognisedFormat(_ path: String) -> String? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
+    private static func recognisedFormat(_ path: String, _ file: RegularFile) -> String? {
         let probeSize = 1 << 20
-        let padding = Int(mlav_probe_padding_size())
-        var buffer = [UInt8](repeating: 0, count: probeSize + padding)
-        let count = fread(&buffer, 1, probeSize, file)
+        var buffer = file.read(count: probeSize, at: 0)
+        let count = buffer.count
         guard count > 0 else { return nil }
+        buffer += [UInt8](repeating: 0, count: Int(mlav_probe_padding_size()))
         var score: Int32 = 0
         let format = path.withCString { name in
             buffer.withUnsafeMutableBufferPointer { bytes in

@@ -17,6 +17,10 @@ public struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case decoderMissing = "decoder-missing"
         /// The file is of a known format but its data is truncated or corrupt.
         case corrupt
+        /// The file is a playlist or manifest naming other files (HLS, DASH, concat …): not read.
+        case playlist
+        /// Reading took longer than the time allowed for a file of its size (`MediaTimeLimit`).
+        case timedOut = "timed-out"
     }
 
     public let kind: Kind

@@ -6,6 +6,12 @@ import MediaIO
 // The entry point: parses the command line, runs the command, and maps every failure to the exit
 // statuses of cli.md (0 ok · 1 a check failed · 2 usage error or unreadable input).
 do {
+    if let limit = ProcessInfo.processInfo.environment["MEDIALINT_MEDIA_TIME_LIMIT"] {
+        guard let parsed = MediaTimeLimit(limit) else {
+            throw CLIError("MEDIALINT_MEDIA_TIME_LIMIT=\(limit): expected seconds, or seconds+seconds-per-MB (e.g. 60 or 60+2)")
+        }
+        MediaTimeLimit.current = parsed
+    }
     var command = try MediaLintCommand.parseAsRoot()
     try command.run()
 } catch let error as MediaError {

@@ -117,6 +117,38 @@ import Testing
         #expect(reader.decodeErrorCount > 0)
     }
 
+    /// Playlists and manifests named like video (HLS, DASH, concat) are refused before their demuxer reads them:
+    /// nothing they name is opened — not a local file outside the folder (a FIFO here: opening it would hang),
+    /// not a URL (a listening socket here: it must see no connection).
+    @Test func playlistsDisguisedAsVideoAreNotFollowed() throws {
+        let directory = try TestMedia.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        let outside = directory.appendingPathComponent("outside.ts").path
+        #expect(mkfifo(outside, 0o600) == 0)
+        let listener = try LocalListener()
+        let media = TestMedia.path("speech.mp4")
+        let files: [(name: String, text: String, format: String)] = [
+            ("hls.mp4", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n\(outside)\n#EXTINF:10,\n../outside.ts\n#EXTINF:10,\nhttp://127.0.0.1:\(listener.port)/a.ts\n#EXT-X-ENDLIST\n",
+             "Apple HTTP Live Streaming"),
+            ("remote.ts", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nhttp://127.0.0.1:\(listener.port)/a.ts\n#EXT-X-ENDLIST\n", "Apple HTTP Live Streaming"),
+            ("dash.mp4", "<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\" mediaPresentationDuration=\"PT10S\" minBufferTime=\"PT1S\" profiles=\"urn:mpeg:dash:profile:isoff-on-demand:2011\"><BaseURL>\(directory.path)/</BaseURL><Period><AdaptationSet mimeType=\"video/mp4\"><Representation id=\"1\" bandwidth=\"1000\" codecs=\"avc1.42c01e\" width=\"320\" height=\"240\"><BaseURL>outside.ts</BaseURL><SegmentBase indexRange=\"0-100\"/></Representation></AdaptationSet></Period></MPD>\n",
+             "Dynamic Adaptive Streaming over HTTP"),
+            ("concat.mp4", "ffconcat version 1.0\nfile \(media)\nfile \(outside)\n", "Virtual concatenation script"),
+        ]
+        for file in files {
+            let path = library.appendingPathComponent(file.name).path
+            try file.text.write(toFile: path, atomically: false, encoding: .utf8)
+            let error = expectError(.playlist, reading: path, mentioning: "\(file.format): a playlist or manifest that names other files")
+            #expect(error != nil)
+            #expect(throws: MediaError.self) { try VideoFrameReader(path: path) }
+            #expect(throws: MediaError.self) { try AudioSampleReader(path: path) }
+        }
+        #expect(listener.connectionAttempted == false)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["library", "outside.ts"])
+    }
+
     @discardableResult
     private func expectError(_ kind: MediaError.Kind, reading path: String, mentioning text: String,
                              sourceLocation: SourceLocation = #_sourceLocation) -> MediaError? {
@@ -131,5 +163,36 @@ import Testing
             #expect(error.path == path, sourceLocation: sourceLocation)
             return error
         }
+    }
+}
+
+/// A TCP socket listening on 127.0.0.1 (any free port), to show that nothing connected to it.
+final class LocalListener {
+    let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound, listen(descriptor, 8) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = UInt16(bigEndian: address.sin_port)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close(descriptor) }
+
+    /// True when a connection is waiting to be accepted.
+    var connectionAttempted: Bool {
+        let connection = accept(descriptor, nil, nil)
+        if connection >= 0 { close(connection) }
+        return connection >= 0
     }
 }

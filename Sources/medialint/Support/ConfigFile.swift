@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 import Yams
 
@@ -22,7 +23,12 @@ struct ConfigFile {
             sections = [:]
             return
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CLIError("\(path): cannot be read") }
+        let text: String
+        do {
+            text = String(decoding: try RegularFile(path: path).readAll(limit: 1 << 20), as: UTF8.self)
+        } catch {
+            throw CLIError("\(path): cannot be read: \(error.reason)")
+        }
         let loaded: Any?
         do {
             loaded = try Yams.load(yaml: text)

@@ -1,0 +1,162 @@
+import CFFmpeg
+import FileAccess
+import Glibc
+import Synchronization
+
+/// How long reading one media file may take: `baseSeconds` plus `secondsPerMegabyte` for each megabyte of the
+/// file. Past it, the read ends with an error (a demuxer or decoder looping on a crafted file cannot stall a
+/// library run). The defaults allow far more than decoding takes; `MEDIALINT_MEDIA_TIME_LIMIT` (seconds, or
+/// `BASE+PER_MB`) changes them for the whole process.
+public struct MediaTimeLimit: Sendable, Equatable {
+    public var baseSeconds: Double
+    public var secondsPerMegabyte: Double
+
+    public init(baseSeconds: Double = 60, secondsPerMegabyte: Double = 2) {
+        self.baseSeconds = baseSeconds
+        self.secondsPerMegabyte = secondsPerMegabyte
+    }
+
+    /// `60` or `60+2`: nil when not two non-negative finite numbers.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "+", omittingEmptySubsequences: false).map { Double(String($0).trimmingWhitespace()) }
+        guard (1...2).contains(parts.count), let base = parts[0], base.isFinite, base >= 0 else { return nil }
+        var per = MediaTimeLimit().secondsPerMegabyte
+        if parts.count == 2 {
+            guard let value = parts[1], value.isFinite, value >= 0 else { return nil }
+            per = value
+        }
+        self.init(baseSeconds: base, secondsPerMegabyte: per)
+    }
+
+    /// The seconds allowed for a file of `size` bytes.
+    public func seconds(forSize size: Int64) -> Double { baseSeconds + secondsPerMegabyte * Double(size) / 1_048_576 }
+
+    private static let shared = Mutex<MediaTimeLimit?>(nil)
+
+    /// The limit in force: set with `current = …`, else from the environment, else the defaults.
+    public static var current: MediaTimeLimit {
+        get {
+            shared.withLock { limit in
+                if let limit { return limit }
+                let fromEnvironment = getenv("MEDIALINT_MEDIA_TIME_LIMIT").flatMap { MediaTimeLimit(String(cString: $0)) }
+                limit = fromEnvironment ?? MediaTimeLimit()
+                return limit!
+            }
+        }
+        set { shared.withLock { $0 = newValue } }
+    }
+}
+
+/// The bytes of one media file, handed to libav through an `AVIOContext` of our own: the file is the regular file
+/// opened and checked (never a FIFO or device, never swapped in between), every read checks the time limit, and
+/// libav may open nothing else — a playlist or manifest that names other files (HLS, DASH, concat, image
+/// sequences, VobSub's .sub …) is stopped at its first reference, which is kept for the error message.
+final class MediaFileIO {
+    let file: RegularFile
+    /// The AVIOContext libav reads through (freed here, not by libav: custom I/O).
+    private(set) var context: UnsafeMutablePointer<AVIOContext>?
+    private var position: Int64 = 0
+    /// Monotonic nanoseconds after which reading stops.
+    let deadline: UInt64
+    let allowedSeconds: Double
+    /// Set once the deadline passed during a read.
+    private(set) var timedOut = false
+    /// The first other file or URL libav tried to open for this file.
+    private(set) var refusedReference: String?
+
+    init(file: RegularFile, limit: MediaTimeLimit) {
+        self.file = file
+        allowedSeconds = limit.seconds(forSize: file.size)
+        deadline = Self.now() &+ UInt64(min(allowedSeconds, 1e9) * 1e9)
+        let size: Int32 = 1 << 16
+        guard let buffer = av_malloc(Int(size)) else { preconditionFailure("av_malloc: out of memory") }
+        context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0,
+                                     Unmanaged.passUnretained(self).toOpaque(), mediaFileRead, nil, mediaFileSeek)
+        if context == nil { preconditionFailure("avio_alloc_context: out of memory") }
+    }
+
+    deinit {
+        if context != nil {
+            av_freep(&context!.pointee.buffer)
+            avio_context_free(&context)
+        }
+    }
+
+    /// Attaches this I/O to `format` before it is opened: reads, interruption and further opens go through here.
+    func attach(to format: UnsafeMutablePointer<AVFormatContext>) {
+        format.pointee.pb = context
+        format.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        format.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+        format.pointee.interrupt_callback = AVIOInterruptCB(callback: mediaFileInterrupt, opaque: Unmanaged.passUnretained(self).toOpaque())
+        format.pointee.io_open = mediaFileRefuseOpen
+    }
+
+    /// True once the time allowed is over (and remembered as such).
+    func pastDeadline() -> Bool {
+        if !timedOut, Self.now() > deadline { timedOut = true }
+        return timedOut
+    }
+
+    fileprivate func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
+        if pastDeadline() { return mlav_error_exit() }
+        while true {
+            let got = pread(file.descriptor, buffer, Int(count), off_t(position))
+            if got < 0 {
+                if errno == EINTR { continue }
+                return mlav_error(errno)
+            }
+            if got == 0 { return mlav_error_eof() }
+            position += Int64(got)
+            return Int32(got)
+        }
+    }
+
+    fileprivate func seek(_ offset: Int64, whence: Int32) -> Int64 {
+        if whence & AVSEEK_SIZE != 0 { return file.size }
+        let target: Int64
+        switch whence & ~AVSEEK_FORCE {
+        case SEEK_SET: target = offset
+        case SEEK_CUR: target = position + offset
+        case SEEK_END: target = file.size + offset
+        default: return Int64(mlav_error(EINVAL))
+        }
+        guard target >= 0 else { return Int64(mlav_error(EINVAL)) }
+        position = target
+        return target
+    }
+
+    fileprivate func refuse(_ url: String) {
+        if refusedReference == nil { refusedReference = url }
+    }
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
+
+// The C callbacks: each finds its MediaFileIO through the opaque pointer given to libav.
+
+private func mediaFileRead(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ count: Int32) -> Int32 {
+    guard let opaque, let buffer else { return mlav_error(EINVAL) }
+    return Unmanaged<MediaFileIO>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, count: count)
+}
+
+private func mediaFileSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
+    guard let opaque else { return Int64(mlav_error(EINVAL)) }
+    return Unmanaged<MediaFileIO>.fromOpaque(opaque).takeUnretainedValue().seek(offset, whence: whence)
+}
+
+private func mediaFileInterrupt(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
+    guard let opaque else { return 0 }
+    return Unmanaged<MediaFileIO>.fromOpaque(opaque).takeUnretainedValue().pastDeadline() ? 1 : 0
+}
+
+private func mediaFileRefuseOpen(_ format: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+                                 _ url: UnsafePointer<CChar>?, _ flags: Int32, _ options: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    if let opaque = format?.pointee.opaque, let url {
+        Unmanaged<MediaFileIO>.fromOpaque(opaque).takeUnretainedValue().refuse(String(cString: url))
+    }
+    return mlav_error(EPERM)
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// Inputs that are not regular files — FIFOs named like captions, sidecars or pages, devices — are refused
+/// without being opened for a blocking read: a clear error, never a hang (every run here has a 60 s limit,
+/// and would otherwise wait for a writer forever).
+@Suite struct HostileInputTests {
+    private let manager = FileManager.default
+
+    /// A library folder with `clip.mp4` (speech) and the given FIFOs.
+    private func library(fifos: [String]) throws -> URL {
+        let directory = try Medialint.temporaryDirectory()
+        try manager.copyItem(atPath: "Media/speech.mp4", toPath: directory.appendingPathComponent("clip.mp4").path)
+        for name in fifos { #expect(mkfifo(directory.appendingPathComponent(name).path, 0o600) == 0) }
+        return directory
+    }
+
+    @Test(arguments: [["cues"], ["lint"], ["transcript"], ["convert", "-", "--to", "vtt"], ["shift", "--by", "1"],
+                      ["sync", "Media/speech.mp4"]])
+    func aFIFOCaptionFileIsRefusedAtOnce(command: [String]) throws {
+        let directory = try library(fifos: ["clip.srt"])
+        defer { try? manager.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("clip.srt").path
+        // The FIFO goes where the command takes its caption file.
+        let arguments = command[0] == "sync" ? ["sync", "Media/speech.mp4", fifo]
+            : [command[0], fifo] + command.dropFirst()
+        let result = try Medialint.run(arguments, timeout: 60)
+        #expect(!result.timedOut)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasSuffix("\(fifo): not a regular file (a FIFO)\n"), "\(result.stderr)")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    /// `check` of a folder whose sidecars are FIFOs: the captions are an error result, the rest of the file is
+    /// checked, the run ends.
+    @Test func fifoSidecarsGiveAnErrorResultInCheck() throws {
+        let directory = try library(fifos: ["clip.srt", "clip.en.vtt"])
+        defer { try? manager.removeItem(at: directory) }
+        let result = try Medialint.run(["check", directory.path, "--no-store", "--format", "json"], timeout: 120)
+        #expect(!result.timedOut)
+        #expect(result.status == 1)
+        let clip = directory.appendingPathComponent("clip").path
+        #expect(result.stdout.contains("\(clip).en.vtt: not a regular file (a FIFO)"))
+        #expect(result.stdout.contains("\(clip).srt: not a regular file (a FIFO)"))
+        #expect(result.stdout.contains("\"check\": \"flash\",\n      \"verdict\": \"pass\""), "the video is still checked")
+        // With the results store too (it fingerprints sidecars): still no hang.
+        let db = directory.appendingPathComponent("store.sqlite").path
+        let stored = try Medialint.run(["check", directory.appendingPathComponent("clip.mp4").path, "--db", db], timeout: 120)
+        #expect(!stored.timedOut && stored.status == 1)
+    }
+
+    @Test func fifoPagesAndConfigAreRefused() throws {
+        let directory = try library(fifos: ["index.html", "settings.yml"])
+        defer { try? manager.removeItem(at: directory) }
+        let page = try Medialint.run(["autoplay", directory.appendingPathComponent("index.html").path], timeout: 60)
+        #expect(!page.timedOut && page.status == 2)
+        #expect(page.stdout.contains("not a regular file (a FIFO)") || page.stderr.contains("not a regular file (a FIFO)"))
+        let config = directory.appendingPathComponent("settings.yml").path
+        let lint = try Medialint.run(["lint", "Media/speech.srt", "--config", config], timeout: 60)
+        #expect(!lint.timedOut && lint.status == 2)
+        #expect(lint.stderr == "medialint: error: \(config): cannot be read: not a regular file (a FIFO)\n")
+    }
+
+    @Test func devicesAreRefusedAsInputs() throws {
+        for arguments in [["cues", "/dev/zero"], ["probe", "/dev/zero"], ["flash", "/dev/urandom"], ["lint", "/dev/null"]] {
+            let result = try Medialint.run(arguments, timeout: 60)
+            #expect(!result.timedOut && result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains("not a regular file (a character device)"), "\(arguments): \(result.stderr)")
+        }
+    }
+}
+
+/// The time bound on reading one media file (MEDIALINT_MEDIA_TIME_LIMIT): past it the file is an error result,
+/// and a library run goes on with the next file.
+@Suite struct MediaTimeLimitTests {
+    @Test func aFileOverItsTimeIsAnErrorResultAndTheRunGoesOn() throws {
+        let flash = try Medialint.run(["flash", "Media/speech.mp4"], environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "0+0"])
+        #expect(flash.status == 2)
+        #expect(flash.stdout == "Media/speech.mp4  ERROR  flash\n  ✗ reading took longer than the 0 s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)  [media.unreadable]\n")
+        let check = try Medialint.run(["check", "Media/speech.mp4", "Media/speech.srt", "--no-store"],
+                                      environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "0+0"])
+        #expect(check.status == 2)
+        #expect(check.stdout.hasPrefix("""
+            Media/speech.mp4  ERROR  media
+              ✗ reading took longer than the 0 s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)  [media.unreadable]
+
+            Media/speech.srt  WARN  lint
+
+            """), "the caption file is still checked")
+        // The default allows the same file.
+        #expect(try Medialint.run(["flash", "Media/speech.mp4"]).status == 0)
+    }
+
+    @Test func aMalformedLimitIsAUsageError() throws {
+        let result = try Medialint.run(["probe", "Media/speech.mp4"], environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "1e400"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "medialint: error: MEDIALINT_MEDIA_TIME_LIMIT=1e400: expected seconds, or seconds+seconds-per-MB (e.g. 60 or 60+2)\n")
+    }
+}
