@@ -146,7 +146,14 @@ public struct AutoplayCheck: Sendable {
                                         [("src", .string(source))]))
                 continue
             }
-            switch cache.activity(of: resolved.path) {
+            // The name is inside; where it leads (links followed) must be too.
+            if let real = PathContainment.realPath(resolved.path), let realRoot = PathContainment.realPath(root.path),
+               !PathContainment.isWithin(real, root: realRoot) {
+                problems.append(finding("media.outside-root", .error, "source \(source) is a link that leads outside the checked root (to \(real)): not read",
+                                        [("src", .string(source))]))
+                continue
+            }
+            switch cache.activity(of: PathContainment.realPath(resolved.path) ?? resolved.path) {
             case .failure(let error):
                 problems.append(finding("media.unreadable", .error, "source \(source): \(error.reason)", [("src", .string(source))]))
             case .success(let activity):

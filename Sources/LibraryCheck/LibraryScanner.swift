@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 
 /// A file of a media library and what kind of check it gets.
@@ -8,6 +9,19 @@ public struct LibraryItem: Sendable, Equatable {
     public var path: String
     /// The path given on the command line that this file was found under (the root for pages' media).
     public var root: String
+}
+
+/// A path met while walking a library that could not be checked: an error result.
+public struct LibraryProblem: Sendable, Equatable {
+    public var path: String
+    public var message: String
+    public var rule: String
+
+    public init(path: String, message: String, rule: String = "media.unreadable") {
+        self.path = path
+        self.message = message
+        self.rule = rule
+    }
 }
 
 /// Finds the files to check under the paths given: media by extension, caption files, HTML pages. Directories
@@ -30,18 +44,18 @@ public enum LibraryScanner {
 
     /// The files under `paths` (a file given directly is taken whatever its name), in path order, and the
     /// problems met (path, message).
-    public static func scan(_ paths: [String]) -> (items: [LibraryItem], problems: [(path: String, message: String)]) {
+    public static func scan(_ paths: [String]) -> (items: [LibraryItem], problems: [LibraryProblem]) {
         var items: [LibraryItem] = []
-        var problems: [(path: String, message: String)] = []
+        var problems: [LibraryProblem] = []
         var visited = Set<FileIdentity>()
         for path in paths {
             var info = stat()
             guard stat(path, &info) == 0 else {
-                problems.append((path, String(cString: strerror(errno))))
+                problems.append(LibraryProblem(path: path, message: String(cString: strerror(errno))))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                walk(path, root: path, &items, &problems, &visited)
+                walk(path, root: path, realRoot: PathContainment.realPath(path) ?? path, &items, &problems, &visited)
             } else {
                 items.append(LibraryItem(kind: kind(of: path) ?? .media, path: path, root: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent))
             }
@@ -54,11 +68,11 @@ public enum LibraryScanner {
         var inode: UInt64
     }
 
-    private static func walk(_ directory: String, root: String, _ items: inout [LibraryItem],
-                             _ problems: inout [(path: String, message: String)], _ visited: inout Set<FileIdentity>) {
+    private static func walk(_ directory: String, root: String, realRoot: String, _ items: inout [LibraryItem],
+                             _ problems: inout [LibraryProblem], _ visited: inout Set<FileIdentity>) {
         var info = stat()
         guard stat(directory, &info) == 0 else {
-            problems.append((directory, String(cString: strerror(errno))))
+            problems.append(LibraryProblem(path: directory, message: String(cString: strerror(errno))))
             return
         }
         guard visited.insert(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
@@ -66,19 +80,29 @@ public enum LibraryScanner {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         } catch {
-            problems.append((directory, "cannot be listed"))
+            problems.append(LibraryProblem(path: directory, message: "cannot be listed"))
             return
         }
         for name in names where !name.hasPrefix(".") {
             let path = (directory as NSString).appendingPathComponent(name)
             var entry = stat()
             guard stat(path, &entry) == 0 else {
-                problems.append((path, String(cString: strerror(errno))))  // e.g. a dangling symlink
+                problems.append(LibraryProblem(path: path, message: String(cString: strerror(errno))))  // e.g. a dangling symlink
+                continue
+            }
+            // A link is followed only while it stays inside the root given: the library is what is under it.
+            var link = stat()
+            if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, let real = PathContainment.realPath(path),
+               !PathContainment.isWithin(real, root: realRoot) {
+                if entry.st_mode & S_IFMT == S_IFDIR || kind(of: name) != nil {
+                    problems.append(LibraryProblem(path: path, message: "a link that leads outside the checked root (to \(real)): not read",
+                                                   rule: "media.outside-root"))
+                }
                 continue
             }
             switch entry.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(path, root: root, &items, &problems, &visited)
+                walk(path, root: root, realRoot: realRoot, &items, &problems, &visited)
             case S_IFREG:
                 if let kind = kind(of: name) { items.append(LibraryItem(kind: kind, path: path, root: root)) }
             default:

@@ -98,3 +98,69 @@ import Testing
         #expect(result.stderr == "medialint: error: MEDIALINT_MEDIA_TIME_LIMIT=1e400: expected seconds, or seconds+seconds-per-MB (e.g. 60 or 60+2)\n")
     }
 }
+
+/// Links that lead out of the root given are not followed: not by `autoplay` (media a page plays), not by
+/// `check` (files and folders of the library). What lies outside is a FIFO here — opening it would hang.
+@Suite struct OutsideTheRootTests {
+    private let manager = FileManager.default
+
+    /// `outside/` (a FIFO `secret.mp4`, a folder `private/` with a FIFO `clip.srt` and a real `clip.mp4`) beside
+    /// `site/`, which links to them.
+    private func layout() throws -> (directory: URL, site: String) {
+        let directory = try Medialint.temporaryDirectory()
+        let site = directory.appendingPathComponent("site").path, outside = directory.appendingPathComponent("outside").path
+        try manager.createDirectory(atPath: site + "/media", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: outside + "/private", withIntermediateDirectories: true)
+        #expect(mkfifo(outside + "/secret.mp4", 0o600) == 0)
+        #expect(mkfifo(outside + "/private/clip.srt", 0o600) == 0)
+        try manager.copyItem(atPath: "Media/speech.mp4", toPath: outside + "/private/clip.mp4")
+        try manager.copyItem(atPath: "Media/speech.mp4", toPath: site + "/media/inside.mp4")
+        try manager.createSymbolicLink(atPath: site + "/media/link.mp4", withDestinationPath: outside + "/secret.mp4")
+        try manager.createSymbolicLink(atPath: site + "/media/passwd.mp4", withDestinationPath: "/etc/passwd")
+        try manager.createSymbolicLink(atPath: site + "/linked", withDestinationPath: "../outside/private")
+        try manager.createSymbolicLink(atPath: site + "/media/alias.mp4", withDestinationPath: "inside.mp4")  // inside: fine
+        try """
+            <video autoplay src="media/link.mp4"></video>
+            <video autoplay src="media/passwd.mp4"></video>
+            <video autoplay src="linked/clip.mp4"></video>
+            <video autoplay muted src="media/alias.mp4"></video>
+            """.write(toFile: site + "/index.html", atomically: false, encoding: .utf8)
+        return (directory, site)
+    }
+
+    @Test func autoplayRefusesMediaBehindLinksOutOfTheRoot() throws {
+        let (directory, site) = try layout()
+        defer { try? manager.removeItem(at: directory) }
+        let outside = PathContainment(directory.appendingPathComponent("outside").path)
+        let result = try Medialint.run(["autoplay", site], timeout: 60)
+        #expect(!result.timedOut && result.status == 2)
+        #expect(result.stdout.contains("✗ line 1  <video> source media/link.mp4 is a link that leads outside the checked root (to \(outside)/secret.mp4): not read (WCAG 1.4.2)  [media.outside-root]"), "\(result.stdout)")
+        #expect(result.stdout.contains("✗ line 2  <video> source media/passwd.mp4 is a link that leads outside the checked root (to /etc/passwd): not read (WCAG 1.4.2)  [media.outside-root]"))
+        #expect(result.stdout.contains("✗ line 3  <video> source linked/clip.mp4 is a link that leads outside the checked root (to \(outside)/private/clip.mp4): not read (WCAG 1.4.2)  [media.outside-root]"))
+        #expect(result.stdout.contains("line 4  <video> autoplays muted: no sound"))
+        #expect(result.stderr == "medialint: error: \(site)/linked: a link that leads outside the checked root (to \(outside)/private): not read\n"
+                + "medialint: error: \(site)/index.html: <video> source media/link.mp4 is a link that leads outside the checked root (to \(outside)/secret.mp4): not read\n",
+                "exit 2 says why on standard error")
+        #expect(result.stdout.contains("\(site)/linked  ERROR  autoplay\n  ✗ a link that leads outside the checked root (to \(outside)/private): not read  [media.outside-root]"))
+    }
+
+    @Test func checkDoesNotWalkOrReadOutOfTheRoot() throws {
+        let (directory, site) = try layout()
+        defer { try? manager.removeItem(at: directory) }
+        let outside = PathContainment(directory.appendingPathComponent("outside").path)
+        let result = try Medialint.run(["check", site, "--no-store", "--format", "jsonl"], timeout: 120)
+        #expect(!result.timedOut)
+        let files = Set(result.stdout.split(separator: "\n").compactMap { line in
+            line.range(of: "\"file\":\"").map { String(line[$0.upperBound...].prefix { $0 != "\"" }) }
+        })
+        #expect(files == [site + "/index.html", site + "/linked", site + "/media/alias.mp4", site + "/media/inside.mp4",
+                          site + "/media/link.mp4", site + "/media/passwd.mp4"])
+        #expect(result.stdout.contains("{\"file\":\"\(site)/media/passwd.mp4\",\"check\":\"media\",\"verdict\":\"error\",\"findings\":[{\"rule\":\"media.outside-root\",\"severity\":\"error\",\"message\":\"a link that leads outside the checked root (to /etc/passwd): not read\""))
+        #expect(result.stderr.contains("\(site)/linked: a link that leads outside the checked root (to \(outside)/private): not read\n"))
+    }
+}
+
+/// The real path of a test directory (the temporary directory may itself be behind a link).
+private func PathContainment(_ path: String) -> String {
+    URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+}

@@ -62,14 +62,19 @@ struct AutoplayCommand: ParsableCommand {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                Console.error("\(path): no such file or folder")
                 results.append(CheckResult(file: path, check: "autoplay", verdict: .error,
                                            findings: [Finding(rule: "media.unreadable", severity: .error, message: "no such file or folder")]))
                 continue
             }
             if isDirectory.boolValue {
                 let base = root ?? path
-                for page in Self.pages(in: path) { results.append(check.run(page: page, root: base)) }
+                let (items, problems) = LibraryScanner.scan([path])
+                // Pages, and folders, that could not be read or lead outside; media links are judged where a page plays them.
+                for problem in problems where [nil, .page].contains(LibraryScanner.kind(of: problem.path)) {
+                    results.append(CheckResult(file: problem.path, check: "autoplay", verdict: .error,
+                                               findings: [Finding(rule: problem.rule, severity: .error, message: problem.message)]))
+                }
+                for item in items where item.kind == .page { results.append(check.run(page: item.path, root: base)) }
             } else {
                 results.append(check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? ".")) 
             }
@@ -77,18 +82,8 @@ struct AutoplayCommand: ParsableCommand {
         try output.emit(results, format: format, metricsLine: Self.metricsLine,
                         ruleDescriptions: ["autoplay.audio": "media that plays sound by itself", "autoplay.unverified": "possible autoplay that cannot be judged from the page",
                                            "media.unreadable": "media that cannot be read", "media.outside-root": "media outside the checked root"])
+        OutputOptions.reportErrors(results.filter { !media.contains($0.file) })  // --media failures were said as they came
         try OutputOptions.exitForVerdicts(results)
-    }
-
-    /// The HTML pages under `folder`, sorted.
-    static func pages(in folder: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
-        var pages: [String] = []
-        while let relative = walker.nextObject() as? String {
-            let lowered = relative.lowercased()
-            if lowered.hasSuffix(".html") || lowered.hasSuffix(".htm") { pages.append((folder as NSString).appendingPathComponent(relative)) }
-        }
-        return pages.sorted()
     }
 
     /// `--media FILE`: length, audible seconds, first and last audible time.

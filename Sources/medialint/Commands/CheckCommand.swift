@@ -53,7 +53,7 @@ struct CheckCommand: ParsableCommand {
         }
         var results = problems.map { problem in
             CheckResult(file: problem.path, check: "media", verdict: .error,
-                        findings: [Finding(rule: "media.unreadable", severity: .error, message: problem.message)])
+                        findings: [Finding(rule: problem.rule, severity: .error, message: problem.message)])
         }
         for problem in problems { Console.error("\(problem.path): \(problem.message)") }
         let checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
