@@ -70,6 +70,38 @@ public struct AutoplayCheck: Sendable {
         self.cache = cache
     }
 
+    /// The text of a page: UTF-16 (with a byte order mark, or ASCII markup with every other byte 0) or UTF-8;
+    /// nil for binary data.
+    static func pageText(_ bytes: [UInt8]) -> String? {
+        func utf16(from start: Int, bigEndian: Bool) -> String {
+            var units: [UInt16] = []
+            units.reserveCapacity((bytes.count - start) / 2)
+            var index = start
+            while index + 1 < bytes.count {
+                let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+                units.append(UInt16(high) << 8 | UInt16(low))
+                index += 2
+            }
+            return String(decoding: units, as: UTF16.self)
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) { return utf16(from: 2, bigEndian: false) }
+        if bytes.starts(with: [0xFE, 0xFF]) { return utf16(from: 2, bigEndian: true) }
+        let head = bytes.prefix(4096)
+        guard head.contains(0) else { return String(decoding: bytes, as: UTF8.self) }
+        // No mark: UTF-16 when most odd (little-endian) or even (big-endian) bytes are 0 — the high bytes of ASCII
+        // markup — and almost none of the others are.
+        let pairs = head.count / 2
+        guard pairs >= 2 else { return nil }
+        var zeroEven = 0, zeroOdd = 0
+        for pair in 0..<pairs {
+            if head[head.startIndex + 2 * pair] == 0 { zeroEven += 1 }
+            if head[head.startIndex + 2 * pair + 1] == 0 { zeroOdd += 1 }
+        }
+        if zeroOdd * 2 >= pairs, zeroEven * 20 < pairs { return utf16(from: 0, bigEndian: false) }
+        if zeroEven * 2 >= pairs, zeroOdd * 20 < pairs { return utf16(from: 0, bigEndian: true) }
+        return nil
+    }
+
     /// The largest page read (bigger ones are an error result, not a memory spike).
     public static let pageSizeLimit = 256 << 20
 
@@ -82,13 +114,12 @@ public struct AutoplayCheck: Sendable {
             return CheckResult(file: path, check: "autoplay", verdict: .error,
                                findings: [Finding(rule: "media.unreadable", severity: .error, message: "the page cannot be read: \(error.reason)")])
         }
-        // Text has no NUL bytes (UTF-16 pages are not served as HTML either): binary data is not a page.
-        if data.prefix(4096).contains(0) {
+        // Text has no NUL bytes (but UTF-16 has them in every other byte): binary data is not a page.
+        guard let html = Self.pageText(data) else {
             return CheckResult(file: path, check: "autoplay", verdict: .error,
                                findings: [Finding(rule: "media.unreadable", severity: .error,
                                                   message: "not an HTML page: binary data (a media file? `medialint autoplay --media FILE` measures its sound)")])
         }
-        let html = String(decoding: data, as: UTF8.self)
         let (elements, reviews) = PageScanner.scan(html)
         var findings: [Finding] = []
         let pageDirectory = URL(fileURLWithPath: path).deletingLastPathComponent()

@@ -78,4 +78,27 @@ import Testing
         #expect(result.stdout.contains("not an HTML page: binary data"))
         #expect(result.stdout.contains("speech.mp4  PASS  autoplay"), "the --media file is still measured")
     }
+
+    /// A page saved as UTF-16 (with a byte order mark, or without one, either byte order) is read as the same page,
+    /// Korean text and all — not refused as binary.
+    @Test(arguments: ["le-bom", "be-bom", "le", "be"])
+    func utf16PagesAreRead(encoding: String) throws {
+        let directory = try site()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let html = "<!doctype html>\n<title>홈 — 자동 재생</title>\n<p>소리가 납니다</p>\n<video autoplay src=\"media/speech.mp4\"></video>\n"
+        var bytes: [UInt8] = encoding.hasSuffix("bom") ? (encoding.hasPrefix("le") ? [0xFF, 0xFE] : [0xFE, 0xFF]) : []
+        for unit in html.utf16 {
+            bytes += encoding.hasPrefix("le") ? [UInt8(unit & 0xFF), UInt8(unit >> 8)] : [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+        }
+        let page = directory.appendingPathComponent("site/utf16.html").path
+        try Data(bytes).write(to: URL(fileURLWithPath: page))
+        let result = try Medialint.run(["autoplay", page])
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            \(page)  FAIL  autoplay
+              ✗ line 4  <video> autoplays media/speech.mp4 with 10.6 s of sound: more than 3 s with no control to stop it (WCAG 1.4.2)  [autoplay.audio]
+              1 autoplaying element · profile wcag
+
+            """)
+    }
 }

@@ -164,3 +164,38 @@ import Testing
 private func PathContainment(_ path: String) -> String {
     URL(fileURLWithPath: path).resolvingSymlinksInPath().path
 }
+
+/// Extreme numbers in options and settings are usage errors (exit 2, one message), never a trap (exit 132).
+@Suite struct NumberRangeTests {
+    @Test(arguments: [
+        (["shift", "Media/speech.srt", "--by=1e19"], "Error: --by (seconds) must be a number from -1000000000 to 1000000000 (got 1e+19)."),
+        (["shift", "Media/speech.srt", "--by=-1e308"], "Error: --by (seconds) must be a number from -1000000000 to 1000000000 (got -1e+308)."),
+        (["shift", "Media/speech.srt", "--scale=1e308"], "Error: --scale must be a number from 0.001 to 1000 (got 1e+308)."),
+        (["flash", "Media/flashing.mp4", "--max-flashes=inf"],
+         "Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got inf)."),
+        (["flash", "Media/flashing.mp4", "--max-flashes=1e308"],
+         "Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got 1e+308)."),
+        (["flash", "Media/flashing.mp4", "--block-size=99999999"], "Error: The block size (--block-size, flash.block-size) must be a whole number from 1 to 4096 (got 99999999)."),
+        (["lint", "Media/speech.srt", "--max-cps=1e308"], "Error: --max-cps (lint.max-cps) must be a number above 0 and at most 1000 (got 1e+308)."),
+        (["transcript", "Media/speech.srt", "--pause=1e308"], "Error: --pause (seconds) must be a number above 0 and at most 86400 (got 1e+308)."),
+        (["check", "Media/speech.srt", "--jobs=99999999"], "Error: --jobs must be a whole number from 1 to 1024 (got 99999999)."),
+        (["sync", "Media/speech.mp4", "--tolerance=1e308"], "Error: The sync tolerance (--tolerance, sync.tolerance) must be a number above 0 and at most 60 (got 1e+308)."),
+    ] as [([String], String)])
+    func extremeOptionsAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try Medialint.run(arguments)
+        #expect(result.status == 2 && !result.signalled)
+        #expect(result.stderr.hasPrefix(message + "\n"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(arguments: ["1e308", ".inf", "-.inf", ".nan"])
+    func extremeSettingsAreUsageErrors(value: String) throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("medialint.yml").path
+        try "flash:\n  max-flashes: \(value)\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let result = try Medialint.run(["flash", "Media/flashing.mp4", "--config", config])
+        #expect(result.status == 2 && !result.signalled)
+        #expect(result.stderr.hasPrefix("Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got "))
+    }
+}

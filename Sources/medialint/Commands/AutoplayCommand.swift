@@ -50,6 +50,7 @@ struct AutoplayCommand: ParsableCommand {
     func validate() throws {
         if paths.isEmpty, media.isEmpty { throw ValidationError("Give HTML pages or folders, or --media FILE.") }
         if !(threshold < 0) { throw ValidationError("--threshold is a level below 0 dBFS, e.g. -50.") }
+        try NumberRange.check(threshold, "--threshold (dBFS)", -200...0)
     }
 
     func run() throws {

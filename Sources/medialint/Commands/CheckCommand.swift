@@ -42,7 +42,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        try NumberRange.check(jobs, "--jobs", 1...1024)
     }
 
     func run() throws {

@@ -171,10 +171,15 @@ struct FlashThresholdOptions: ParsableArguments {
         if noExtended { configuration.detectsExtendedRisk = false }
         if let blockSize { configuration.blockSize = blockSize }
         if let samplingStep { configuration.samplingStep = samplingStep }
-        guard (0...1).contains(configuration.areaFraction), configuration.luminanceChange > 0, (configuration.blockSize ?? 1) >= 1,
-              (configuration.samplingStep ?? 1) >= 1, configuration.maximumFlashesPerSecond > 0 else {
-            throw ValidationError("Flash thresholds out of range: area 0–1, luminance change > 0, block size and sampling step ≥ 1, max flashes > 0.")
-        }
+        // Each value, from the profile, the settings file or an option, within its sensible range.
+        try NumberRange.check(configuration.areaFraction, "The flash area (--area, flash.area)", 0...1)
+        try NumberRange.check(configuration.luminanceChange, "The luminance change (--luminance-change, flash.luminance-change)", 0...1, above: true)
+        try NumberRange.check(configuration.darkerStateLimit, "The darker state (--darker-state, flash.darker-state)", 0...1)
+        try NumberRange.check(configuration.maximumFlashesPerSecond, "The most flashes a second (--max-flashes, flash.max-flashes)", 0...1000, above: true)
+        try NumberRange.check(configuration.redSaturation, "The red saturation (--red-saturation, flash.red-saturation)", 0...1)
+        try NumberRange.check(configuration.redChange, "The red change (--red-change, flash.red-change)", 0...1000, above: true)
+        try NumberRange.check(configuration.blockSize, "The block size (--block-size, flash.block-size)", 1...4096)
+        try NumberRange.check(configuration.samplingStep, "The sampling step (--sampling-step, flash.sampling-step)", 1...1024)
         return configuration
     }
 }

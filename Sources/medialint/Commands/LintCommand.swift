@@ -132,6 +132,14 @@ struct LintCommand: ParsableCommand {
             duration = info.duration
             if framesPerSecond == nil { framesPerSecond = info.streams(of: .video).first?.video?.fps }
         }
+        try NumberRange.check(rules.maxCharactersPerLine, "--max-chars-per-line (lint.max-chars-per-line)", 1...10_000)
+        try NumberRange.check(rules.maxLines, "--max-lines (lint.max-lines)", 1...1000)
+        try NumberRange.check(rules.minDuration, "--min-duration (lint.min-duration)", 0...86_400)
+        try NumberRange.check(rules.maxDuration, "--max-duration (lint.max-duration)", 0...86_400, above: true)
+        try NumberRange.check(rules.maxCharactersPerSecond, "--max-cps (lint.max-cps)", 0...1000, above: true)
+        try NumberRange.check(rules.maxWordsPerMinute, "--max-wpm (lint.max-wpm)", 0...100_000, above: true)
+        try NumberRange.check(rules.minGapFrames, "--min-gap-frames (lint.min-gap-frames)", 0...1000)
+        try NumberRange.check(framesPerSecond, "--fps (lint.fps)", 0...1000, above: true)
         return CaptionLinter(profile: rules, framesPerSecond: framesPerSecond ?? 24, mediaDuration: duration, disabled: disabled)
     }
 

@@ -34,7 +34,8 @@ struct ShiftCommand: ParsableCommand {
     func validate() throws {
         if inPlace, outputPath != nil { throw ValidationError("Give either -o or --in-place, not both.") }
         if inPlace, input.track != nil { throw ValidationError("--in-place cannot rewrite an embedded track; write the captions with -o.") }
-        if !by.isFinite { throw ValidationError("--by must be a number of seconds.") }
+        try NumberRange.check(by, "--by (seconds)", -1e9...1e9)
+        try NumberRange.check(scale.value, "--scale", 0.001...1000)
     }
 
     func run() throws {

@@ -132,6 +132,8 @@ struct SyncCommand: ParsableCommand {
             fail = tolerance.fail ?? max(fail, warn)
         }
         guard warn > 0, fail >= warn else { throw CLIError("sync tolerances must be positive, the fail tolerance at least the warning one") }
+        try NumberRange.check(warn, "The sync tolerance (--tolerance, sync.tolerance)", 0...60, above: true)
+        try NumberRange.check(fail, "The sync fail tolerance (--tolerance, sync.fail-tolerance)", 0...60, above: true)
         return SyncCheck(tolerance: warn, failTolerance: fail)
     }
 

@@ -45,7 +45,7 @@ struct TranscriptCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard pause > 0 else { throw ValidationError("--pause must be positive.") }
+        try NumberRange.check(pause, "--pause (seconds)", 0...86_400, above: true)
     }
 
     func run() throws {
