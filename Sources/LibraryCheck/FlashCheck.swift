@@ -32,8 +32,11 @@ public struct FlashCheck: Sendable {
         let analyzer = FlashAnalyzer(configuration: configuration)
         analyzer.measuresEveryFrame = sink != nil
         var count = 0
+        var span: (first: Double, end: Double)?
         var series = TimeSeries(duration: info.duration ?? 0)
         while let frame = try stream.nextFrame() {
+            let end = frame.time + (frame.duration ?? info.video?.fps.map { 1 / $0 } ?? 0)
+            span = (min(span?.first ?? frame.time, frame.time), max(span?.end ?? end, end))
             let measurement = frame.withPlanes { planes in analyzer.add(Self.flashFrame(frame, planes)) }
             sink?(measurement)
             series.add(time: measurement.time - (info.startTime ?? 0), luminance: measurement.meanLuminance,
@@ -42,11 +45,34 @@ public struct FlashCheck: Sendable {
             progress?(frame.time - (info.startTime ?? 0), info.duration, count)
         }
         var result = result(for: analyzer.finish(), path: path, stream: info)
+        try Self.checkCoverage(&result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: stream.statedDuration,
+                               stream: info.index, path: path)
         if case .object(var members) = result.metrics {
             members.append(("series", series.json))
             result.metrics = .object(members)
         }
         return result
+    }
+
+    /// A flash check never passes video it did not see. No frame (or a single one of a longer stream) is an error;
+    /// decoding that ends well before the duration the file states is the truncation `probe` reports (an error,
+    /// with the same reason), or a video stream shorter than the others (fine, when its packets end where decoding
+    /// did), or else frames that could not be decoded: the result is `unverified`, the decoded span stated.
+    static func checkCoverage(_ result: inout CheckResult, frames: Int, decoded: Double, stated: Double?, stream: Int,
+                              path: String) throws(MediaError) {
+        let statedText = stated.map { " of the \(String(format: "%.3f", $0)) s the file states" } ?? ""
+        if frames == 0 || (frames == 1 && (stated ?? 0) > 1) {
+            throw MediaError(.corrupt, path: path, reason: "\(frames == 0 ? "no video frame" : "only one video frame") could be decoded\(statedText): nothing to judge flashing on")
+        }
+        guard let stated, stated - decoded > max(1.0, 0.05 * stated) else { return }
+        // The same reason as probe, sync and check give when the packets end early.
+        let measured = try MediaProbe.probe(path, scan: .always)
+        // A video stream that simply ends before the others (the container's duration is theirs): all of it was seen.
+        if let packets = measured.streams.first(where: { $0.index == stream })?.duration, packets - decoded <= max(1.0, 0.05 * packets) { return }
+        if result.verdict != .fail { result.verdict = .unverified }  // flashing seen in the decoded part still fails
+        result.findings.append(Finding(rule: "flash.unverified", severity: .warning,
+                                       message: "only \(String(format: "%.3f", decoded)) s of video (\(frames) frames) could be decoded\(statedText): the rest was not checked for flashing",
+                                       data: .object([("decodedSeconds", .number(CheckNumbers.rounded(decoded))), ("statedSeconds", .number(CheckNumbers.rounded(stated)))])))
     }
 
     /// Mean luminance and flashes a second over time, in at most 600 bins (for charts).

@@ -75,6 +75,12 @@ public struct LibraryChecker: Sendable {
             return [CheckResult(file: path, check: "media", verdict: .error,
                                 findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])]
         }
+        // A file with no audio or video stream (a header cut short, say) cannot pass anything.
+        guard info.streams.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
+            let stated = info.duration.map { " (the container states \(String(format: "%.3f", $0)) s)" } ?? ""
+            return [CheckResult(file: path, check: "media", verdict: .error,
+                                findings: [Finding(rule: "media.unreadable", severity: .error, message: "no audio or video stream could be read\(stated)")])]
+        }
         var results: [CheckResult] = []
         // Caption sources: sidecar files and embedded text tracks.
         let sources = CaptionSource.all(for: path, media: info)

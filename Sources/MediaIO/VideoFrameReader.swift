@@ -23,6 +23,9 @@ public final class VideoFrameReader {
     public let path: String
     /// The stream being decoded, as `MediaProbe` describes it.
     public let stream: StreamInfo
+    /// How long the file says the stream lasts: the stream's own duration, else the container's (when stated,
+    /// not estimated from the bit rate). What decoding should cover.
+    public let statedDuration: Double?
 
     private let decoder: StreamDecoder
     private let decoded = Frame()
@@ -35,6 +38,7 @@ public final class VideoFrameReader {
         let input = try InputContainer(path: path)
         let avStream = try input.selectStream(options.streamIndex, kind: .video)
         stream = MediaProbe.describe(avStream)
+        statedDuration = stream.duration ?? input.statedDuration
         streamColor = stream.video?.color ?? ColorInfo()
         decoder = try StreamDecoder(input: input, stream: avStream, threads: options.threads)
     }

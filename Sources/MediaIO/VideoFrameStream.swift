@@ -8,17 +8,20 @@ import Foundation
 public final class VideoFrameStream: @unchecked Sendable {
     /// The stream being decoded.
     public let stream: StreamInfo
+    /// How long the file says the stream lasts (see `VideoFrameReader.statedDuration`).
+    public let statedDuration: Double?
     private let thread: DecodingThread<VideoFrame>
 
     /// Opens `path` and starts decoding.
     public convenience init(path: String, options: VideoFrameReader.Options = .init(), capacity: Int = 8) throws(MediaError) {
         let reader = try VideoFrameReader(path: path, options: options)
-        self.init(source: reader, stream: reader.stream, capacity: capacity)
+        self.init(source: reader, stream: reader.stream, statedDuration: reader.statedDuration, capacity: capacity)
     }
 
     /// Starts decoding `source`, which from now on is used only by the decoding thread.
-    init(source: some DecodedSource<VideoFrame>, stream: StreamInfo, capacity: Int) {
+    init(source: some DecodedSource<VideoFrame>, stream: StreamInfo, statedDuration: Double? = nil, capacity: Int) {
         self.stream = stream
+        self.statedDuration = statedDuration
         thread = DecodingThread(name: "medialint.video-decode", source: source, capacity: capacity)
     }
 

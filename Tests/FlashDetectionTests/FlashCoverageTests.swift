@@ -1,0 +1,76 @@
+import Foundation
+import MediaIO
+import Reports
+import TestSupport
+import Testing
+@testable import LibraryCheck
+
+/// A seizure-risk check never says PASS on video it did not see: files cut to their header, with a broken sample
+/// description, or cut in half are errors (with the reason probe gives), a video stream that merely ends before
+/// the audio passes, and frames that could not be decoded make the result `unverified`.
+@Suite struct FlashCoverageTests {
+    private static let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Media")
+
+    /// A damaged copy of a bundled sample, made in this run's clip folder.
+    private func damaged(_ sample: String, _ name: String, _ damage: (inout Data) -> Void) throws -> String {
+        var data = try Data(contentsOf: Self.media.appendingPathComponent(sample))
+        damage(&data)
+        let path = GeneratedClips.directory.appendingPathComponent(name).path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private func flashError(_ path: String) -> String? {
+        do {
+            _ = try GeneratedClips.check(path)
+            return nil
+        } catch {
+            return (error as? MediaError)?.reason ?? "\(error)"
+        }
+    }
+
+    @Test func aMatroskaHeaderAloneIsAnError() throws {
+        let path = try damaged("embedded-subtitles.mkv", "header-only.mkv") { $0 = $0.prefix(4096) }
+        #expect(flashError(path) == "no video frame could be decoded of the 12.021 s the file states: nothing to judge flashing on")
+    }
+
+    @Test func anMP4WithAnEmptySampleDescriptionIsAnError() throws {
+        let path = try damaged("flashing.mp4", "stsd-size-0.mp4") { data in
+            let at = data.range(of: Data("stsd".utf8))!.lowerBound
+            data.replaceSubrange((at - 4)..<at, with: [0, 0, 0, 0])
+        }
+        #expect(flashError(path) == "no video frame could be decoded of the 6.000 s the file states: nothing to judge flashing on")
+    }
+
+    @Test func aMatroskaCutInHalfIsTruncatedAsProbeSays() throws {
+        let path = try damaged("embedded-subtitles.mkv", "cut-in-half.mkv") { $0 = $0.prefix($0.count / 2) }
+        let reason = "the file is truncated: its data ends at 6.141 s but the container says it lasts 12.021 s"
+        #expect(flashError(path) == reason)
+        #expect(throws: MediaError(.corrupt, path: path, reason: reason)) { try MediaProbe.probe(path) }
+    }
+
+    /// An MP4 cut to 100 bytes keeps a duration but no stream: `check` makes it an error, not a pass.
+    @Test func aFileWithNoStreamIsAnErrorInCheck() throws {
+        let path = try damaged("speech.mp4", "cut-to-100-bytes.mp4") { $0 = $0.prefix(100) }
+        let results = LibraryChecker(jobs: 1).check(LibraryItem(kind: .media, path: path, root: GeneratedClips.directory.path))
+        #expect(results.map(\.verdict) == [.error])
+        #expect(results.first?.findings.first?.message == "no audio or video stream could be read (the container states 12.000 s)")
+    }
+
+    /// 2 s of video and 6 s of audio in Matroska (no per-stream duration): the video was seen whole.
+    @Test func videoShorterThanTheAudioPasses() throws {
+        let path = try GeneratedClips.make("short-video.mkv", source: "testsrc=size=64x36:rate=25:duration=2",
+                                           arguments: ["-f", "lavfi", "-i", "sine=duration=6", "-c:v", "mpeg4", "-c:a", "libvorbis"])
+        let result = try GeneratedClips.check(path)
+        #expect(result.verdict == .pass)
+        #expect(result.metrics["framesAnalysed"]?.intValue == 50)
+
+        // Had only half a second of those 2 s been decoded, the rest would be unverified, and said so.
+        var partial = result
+        try FlashCheck.checkCoverage(&partial, frames: 12, decoded: 0.5, stated: 6.003, stream: 0, path: path)
+        #expect(partial.verdict == .unverified)
+        #expect(partial.findings.map(\.message) == ["only 0.500 s of video (12 frames) could be decoded of the 6.003 s the file states: the rest was not checked for flashing"])
+        #expect(partial.findings.map(\.rule) == ["flash.unverified"])
+    }
+}
