@@ -121,6 +121,7 @@ public struct HTMLTokenizer: Sendable {
             while j < count, !isSpace(bytes[j]), bytes[j] != UInt8(ascii: "/"), bytes[j] != UInt8(ascii: ">") { j += 1 }
             let name = String(decoding: bytes[nameStart..<j], as: UTF8.self).lowercased()
             var attributes: [(name: String, value: String)] = []
+            var seenNames = Set<String>()  // duplicates are dropped: a set keeps that linear in the attribute count
             var selfClosing = false
             // Attributes, until '>'.
             var k = j
@@ -157,7 +158,7 @@ public struct HTMLTokenizer: Sendable {
                     }
                     value = HTMLCharacterReferences.decode(value)
                 }
-                if !attributes.contains(where: { $0.name == attributeName }) { attributes.append((attributeName, value)) }
+                if seenNames.insert(attributeName).inserted { attributes.append((attributeName, value)) }
                 continue attributeLoop
             }
             advance(to: min(k, count))

@@ -95,3 +95,22 @@ struct PageScannerTests {
         #expect(abs(stretches[0].lowerBound) < 1e-9 && abs(stretches[0].upperBound - 1.8) < 1e-9)
     }
 }
+
+/// An element with very many attributes (hostile pages): duplicates dropped as the standard says — the first
+/// one wins — with a set, so 100,000 attributes take linear time.
+@Suite struct ManyAttributesTests {
+    @Test func duplicatesAmongManyAttributesKeepTheFirst() {
+        var html = "<video"
+        for index in 0..<100_000 { html += " data-a\(index % 50_000)=\"\(index)\"" }
+        html += " AUTOPLAY src=first.mp4 src=second.mp4></video>"
+        let tokens = HTMLTokenizer(html).tokens()
+        guard case .start(let tag)? = tokens.first else {
+            Issue.record("no start tag")
+            return
+        }
+        #expect(tag.attributes.count == 50_002)
+        #expect(tag.attribute("data-a49999") == "49999")
+        #expect(tag.attribute("src") == "first.mp4")
+        #expect(tag.has("autoplay"))
+    }
+}
