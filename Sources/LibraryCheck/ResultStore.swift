@@ -7,6 +7,7 @@ import Reports
 /// fingerprint, and the tool version and options it was checked with. A file whose stamp matches a stored one is
 /// not checked again.
 public struct FileStamp: Sendable, Equatable {
+    /// The file's real path (links resolved, absolute): the store's key, whatever name a run gave the file.
     public var path: String
     public var size: Int64
     public var modified: Double
@@ -26,7 +27,8 @@ public struct FileStamp: Sendable, Equatable {
             fingerprint = FNV1a.hash("\(companion)|\(companionSize)|\(companionHash)".utf8, seed: fingerprint)
             stampModified = max(stampModified, companionModified)
         }
-        return FileStamp(path: path, size: size, modified: stampModified, fingerprint: String(fingerprint, radix: 16), setup: setup)
+        return FileStamp(path: PathContainment.realPath(path) ?? path, size: size, modified: stampModified,
+                         fingerprint: String(fingerprint, radix: 16), setup: setup)
     }
 
     private static func measure(_ path: String) -> (Int64, Double, UInt64)? {
@@ -43,30 +45,89 @@ public struct FileStamp: Sendable, Equatable {
 }
 
 /// Check results kept in SQLite (through GRDB), one row per file, written as each file finishes: a run
-/// stopped at any moment keeps every finished file, and the next run checks only the others.
+/// stopped at any moment keeps every finished file, and the next run checks only the others. Rows are keyed by
+/// the file's real path, so `lib`, `./lib` and `$PWD/lib` are one library.
 public final class ResultStore: @unchecked Sendable {
     private let database: DatabaseQueue
+    /// What opening found and did about it (a store rebuilt, older rows dropped): to be told to the user.
+    public private(set) var notes: [String] = []
 
-    /// Opens (or creates) the store at `path`, and its folder.
-    public init(path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+    /// The layout version (`PRAGMA user_version`): 2 keys rows by real path.
+    static let version = 2
+
+    /// Why a store cannot be used.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Opens (or creates) the store at `path`, and its folder. With `writable`, a store that cannot be written is
+    /// refused (rather than silently saving nothing), and a damaged one is moved aside (`PATH.damaged-TIME`) and
+    /// started afresh, with a note; read-only, a damaged store is refused.
+    public init(path: String, writable: Bool = true) throws {
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        if writable { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)  // shards of one run may share a store
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS checked_file (
-                    path TEXT PRIMARY KEY NOT NULL,
-                    size INTEGER NOT NULL,
-                    modified DOUBLE NOT NULL,
-                    fingerprint TEXT NOT NULL,
-                    setup TEXT NOT NULL,
-                    results TEXT NOT NULL,
-                    checked_at DOUBLE NOT NULL
-                )
-                """)
+        configuration.readonly = !writable
+        var database: DatabaseQueue
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            if let problem = try Self.damage(in: database) { throw Failure(description: problem) }
+        } catch {
+            let damaged = error is Failure || [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains((error as? DatabaseError)?.resultCode)
+            guard writable, damaged, FileManager.default.fileExists(atPath: path) else {
+                throw Failure(description: damaged ? "damaged (\(Self.oneLine(error)))" : Self.oneLine(error))
+            }
+            // Damaged (or not a database at all): kept for inspection, and a new store started.
+            let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
+            do {
+                try FileManager.default.moveItem(atPath: path, toPath: aside)
+                try? FileManager.default.moveItem(atPath: path + "-journal", toPath: aside + "-journal")
+            } catch {
+                throw Failure(description: "damaged, and it cannot be moved aside: \(error)")
+            }
+            notes.append("\(path): the results store was damaged (\(Self.oneLine(error))); it was moved to \(aside) and a new one started: every file is checked again")
+            database = try DatabaseQueue(path: path, configuration: configuration)
         }
+        self.database = database
+        guard writable else { return }
+        do {
+            let dropped = try database.write { db -> Int in
+                try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS checked_file (
+                        path TEXT PRIMARY KEY NOT NULL,
+                        size INTEGER NOT NULL,
+                        modified DOUBLE NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        setup TEXT NOT NULL,
+                        results TEXT NOT NULL,
+                        checked_at DOUBLE NOT NULL
+                    )
+                    """)
+                // Rows of older versions are keyed by the path as typed: dropped, their files checked again.
+                var dropped = 0
+                if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < Self.version {
+                    dropped = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM checked_file") ?? 0
+                    try db.execute(sql: "DELETE FROM checked_file")
+                }
+                // A real write, every time: a store that cannot be written says so now, not never.
+                try db.execute(sql: "PRAGMA user_version = \(Self.version)")
+                return dropped
+            }
+            if dropped > 0 { notes.append("\(path): \(dropped) rows of an older MediaLint were dropped; their files are checked again") }
+        } catch {
+            throw Failure(description: "cannot be written (\(Self.oneLine(error))): give --db another file, or --no-store")
+        }
+    }
+
+    /// SQLite's own integrity check (quick): nil when the store is sound.
+    private static func damage(in database: DatabaseQueue) throws -> String? {
+        let verdicts = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        return verdicts == ["ok"] ? nil : "integrity check: " + verdicts.prefix(3).joined(separator: "; ")
+    }
+
+    private static func oneLine(_ error: Error) -> String {
+        String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
     }
 
     /// The stored results of a file whose stamp still matches, else nil.
@@ -91,11 +152,14 @@ public final class ResultStore: @unchecked Sendable {
         }
     }
 
-    /// Every stored result, by path.
-    public func allResults() throws -> [CheckResult] {
-        let rows = try database.read { db in try String.fetchAll(db, sql: "SELECT results FROM checked_file ORDER BY path") }
-        return try rows.flatMap { try Self.decode($0) }
+    /// Every stored file (its real path) and its results, by path.
+    public func allRows() throws -> [(path: String, results: [CheckResult])] {
+        let rows = try database.read { db in try Row.fetchAll(db, sql: "SELECT path, results FROM checked_file ORDER BY path") }
+        return try rows.map { row in (row["path"] as String, try Self.decode(row["results"] as String)) }
     }
+
+    /// Every stored result, by path.
+    public func allResults() throws -> [CheckResult] { try allRows().flatMap(\.results) }
 
     /// Files stored.
     public func count() throws -> Int { try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM checked_file") ?? 0 } }

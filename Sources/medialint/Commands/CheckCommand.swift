@@ -58,6 +58,7 @@ struct CheckCommand: ParsableCommand {
         for problem in problems { Console.error("\(problem.path): \(problem.message)") }
         let checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let store = noStore ? nil : try openStore(db)
+        for note in store?.notes ?? [] { Console.warning(note) }
         // Files whose stamp matches the store keep their stored results; the others are checked.
         var perItem = [[CheckResult]?](repeating: nil, count: items.count)
         var stamps = [FileStamp?](repeating: nil, count: items.count)
@@ -65,7 +66,14 @@ struct CheckCommand: ParsableCommand {
             for (index, item) in items.enumerated() {
                 let companions = item.kind == .media ? CaptionSidecars.find(for: item.path) : []
                 stamps[index] = FileStamp.of(item.path, companions: companions, setup: ResultStoreDefaults.setup)
-                if let stamp = stamps[index] { perItem[index] = try? store.results(for: stamp) }
+                // Stored under the file's real path: shown under the name this run gives it.
+                if let stamp = stamps[index], let stored = try? store.results(for: stamp) {
+                    perItem[index] = stored.map { result in
+                        var result = result
+                        result.file = item.path
+                        return result
+                    }
+                }
             }
         }
         let pending = items.indices.filter { perItem[$0] == nil }
@@ -81,6 +89,7 @@ struct CheckCommand: ParsableCommand {
         let saved = stamps
         // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
         let interrupted = StopFlag()
+        let saveFailure = FirstFailure()
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler {
@@ -92,7 +101,9 @@ struct CheckCommand: ParsableCommand {
         defer { interrupt.cancel() }
         let checked = checker.runEach(pending.map { items[$0] }, stop: { interrupted.isSet }) { index, finished in
             // Saved as soon as the file is done: a run stopped at any moment keeps it.
-            if let store, let stamp = saved[pending[index]] { try? store.save(stamp, results: finished) }
+            if let store, let stamp = saved[pending[index]] {
+                do { try store.save(stamp, results: finished) } catch { saveFailure.record(error) }
+            }
             if streaming {
                 let lines = finished.compactMap { try? JSONValueEncoder().encode($0).serialized() + "\n" }.joined()
                 done.withLock { FileHandle.standardOutput.write(Data(lines.utf8)) }
@@ -102,6 +113,9 @@ struct CheckCommand: ParsableCommand {
         }
         for (offset, index) in pending.enumerated() where !(interrupted.isSet && checked[offset].isEmpty) { perItem[index] = checked[offset] }
         results += perItem.compactMap { $0 }.flatMap { $0 }
+        if let failure = saveFailure.first {
+            Console.warning("\(db): results could not be saved (\(failure)); the next run checks \(saveFailure.count == 1 ? "that file" : "those \(saveFailure.count) files") again")
+        }
         if interrupted.isSet {
             let unchecked = perItem.filter { $0 == nil }.count
             Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
@@ -148,8 +162,23 @@ enum ResultStoreDefaults {
 }
 
 /// Opens the results store, as a one-line error when it cannot be.
-func openStore(_ path: String) throws -> ResultStore {
-    do { return try ResultStore(path: path) } catch { throw CLIError("\(path): cannot open the results store (\(error))") }
+func openStore(_ path: String, writable: Bool = true) throws -> ResultStore {
+    do { return try ResultStore(path: path, writable: writable) } catch { throw CLIError("\(path): cannot use the results store: \(error)") }
+}
+
+/// The first of the errors met by the workers, and how many there were.
+final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: String?
+    private var total = 0
+    func record(_ error: Error) {
+        lock.withLock {
+            total += 1
+            if self.error == nil { self.error = String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init) }
+        }
+    }
+    var first: String? { lock.withLock { error } }
+    var count: Int { lock.withLock { total } }
 }
 
 /// Set once, from a signal handler; read by the workers.

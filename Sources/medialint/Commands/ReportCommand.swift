@@ -23,19 +23,27 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // By the file's real path (the store's key); a file stored by several shards counts once.
         var byFile: [String: [CheckResult]] = [:]
+        var gone = 0
         for store in merge.isEmpty ? [db] : merge {
             guard FileManager.default.fileExists(atPath: store) else { throw CLIError("\(store): no results store here (run 'medialint check' first, or give --db)") }
             do {
-                var fromThis: [String: [CheckResult]] = [:]
-                for result in try openStore(store).allResults() { fromThis[result.file, default: []].append(result) }
-                for (file, results) in fromThis where byFile[file] == nil { byFile[file] = results }
+                for row in try openStore(store, writable: false).allRows() where byFile[row.path] == nil {
+                    // A file deleted since it was checked is not reported (nor does it decide the exit status).
+                    guard FileManager.default.fileExists(atPath: row.path) else {
+                        gone += 1
+                        continue
+                    }
+                    byFile[row.path] = row.results
+                }
             } catch let error as CLIError {
                 throw error
             } catch {
                 throw CLIError("\(store): the stored results cannot be read (\(error))")
             }
         }
+        if gone > 0 { Console.note("\(gone) stored file\(gone == 1 ? " is" : "s are") gone since \(gone == 1 ? "it was" : "they were") checked: not reported") }
         let results = byFile.keys.sorted().flatMap { byFile[$0]! }
         try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:))
         try OutputOptions.exitForVerdicts(results)

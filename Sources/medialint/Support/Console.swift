@@ -8,6 +8,12 @@ enum Console {
         writeError("medialint: \(style.red("error:")) \(message)\n")
     }
 
+    /// Prints `message` on standard error as `medialint: warning: message` (something the user should know).
+    static func warning(_ message: String) {
+        let style = TextStyle(enabled: colorAllowed(on: STDERR_FILENO))
+        writeError("medialint: \(style.yellow("warning:")) \(message)\n")
+    }
+
     /// Prints `message` on standard error as `medialint: note: message` (what was done, for people).
     static func note(_ message: String) {
         let style = TextStyle(enabled: colorAllowed(on: STDERR_FILENO))
