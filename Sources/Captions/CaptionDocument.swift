@@ -229,3 +229,19 @@ public struct CaptionError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String { message }
 }
+
+extension CaptionDiagnostic {
+    /// The most diagnostics a reader keeps for one file: a file of millions of broken blocks is reported by its
+    /// first ones and a count, in flat memory.
+    public static let limitPerFile = 1000
+
+    /// Keeps the first `limitPerFile` of `diagnostics` and adds one saying how many more there were (those beyond
+    /// the limit, and `dropped` that a parser already counted without keeping).
+    static func cap(_ diagnostics: inout [CaptionDiagnostic], dropped: Int = 0) {
+        let over = max(0, diagnostics.count - limitPerFile) + dropped
+        guard over > 0 else { return }
+        if diagnostics.count > limitPerFile { diagnostics.removeSubrange(limitPerFile...) }
+        diagnostics.append(CaptionDiagnostic(line: 0, rule: "captions.diagnostics-limit", severity: .info,
+                                             message: "\(over) more diagnostic\(over == 1 ? "" : "s") not listed (the first \(limitPerFile) of a file are kept)"))
+    }
+}

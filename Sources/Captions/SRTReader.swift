@@ -50,10 +50,12 @@ public struct SRTReader: Sendable {
                 document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
                                                               message: "the text is not UTF-8; read as \(decoded.encoding) (use --encoding to name the right one)"), at: 0)
             }
-            document.diagnostics.insert(contentsOf: decoded.recoveredLines.map {
+            var recovered = decoded.recoveredLines.prefix(CaptionDiagnostic.limitPerFile).map {
                 CaptionDiagnostic(line: $0, rule: "srt.encoding", severity: .warning,
                                   message: "bytes that are not UTF-8 on this line read as windows-1252 (the rest of the file is UTF-8)")
-            }, at: 0)
+            }
+            CaptionDiagnostic.cap(&recovered, dropped: max(0, decoded.recoveredLines.count - CaptionDiagnostic.limitPerFile))
+            document.diagnostics.insert(contentsOf: recovered, at: 0)
             return document
         }
     }
@@ -68,6 +70,7 @@ public struct SRTReader: Sendable {
             var parser = SRTParser(text: text, cues: CueOutput(reserving: text.arrowCount()))
             parser.parse()
             document = CaptionDocument(format: .srt, cues: parser.cues.array, diagnostics: parser.diagnostics)
+            CaptionDiagnostic.cap(&document.diagnostics, dropped: parser.droppedDiagnostics)
             noCueMessage = parser.noCueMessage
         }
         if document.cues.isEmpty, !text.isBlank(0, buffer.count) {
@@ -95,7 +98,7 @@ public struct SRTReader: Sendable {
             let firstIndex = parser.expectedIndex
             parser.parse()
             output = parser.cues
-            return (diagnostics: parser.diagnostics, lines: parser.linesScanned, cues: parser.cues.count, firstIndex: firstIndex,
+            return (diagnostics: parser.diagnostics, dropped: parser.droppedDiagnostics, lines: parser.linesScanned, cues: parser.cues.count, firstIndex: firstIndex,
                     lastExpected: parser.expectedIndex, noCue: parser.firstUnreadableTiming)
         }) else { return nil }
         var document = CaptionDocument(format: .srt, cues: cues)
@@ -119,6 +122,7 @@ public struct SRTReader: Sendable {
             lineOffset += result.lines
             cueOffset += result.cues
         }
+        CaptionDiagnostic.cap(&document.diagnostics, dropped: results.reduce(0) { $0 + $1.dropped })
         return (document, SRTParser.noCueMessage(noCue))
     }
 }
@@ -129,6 +133,8 @@ private struct SRTParser {
     let text: ByteText
     var cues: CueOutput
     var diagnostics: [CaptionDiagnostic] = []
+    /// Diagnostics counted but not kept (beyond `CaptionDiagnostic.limitPerFile`).
+    var droppedDiagnostics = 0
     /// The index the next cue should have.
     var expectedIndex = 1
     private var releasedUpTo = 0
@@ -440,6 +446,10 @@ private struct SRTParser {
     }
 
     private mutating func report(_ line: Int, _ rule: String, _ severity: CaptionDiagnostic.Severity, _ message: String) {
+        guard diagnostics.count < CaptionDiagnostic.limitPerFile else {
+            droppedDiagnostics += 1
+            return
+        }
         diagnostics.append(CaptionDiagnostic(line: line, rule: rule, severity: severity, message: message))
     }
 

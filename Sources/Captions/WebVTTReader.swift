@@ -69,6 +69,7 @@ public struct WebVTTReader: Sendable {
         } else {
             var parser = WebVTTParser(text: text, strict: mode == .strict, cues: CueOutput(reserving: text.arrowCount()))
             document = try parser.parse().get()
+            CaptionDiagnostic.cap(&document.diagnostics, dropped: parser.droppedDiagnostics)
         }
         document.encoding = encoding
         return document
@@ -101,7 +102,7 @@ public struct WebVTTReader: Sendable {
                 parser.parseBlocks()
             }
             output = parser.cues
-            return (document: document, diagnostics: parser.diagnostics, notes: parser.document.notes, lines: parser.lineNumber - 1,
+            return (document: document, diagnostics: parser.diagnostics, dropped: parser.droppedDiagnostics, notes: parser.document.notes, lines: parser.lineNumber - 1,
                     cues: parser.cues.count)
         }), var document = results[0].document else { return nil }
         document.cues = cues
@@ -117,6 +118,7 @@ public struct WebVTTReader: Sendable {
             lineOffset += result.lines
             cueOffset += result.cues
         }
+        CaptionDiagnostic.cap(&document.diagnostics, dropped: results.reduce(0) { $0 + $1.dropped })
         return document
     }
 }
@@ -136,6 +138,8 @@ private struct WebVTTParser {
     var cues: CueOutput
     var regions: [CueRegion] = []
     var diagnostics: [CaptionDiagnostic] = []
+    /// Diagnostics counted but not kept (beyond `CaptionDiagnostic.limitPerFile`).
+    var droppedDiagnostics = 0
     var lineEnds = LineEndFinder()
     var releasedUpTo = 0
 
@@ -405,6 +409,10 @@ private struct WebVTTParser {
     }
 
     private mutating func report(_ line: Int, _ column: Int, _ rule: String, _ severity: CaptionDiagnostic.Severity, _ message: String) {
+        guard diagnostics.count < CaptionDiagnostic.limitPerFile else {
+            droppedDiagnostics += 1
+            return
+        }
         diagnostics.append(CaptionDiagnostic(line: line, column: column, rule: rule, severity: severity, message: message))
     }
 }

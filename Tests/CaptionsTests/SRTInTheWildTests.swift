@@ -156,3 +156,37 @@ import Testing
         ])
     }
 }
+
+/// A file of millions of broken blocks keeps the first 1,000 diagnostics and counts the rest, in one pass and
+/// when parsed in parts on all cores (memory stays flat whatever the count).
+@Suite struct DiagnosticsLimitTests {
+    private func strayBlocks(_ count: Int, format: CaptionFormat) -> [UInt8] {
+        var text = format == .webvtt ? "WEBVTT\n\n" : ""
+        text += format == .webvtt ? "00:00:01.000 --> 00:00:02.000\nHello\n\n" : "1\n00:00:01,000 --> 00:00:02,000\nHello\n\n"
+        let block = format == .webvtt ? "00:00:0x --> broken\nstray\n\n" : "2\n00:00:0x --> broken\nstray\n\n"
+        text += String(repeating: block, count: count)
+        return Array(text.utf8)
+    }
+
+    @Test(arguments: [(CaptionFormat.srt, 5_000), (.srt, 200_000), (.webvtt, 5_000), (.webvtt, 200_000)])
+    func diagnosticsBeyondTheLimitAreCounted(format: CaptionFormat, blocks: Int) throws {
+        let bytes = strayBlocks(blocks, format: format)
+        let document: CaptionDocument
+        if blocks > 100_000 {
+            // Long enough to be parsed in parts (written to a file: the parallel reader works on mapped files).
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stray-\(blocks)-\(UUID().uuidString).\(format == .srt ? "srt" : "vtt")").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            #expect(bytes.count >= ParallelParsing.minimumSize)
+            document = try CaptionFile.read(path)
+        } else {
+            document = try CaptionFile.read(bytes, format: format)
+        }
+        #expect(document.cues.count == 1)
+        #expect(document.diagnostics.count == CaptionDiagnostic.limitPerFile + 1)
+        let total = document.diagnostics.dropLast().count + Int(document.diagnostics.last!.message.prefix { $0.isNumber })!
+        #expect(total >= blocks, "every stray block counted")
+        #expect(document.diagnostics.last?.rule == "captions.diagnostics-limit")
+        #expect(document.diagnostics.last?.message.hasSuffix(" more diagnostics not listed (the first 1000 of a file are kept)") == true)
+    }
+}
