@@ -46,6 +46,9 @@ public struct SRTReader: Sendable {
             var document = try decoded.utf8.withUnsafeBufferPointer { converted in
                 Result { () throws(CaptionError) in try parse(converted, mapping: nil, encoding: decoded.encoding) }
             }.get()
+            if let problem = decoded.utf16Problem {
+                document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning, message: problem), at: 0)
+            }
             if decoded.guessed {
                 document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
                                                               message: "the text is not UTF-8; read as \(decoded.encoding) (use --encoding to name the right one)"), at: 0)

@@ -16,6 +16,8 @@ public enum TextDecoding {
         public var hadInvalidUTF8: Bool
         /// The lines (1-based) of a UTF-8 file that held bytes that are not UTF-8, each read as the fallback.
         public var recoveredLines: [Int] = []
+        /// What was wrong with UTF-16 text (an odd trailing byte, unpaired surrogates), for a diagnostic.
+        public var utf16Problem: String?
     }
 
     /// Decodes `bytes`. `encoding` (an IANA/iconv name such as `windows-1251`) overrides detection;
@@ -61,15 +63,18 @@ public enum TextDecoding {
             return .converted(Result(utf8: utf8, encoding: "utf-32be", guessed: false, hadInvalidUTF8: !valid))
         }
         if bytes.starts(with: [0xFF, 0xFE]) {
-            return .converted(Result(utf8: utf16ToUTF8(bytes[2...], bigEndian: false), encoding: "utf-16le", guessed: false, hadInvalidUTF8: false))
+            let (utf8, problem) = utf16ToUTF8(bytes[2...], bigEndian: false)
+            return .converted(Result(utf8: utf8, encoding: "utf-16le", guessed: false, hadInvalidUTF8: problem != nil, utf16Problem: problem))
         }
         if bytes.starts(with: [0xFE, 0xFF]) {
-            return .converted(Result(utf8: utf16ToUTF8(bytes[2...], bigEndian: true), encoding: "utf-16be", guessed: false, hadInvalidUTF8: false))
+            let (utf8, problem) = utf16ToUTF8(bytes[2...], bigEndian: true)
+            return .converted(Result(utf8: utf8, encoding: "utf-16be", guessed: false, hadInvalidUTF8: problem != nil, utf16Problem: problem))
         }
         if validate(bytes) { return .utf8(bomLength: 0, valid: true) }
         if let bigEndian = looksLikeUTF16WithoutBOM(bytes) {
-            return .converted(Result(utf8: utf16ToUTF8(bytes[...], bigEndian: bigEndian), encoding: bigEndian ? "utf-16be" : "utf-16le",
-                                     guessed: true, hadInvalidUTF8: false))
+            let (utf8, problem) = utf16ToUTF8(bytes[...], bigEndian: bigEndian)
+            return .converted(Result(utf8: utf8, encoding: bigEndian ? "utf-16be" : "utf-16le",
+                                     guessed: true, hadInvalidUTF8: problem != nil, utf16Problem: problem))
         }
         guard let fallback else { return .utf8(bomLength: 0, valid: false) }
         if let mixed = try recoverLines(bytes, fallback: fallback) { return .converted(mixed) }
@@ -203,16 +208,35 @@ public enum TextDecoding {
 
     // MARK: - UTF-16
 
-    private static func utf16ToUTF8(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, bigEndian: Bool) -> [UInt8] {
+    /// The text as UTF-8 (unpaired surrogates as U+FFFD, an odd last byte dropped), and what was wrong, if anything.
+    private static func utf16ToUTF8(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, bigEndian: Bool) -> (utf8: [UInt8], problem: String?) {
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
         var i = bytes.startIndex
+        var unpaired = 0
+        var pendingHigh = false
         while i + 1 < bytes.endIndex {
             let a = UInt16(bytes[i]), b = UInt16(bytes[i + 1])
-            units.append(bigEndian ? a << 8 | b : b << 8 | a)
+            let unit = bigEndian ? a << 8 | b : b << 8 | a
+            units.append(unit)
+            switch unit {
+            case 0xD800...0xDBFF:
+                if pendingHigh { unpaired += 1 }
+                pendingHigh = true
+            case 0xDC00...0xDFFF:
+                if pendingHigh { pendingHigh = false } else { unpaired += 1 }
+            default:
+                if pendingHigh { unpaired += 1 }
+                pendingHigh = false
+            }
             i += 2
         }
-        return Array(String(decoding: units, as: UTF16.self).utf8)
+        if pendingHigh { unpaired += 1 }
+        var problems: [String] = []
+        if bytes.count % 2 == 1 { problems.append("an odd trailing byte (dropped)") }
+        if unpaired > 0 { problems.append("\(unpaired) unpaired surrogate\(unpaired == 1 ? "" : "s") (read as U+FFFD)") }
+        let problem = problems.isEmpty ? nil : "UTF-16 text with " + problems.joined(separator: " and ")
+        return (Array(String(decoding: units, as: UTF16.self).utf8), problem)
     }
 
     // MARK: - UTF-32

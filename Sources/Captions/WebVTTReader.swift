@@ -46,9 +46,13 @@ public struct WebVTTReader: Sendable {
             }
             return document
         case .converted(let decoded):
-            return try decoded.utf8.withUnsafeBufferPointer { converted in
+            var document = try decoded.utf8.withUnsafeBufferPointer { converted in
                 Result { () throws(CaptionError) in try parse(converted, mapping: nil, encoding: decoded.encoding) }
             }.get()
+            if let problem = decoded.utf16Problem {
+                document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "webvtt.encoding", severity: .warning, message: problem), at: 0)
+            }
+            return document
         }
     }
 

@@ -190,3 +190,34 @@ import Testing
         #expect(document.diagnostics.last?.message.hasSuffix(" more diagnostics not listed (the first 1000 of a file are kept)") == true)
     }
 }
+
+/// UTF-16 captions cut at an odd byte, or holding unpaired surrogates: read, the damage replaced and reported.
+@Suite struct DamagedUTF16Tests {
+    private func utf16LE(_ text: String, extraUnits: [UInt16] = [], oddByte: Bool = false) -> [UInt8] {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in Array(text.utf16) + extraUnits { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        if oddByte { bytes.append(0x41) }
+        return bytes
+    }
+
+    @Test func anOddTrailingByteIsDroppedAndReported() throws {
+        let document = try CaptionFile.read(utf16LE("1\n00:00:01,000 --> 00:00:02,000\nGrüß\n", oddByte: true), format: .srt)
+        #expect(document.cues.map(\.text) == ["Grüß"])
+        #expect(document.encoding == "utf-16le")
+        #expect(document.diagnostics.map(\.message) == ["UTF-16 text with an odd trailing byte (dropped)"])
+    }
+
+    @Test(arguments: [CaptionFormat.srt, .webvtt])
+    func unpairedSurrogatesReadAsReplacementCharacters(format: CaptionFormat) throws {
+        let head = format == .srt ? "1\n00:00:01,000 --> 00:00:02,000\nA" : "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nA"
+        // A lone high surrogate, then a lone low one, then a good pair (😀).
+        var units = Array(head.utf16) + [0xD83D, 0x0042, 0xDE00, 0x0043, 0xD83D, 0xDE00]
+        units += Array("\n".utf16)
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in units { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let document = try CaptionFile.read(bytes, format: format)
+        #expect(document.cues.map(\.text) == ["A\u{FFFD}B\u{FFFD}C😀"])
+        #expect(document.diagnostics.map(\.message) == ["UTF-16 text with 2 unpaired surrogates (read as U+FFFD)"])
+        #expect(document.diagnostics.map(\.rule) == [format == .srt ? "srt.encoding" : "webvtt.encoding"])
+    }
+}

@@ -199,3 +199,13 @@ private func PathContainment(_ path: String) -> String {
         #expect(result.stderr.hasPrefix("Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got "))
     }
 }
+
+/// Every exit status 2 comes with its reason on standard error, whatever the report format.
+@Suite struct ExitTwoSaysWhyTests {
+    @Test(arguments: ["text", "json", "jsonl", "sarif"])
+    func checkSaysWhichFilesCouldNotBeChecked(format: String) throws {
+        let result = try Medialint.run(["check", "Media/corrupt-header.mp4", "Media/speech.srt", "--no-store", "--format", format])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("medialint: error: Media/corrupt-header.mp4: truncated or corrupt QuickTime / MOV data (FFmpeg: moov atom not found)\n"))
+    }
+}

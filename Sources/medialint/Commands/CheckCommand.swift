@@ -123,6 +123,8 @@ struct CheckCommand: ParsableCommand {
             throw ExitCode(130)
         }
         progress.finish()
+        // Files that could not be checked, each said on standard error (the walk's problems were said already).
+        OutputOptions.reportErrors(results.filter { result in !problems.contains { $0.path == result.file } })
         if !streaming {
             try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:),
                             ruleDescriptions: ["captions.missing": "media with speech and no captions", "sync.offset": "captions off their speech"])
