@@ -13,9 +13,10 @@ DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev l
                 pkg-config ffmpeg espeak-ng sox libsqlite3-dev time
 
 FUZZ_SECONDS ?= 600
+FUZZ_MEDIA_VARIANTS ?= 300
 FUZZ_DIR     := .build-fuzz
 
-.PHONY: all deps build release test demo bench fuzz media install clean help
+.PHONY: all deps build release test demo bench fuzz fuzz-media media install clean help
 
 all: build
 
@@ -25,6 +26,7 @@ help:
 	@echo "make bench    release build; speed against reference tools measured in the same run"
 	@echo "make build    debug build            make release   release build"
 	@echo "make fuzz     fuzz each caption reader (FUZZ_READERS) with libFuzzer for FUZZ_SECONDS=$(FUZZ_SECONDS)"
+	@echo "make fuzz-media  FUZZ_MEDIA_VARIANTS=$(FUZZ_MEDIA_VARIANTS) damaged media files through probe, flash, sync and check"
 	@echo "make media    rebuild Media/ samples (Media/generate.sh) and the ffprobe records"
 	@echo "make install  install medialint into \$$PREFIX/bin (PREFIX=$(PREFIX))"
 	@echo "make deps     install missing Debian packages (as root, or with sudo)"
@@ -145,6 +147,12 @@ fuzz:
 	        -dict=Tests/CaptionsTests/Fixtures/fuzz/captions.dict -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
 	        -artifact_prefix=$(FUZZ_DIR)/artifacts/ -print_final_stats=1 || exit 1; \
 	done
+
+# Damaged media through every command that reads it (Sources/MediaMutationSweep): MP4, Matroska, WebM, Ogg and
+# MPEG-TS seeds with bytes flipped, cut short, ranges zeroed, boxes shuffled, sizes broken, ranges duplicated;
+# fails on any crash, hang, exit status other than 0/1/2, peak memory over 1 GiB or modified input.
+fuzz-media: release
+	$(RELEASE_DIR)/MediaMutationSweep --variants $(FUZZ_MEDIA_VARIANTS) --medialint $(RELEASE_BIN)
 
 media: deps
 	Media/generate.sh

@@ -47,6 +47,7 @@ let package = Package(
         .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Reports", "LibraryCheck", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
+        .executableTarget(name: "MediaMutationSweep"),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], exclude: ["Fixtures"]),

@@ -64,6 +64,14 @@ public struct FlashCheck: Sendable {
         if frames == 0 || (frames == 1 && (stated ?? 0) > 1) {
             throw MediaError(.corrupt, path: path, reason: "\(frames == 0 ? "no video frame" : "only one video frame") could be decoded\(statedText): nothing to judge flashing on")
         }
+        if frames == 1 {
+            // A file that states no duration (MPEG-TS, say) cut to its first frame: one picture cannot show flashing,
+            // and nothing says whether more was meant to follow.
+            if result.verdict != .fail { result.verdict = .unverified }
+            result.findings.append(Finding(rule: "flash.unverified", severity: .warning,
+                                           message: "only one video frame could be decoded: flashing needs a sequence of frames to be judged"))
+            return
+        }
         guard let stated, stated - decoded > max(1.0, 0.05 * stated) else { return }
         // The same reason as probe, sync and check give when the packets end early.
         let measured = try MediaProbe.probe(path, scan: .always)

@@ -73,4 +73,20 @@ import Testing
         #expect(partial.findings.map(\.message) == ["only 0.500 s of video (12 frames) could be decoded of the 6.003 s the file states: the rest was not checked for flashing"])
         #expect(partial.findings.map(\.rule) == ["flash.unverified"])
     }
+
+    /// MPEG-TS states no duration: cut to its first frame, the result is unverified, not a pass.
+    @Test func aTransportStreamCutToOneFrameIsUnverified() throws {
+        let whole = GeneratedClips.directory.appendingPathComponent("speech.ts").path
+        if !FileManager.default.fileExists(atPath: whole) {
+            try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", Self.media.appendingPathComponent("speech.mp4").path,
+                                            "-c", "copy", "-f", "mpegts", whole])
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let path = GeneratedClips.directory.appendingPathComponent("one-frame.ts").path
+        try data.prefix(3820).write(to: URL(fileURLWithPath: path))
+        let result = try GeneratedClips.check(path)
+        #expect(result.verdict == .unverified)
+        #expect(result.metrics["framesAnalysed"]?.intValue == 1)
+        #expect(result.findings.map(\.message) == ["only one video frame could be decoded: flashing needs a sequence of frames to be judged"])
+    }
 }
