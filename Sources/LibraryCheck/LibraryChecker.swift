@@ -14,6 +14,9 @@ public struct LibraryChecker: Sendable {
     public var lint: LintCheck
     public var autoplay: AutoplayCheck
     public var jobs: Int
+    /// The most memory one file may take to check, in bytes (see `MemoryEstimate`): a file that would need more
+    /// becomes an error result before it is read, and the run goes on.
+    public var memoryLimitPerFile: Int64 = 2048 << 20
 
     public init(flash: FlashCheck = FlashCheck(configuration: .profile("wcag")!), sync: SyncCheck = SyncCheck(),
                 lint: LintCheck = LintCheck(linter: CaptionLinter()), autoplay: AutoplayCheck = AutoplayCheck(),
@@ -52,6 +55,11 @@ public struct LibraryChecker: Sendable {
 
     /// The results for one file.
     public func check(_ item: LibraryItem) -> [CheckResult] {
+        if item.kind != .media, let size = try? FileManager.default.attributesOfItem(atPath: item.path)[.size] as? Int64,
+           let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.text(size: size, kind: item.kind), limit: memoryLimitPerFile) {
+            return [CheckResult(file: item.path, check: item.kind == .page ? "autoplay" : "lint", verdict: .error,
+                                findings: [Finding(rule: "check.memory-limit", severity: .error, message: refusal)])]
+        }
         switch item.kind {
         case .captions:
             do {
@@ -74,6 +82,9 @@ public struct LibraryChecker: Sendable {
         } catch {
             return [CheckResult(file: path, check: "media", verdict: .error,
                                 findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])]
+        }
+        if let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.media(info), limit: memoryLimitPerFile) {
+            return [CheckResult(file: path, check: "media", verdict: .error, findings: [Finding(rule: "check.memory-limit", severity: .error, message: refusal)])]
         }
         // A file with no audio or video stream (a header cut short, say) cannot pass anything.
         guard info.streams.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
@@ -167,4 +178,33 @@ final class Counter: @unchecked Sendable {
             return value
         }
     }
+}
+
+/// What checking one file is expected to hold in memory, from what is known before it is read: a caption file or
+/// page about three to four times its size once parsed; media its largest decoded picture times the frames held at
+/// once (the decoder's references and threads, the analysis queue) — a header claiming a 30,000-pixel-wide picture
+/// is refused before a decoder allocates for it.
+public enum MemoryEstimate {
+    /// Decoded pictures in memory at once for one video stream (references, threads, queue), with room to spare.
+    static let picturesHeld: Int64 = 24
+
+    public static func text(size: Int64, kind: LibraryItem.Kind) -> Int64 { size * (kind == .page ? 4 : 3) }
+
+    public static func media(_ info: MediaInfo) -> Int64 {
+        let pictures = info.streams.compactMap(\.video).map { video -> Int64 in
+            // Bytes a pixel: 4:2:0 at 8 bits is 1.5; more bits take two bytes a sample; 4:4:4 takes three samples.
+            let wide = (video.bitDepth ?? 8) > 8 ? 2.0 : 1.0
+            let samples = (video.pixelFormat ?? "").contains("444") || (video.pixelFormat ?? "").contains("rgb") ? 3.0 : 1.5
+            return Int64(Double(max(0, video.width)) * Double(max(0, video.height)) * wide * samples)
+        }
+        return (pictures.max() ?? 0) * picturesHeld
+    }
+
+    /// The message for a file that would need more than `limit`, else nil.
+    public static func refusal(needing bytes: Int64, limit: Int64) -> String? {
+        guard bytes > limit else { return nil }
+        return "would need about \(megabytes(bytes)) MB of memory to check, more than the \(megabytes(limit)) MB a file may take (--max-file-memory): not read"
+    }
+
+    private static func megabytes(_ bytes: Int64) -> Int64 { (bytes + (1 << 20) - 1) >> 20 }
 }

@@ -57,6 +57,9 @@ final class CodecContext {
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(clamping: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount)
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        // Pictures larger than twice 8K UHD are refused by the decoder rather than allocated (a crafted header can
+        // claim any size).
+        context.pointee.max_pixels = Int64(7680 * 4320 * 2)
         status = avcodec_open2(context, decoder, nil)
         if status < 0 {
             throw MediaError.ffmpeg(.decoderMissing, path: path,

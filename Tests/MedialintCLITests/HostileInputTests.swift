@@ -209,3 +209,43 @@ private func PathContainment(_ path: String) -> String {
         #expect(result.stderr.hasPrefix("medialint: error: Media/corrupt-header.mp4: truncated or corrupt QuickTime / MOV data (FFmpeg: moov atom not found)\n"))
     }
 }
+
+/// `check --max-file-memory`: a file that would need more memory than a file may take is an error result,
+/// before it is read, and the rest of the library is checked.
+@Suite struct FileMemoryLimitTests {
+    @Test func filesOverTheLimitAreErrorResultsAndTheRunGoesOn() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A one-frame 4000×4000 video (tiny on disk, 576 MB to decode the way check holds pictures).
+        let huge = directory.appendingPathComponent("huge.mp4").path
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=4000x4000:d=0.04", "-frames:v", "1",
+                            "-c:v", "mpeg4", "-pix_fmt", "yuv420p", huge]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        #expect(ffmpeg.terminationStatus == 0)
+        // A 6 MB caption file (about 19 MB once parsed).
+        let captions = directory.appendingPathComponent("long.srt").path
+        var text = ""
+        for index in 0..<120_000 { text += "\(index + 1)\n00:00:01,000 --> 00:00:02,000\nA line of text.\n\n" }
+        try text.write(toFile: captions, atomically: false, encoding: .utf8)
+        let parsed = (text.utf8.count * 3 + (1 << 20) - 1) >> 20
+        try FileManager.default.copyItem(atPath: "Media/speech.srt", toPath: directory.appendingPathComponent("small.srt").path)
+
+        let result = try Medialint.run(["check", directory.path, "--no-store", "--max-file-memory", "16"])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("""
+            \(huge)  ERROR  media
+              ✗ would need about 550 MB of memory to check, more than the 16 MB a file may take (--max-file-memory): not read  [check.memory-limit]
+            """), "\(result.stdout)")
+        #expect(result.stdout.contains("""
+            \(captions)  ERROR  lint
+              ✗ would need about \(parsed) MB of memory to check, more than the 16 MB a file may take (--max-file-memory): not read  [check.memory-limit]
+            """))
+        #expect(result.stdout.contains("\(directory.path)/small.srt  WARN  lint"), "the rest is checked")
+        // Within the default limit, both are checked.
+        let roomy = try Medialint.run(["check", directory.path, "--no-store"])
+        #expect(!roomy.stdout.contains("check.memory-limit"))
+    }
+}

@@ -30,6 +30,9 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The results store: unchanged files are not checked again, a stopped run resumes.", valueName: "file"))
     var db: String = ResultStoreDefaults.path
 
+    @Option(help: ArgumentHelp("The most memory checking one file may take, in MB (default 2048): a file that would need more is an error result and the run goes on.", valueName: "MB"))
+    var maxFileMemory: Int?
+
     @Flag(help: "Check every file, without reading or writing the results store.")
     var noStore = false
 
@@ -43,6 +46,7 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         try NumberRange.check(jobs, "--jobs", 1...1024)
+        try NumberRange.check(maxFileMemory, "--max-file-memory (MB)", 16...1_048_576)
     }
 
     func run() throws {
@@ -56,7 +60,8 @@ struct CheckCommand: ParsableCommand {
                         findings: [Finding(rule: problem.rule, severity: .error, message: problem.message)])
         }
         for problem in problems { Console.error("\(problem.path): \(problem.message)") }
-        let checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        var checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        if let maxFileMemory { checker.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
         let store = noStore ? nil : try openStore(db)
         for note in store?.notes ?? [] { Console.warning(note) }
         // Files whose stamp matches the store keep their stored results; the others are checked.
@@ -65,7 +70,8 @@ struct CheckCommand: ParsableCommand {
         if let store {
             for (index, item) in items.enumerated() {
                 let companions = item.kind == .media ? CaptionSidecars.find(for: item.path) : []
-                stamps[index] = FileStamp.of(item.path, companions: companions, setup: ResultStoreDefaults.setup)
+                stamps[index] = FileStamp.of(item.path, companions: companions,
+                                             setup: ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? ""))
                 // Stored under the file's real path: shown under the name this run gives it.
                 if let stamp = stamps[index], let stored = try? store.results(for: stamp) {
                     perItem[index] = stored.map { result in
