@@ -42,6 +42,9 @@ final class InputContainer {
         }
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
+        // ffconcat's own check forbids absolute paths; with playlists allowed, the policy's check (inside the root)
+        // is the one that counts.
+        if PlaylistPolicy.current != nil { av_dict_set(&options, "safe", "0", 0) }
         let status = avformat_open_input(&context, path, format, &options)
         av_dict_free(&options)
         guard status >= 0, let context else {
@@ -175,15 +178,18 @@ final class InputContainer {
 
     private static func refusedFormat(_ format: UnsafePointer<AVInputFormat>?) -> Bool {
         guard let format, let names = cString(format.pointee.name) else { return false }
-        return names.split(separator: ",").contains { refusedFormats.contains(String($0)) }
+        let allowed = PlaylistPolicy.current == nil ? [] : PlaylistPolicy.playlistFormats
+        return names.split(separator: ",").contains { refusedFormats.contains(String($0)) && !allowed.contains(String($0)) }
     }
 
     /// Throws when reading stopped because the file names other files, or took longer than allowed.
     private static func checkIO(_ io: MediaFileIO, path: String, context: UnsafeRawPointer?) throws(MediaError) {
-        if let reference = io.refusedReference {
+        if let refusal = io.refusedReference {
             _ = FFmpegLog.takeError(for: context)
-            throw MediaError(.playlist, path: path,
-                             reason: "refers to other files (\(reference)): a playlist or manifest, not a single media file; only single files are read")
+            let reason = PlaylistPolicy.current == nil
+                ? "refers to other files (\(refusal.url)): a playlist or manifest, not a single media file; only single files are read"
+                : "refers to \(refusal.url), which is not read: \(refusal.reason)"
+            throw MediaError(.playlist, path: path, reason: reason)
         }
         if io.pastDeadline() {
             _ = FFmpegLog.takeError(for: context)

@@ -47,6 +47,47 @@ public struct MediaTimeLimit: Sendable, Equatable {
     }
 }
 
+/// Whether playlists and manifests (HLS, DASH, ffconcat) are read, and where the files they name may be: off by
+/// default; when on, only regular local files inside one of `roots` (real paths) are opened — never a URL, never a
+/// file outside, never a FIFO or device.
+public struct PlaylistPolicy: Sendable, Equatable {
+    /// The folders (real paths) whose files a playlist may name.
+    public var roots: [String]
+
+    public init(roots: [String]) { self.roots = roots }
+
+    /// Demuxers allowed to open what they name under this policy.
+    static let playlistFormats: Set<String> = ["hls", "applehttp", "dash", "concat"]
+
+    private static let shared = Mutex<PlaylistPolicy?>(nil)
+
+    /// The policy in force for the whole process (nil: playlists are refused).
+    public static var current: PlaylistPolicy? {
+        get { shared.withLock { $0 } }
+        set { shared.withLock { $0 = newValue } }
+    }
+
+    /// The local path `url` names, when it is a regular file inside a root; else why not.
+    func admit(_ url: String) -> Result<String, PlaylistRefusal> {
+        var path = url
+        if path.hasPrefix("file:") { path.removeFirst(5) }
+        guard !path.contains("://"), !path.hasPrefix("//") else { return .failure(PlaylistRefusal(url: url, reason: "not a local file")) }
+        guard let real = PathContainment.realPath(path) else { return .failure(PlaylistRefusal(url: url, reason: "no such file")) }
+        guard roots.contains(where: { PathContainment.isWithin(real, root: $0) }) else {
+            return .failure(PlaylistRefusal(url: url, reason: "outside the checked root"))
+        }
+        var info = stat()
+        guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .failure(PlaylistRefusal(url: url, reason: "not a regular file")) }
+        return .success(real)
+    }
+}
+
+/// A reference a playlist may not follow.
+struct PlaylistRefusal: Error, Equatable {
+    var url: String
+    var reason: String
+}
+
 /// The bytes of one media file, handed to libav through an `AVIOContext` of our own: the file is the regular file
 /// opened and checked (never a FIFO or device, never swapped in between), every read checks the time limit, and
 /// libav may open nothing else — a playlist or manifest that names other files (HLS, DASH, concat, image
@@ -61,8 +102,8 @@ final class MediaFileIO {
     let allowedSeconds: Double
     /// Set once the deadline passed during a read.
     private(set) var timedOut = false
-    /// The first other file or URL libav tried to open for this file.
-    private(set) var refusedReference: String?
+    /// The first other file or URL libav tried to open for this file and was refused, and why.
+    private(set) var refusedReference: PlaylistRefusal?
 
     init(file: RegularFile, limit: MediaTimeLimit) {
         self.file = file
@@ -125,8 +166,8 @@ final class MediaFileIO {
         return target
     }
 
-    fileprivate func refuse(_ url: String) {
-        if refusedReference == nil { refusedReference = url }
+    fileprivate func refuse(_ refusal: PlaylistRefusal) {
+        if refusedReference == nil { refusedReference = refusal }
     }
 
     static func now() -> UInt64 {
@@ -153,10 +194,26 @@ private func mediaFileInterrupt(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
     return Unmanaged<MediaFileIO>.fromOpaque(opaque).takeUnretainedValue().pastDeadline() ? 1 : 0
 }
 
+/// libav's `io_open` for everything but the file itself: refused, unless a `PlaylistPolicy` is in force and admits
+/// it (a nested demuxer — concat's — has no MediaFileIO of its own: the policy is the process's).
 private func mediaFileRefuseOpen(_ format: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
                                  _ url: UnsafePointer<CChar>?, _ flags: Int32, _ options: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    if let opaque = format?.pointee.opaque, let url {
-        Unmanaged<MediaFileIO>.fromOpaque(opaque).takeUnretainedValue().refuse(String(cString: url))
+    guard let url else { return mlav_error(EINVAL) }
+    let text = String(cString: url)
+    let owner = format?.pointee.opaque.map { Unmanaged<MediaFileIO>.fromOpaque($0).takeUnretainedValue() }
+    guard let policy = PlaylistPolicy.current, flags & AVIO_FLAG_WRITE == 0 else {
+        owner?.refuse(PlaylistRefusal(url: text, reason: "playlists are not followed"))
+        return mlav_error(EPERM)
     }
-    return mlav_error(EPERM)
+    switch policy.admit(text) {
+    case .failure(let refusal):
+        owner?.refuse(refusal)
+        return mlav_error(EPERM)
+    case .success(let path):
+        var whitelist: OpaquePointer?
+        av_dict_set(&whitelist, "protocol_whitelist", "file", 0)
+        defer { av_dict_free(&whitelist) }
+        var interrupt = format?.pointee.interrupt_callback ?? AVIOInterruptCB()
+        return avio_open2(pb, "file:" + path, AVIO_FLAG_READ, &interrupt, &whitelist)
+    }
 }

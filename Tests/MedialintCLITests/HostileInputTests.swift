@@ -249,3 +249,44 @@ private func PathContainment(_ path: String) -> String {
         #expect(!roomy.stdout.contains("check.memory-limit"))
     }
 }
+
+/// `--allow-playlists`: an HLS playlist (named like video) is read with the segments it names inside the folder
+/// checked; a segment outside it, or a FIFO, is never opened; without the option the playlist is refused.
+@Suite struct AllowPlaylistsTests {
+    @Test func playlistsAreReadOnlyInsideTheRootAndOnlyWhenAllowed() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let site = directory.appendingPathComponent("site").path
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-c", "copy", "-f", "hls", "-hls_time", "4",
+                            "-hls_list_size", "0", site + "/stream.m3u8"]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        #expect(ffmpeg.terminationStatus == 0)
+        let playlist = try String(contentsOfFile: site + "/stream.m3u8", encoding: .utf8)
+        #expect(playlist.contains("stream1.ts"))
+        try playlist.write(toFile: site + "/video.mp4", atomically: false, encoding: .utf8)
+        // The same playlist with its last segment outside the site (a FIFO: opening it would hang).
+        #expect(mkfifo(directory.appendingPathComponent("outside.ts").path, 0o600) == 0)
+        try playlist.replacingOccurrences(of: "stream1.ts", with: "../outside.ts").write(toFile: site + "/leaky.mp4", atomically: false, encoding: .utf8)
+
+        let refused = try Medialint.run(["flash", site + "/video.mp4"], timeout: 60)
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "medialint: error: \(site)/video.mp4: Apple HTTP Live Streaming: a playlist or manifest that names other files, not a single media file; only single files are read\n")
+
+        let allowed = try Medialint.run(["flash", site + "/video.mp4", "--allow-playlists"], timeout: 60)
+        #expect(allowed.status == 0)
+        #expect(allowed.stdout == "\(site)/video.mp4  PASS  flash\n  300 frames · 25 fps (shows at most 12.5 flashes/s) · most flashes in a second: 0 · profile wcag\n")
+
+        let leaky = try Medialint.run(["probe", site + "/leaky.mp4", "--allow-playlists"], timeout: 60)
+        #expect(!leaky.timedOut && leaky.status == 2)
+        #expect(leaky.stderr == "medialint: error: \(site)/leaky.mp4: refers to \(site)/../outside.ts, which is not read: outside the checked root\n")
+
+        let check = try Medialint.run(["check", site, "--no-store", "--allow-playlists", "--format", "jsonl"], timeout: 120)
+        #expect(!check.timedOut)
+        #expect(check.stdout.contains("{\"file\":\"\(site)/video.mp4\",\"check\":\"flash\",\"verdict\":\"pass\""))
+        #expect(check.stdout.contains("{\"file\":\"\(site)/leaky.mp4\",\"check\":\"media\",\"verdict\":\"error\""))
+    }
+}

@@ -43,6 +43,7 @@ struct CheckCommand: ParsableCommand {
     var format: CheckFormat = .text
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var playlists: PlaylistOptions
 
     func validate() throws {
         try NumberRange.check(jobs, "--jobs", 1...1024)
@@ -50,6 +51,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        playlists.apply(to: paths)
         var (items, problems) = LibraryScanner.scan(paths)
         if let shard {
             items = items.filter { shard.contains($0.path) }
@@ -71,7 +73,8 @@ struct CheckCommand: ParsableCommand {
             for (index, item) in items.enumerated() {
                 let companions = item.kind == .media ? CaptionSidecars.find(for: item.path) : []
                 stamps[index] = FileStamp.of(item.path, companions: companions,
-                                             setup: ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? ""))
+                                             setup: ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "")
+                                                 + (playlists.allowPlaylists ? " allow-playlists" : ""))
                 // Stored under the file's real path: shown under the name this run gives it.
                 if let stamp = stamps[index], let stored = try? store.results(for: stamp) {
                     perItem[index] = stored.map { result in

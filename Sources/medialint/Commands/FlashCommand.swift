@@ -43,6 +43,7 @@ struct FlashCommand: ParsableCommand {
 
     @OptionGroup(title: "Thresholds") var thresholds: FlashThresholdOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var playlists: PlaylistOptions
 
     func validate() throws {
         if let profile, FlashConfiguration.profile(profile) == nil {
@@ -54,6 +55,7 @@ struct FlashCommand: ParsableCommand {
     }
 
     func run() throws {
+        playlists.apply(to: media)
         try output.refuse(inputs: media)
         for table in [framesCSV, framesJSON].compactMap({ $0 }) { try OutputStream.refuseInputs(table, media) }
         let configuration = try thresholds.configuration(profile: profile, config: ConfigFile(explicitPath: config))

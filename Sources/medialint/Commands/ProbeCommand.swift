@@ -28,8 +28,10 @@ struct ProbeCommand: ParsableCommand {
     var scan: MediaProbe.PacketScan = .whenNeeded
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var playlists: PlaylistOptions
 
     func run() throws {
+        playlists.apply(to: [media])
         try output.refuse(inputs: [media])
         let info = try MediaProbe.probe(media, scan: scan)
         switch format {

@@ -57,6 +57,7 @@ struct SyncCommand: ParsableCommand {
 
     @OptionGroup var captionInput: CaptionInputOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var playlists: PlaylistOptions
 
     func validate() throws {
         if captions != nil, captionInput.track != nil {
@@ -65,6 +66,7 @@ struct SyncCommand: ParsableCommand {
     }
 
     func run() throws {
+        playlists.apply(to: [media])
         let check = try makeCheck()
         // --fix never writes over an input, whatever name or link it is given by: refused before any work.
         let inputs = [media] + (captions.map { [$0] } ?? [])
