@@ -1,6 +1,7 @@
 /// A JSON document whose objects keep their keys in the order they were written, so output reads
-/// the way it is declared (`file`, `format`, `duration`, `streams` …) and is byte-stable.
-public indirect enum JSONValue: Sendable, Equatable {
+/// the way it is declared (`file`, `format`, `duration`, `streams` …) and is byte-stable. (Not `indirect`: arrays
+/// already hold their elements apart, and a value is not a heap box of its own — a million findings' data stay small.)
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
