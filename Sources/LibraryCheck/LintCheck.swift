@@ -12,10 +12,10 @@ public struct LintCheck: Sendable {
 
     /// Lints `document`, read from `path`.
     public func run(_ document: CaptionDocument, path: String) -> CheckResult {
-        let issues = linter.lint(document)
-        let findings = Self.findings(of: issues)
+        var issues = linter.lint(document)
         var counts: [String: Int] = [:]
         for issue in issues { counts[issue.rule, default: 0] += 1 }
+        let findings = Self.findings(consuming: &issues)
         let metrics = JSONValue.object([
             ("cues", .integer(Int64(document.cues.count))),
             ("format", .string(document.format.rawValue)),
@@ -27,22 +27,35 @@ public struct LintCheck: Sendable {
         return CheckResult(file: path, check: "lint", findings: findings, metrics: metrics)
     }
 
-    /// The issues as findings, in order (many issues: in slices on all cores).
-    static func findings(of issues: [QualityIssue]) -> [Finding] {
-        let slices = issues.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
-        guard slices > 1 else { return issues.map(finding) }
-        return [Finding](unsafeUninitializedCapacity: issues.count) { buffer, initialized in
-            let output = UnsafeSendable(buffer)
-            DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                for index in (issues.count * slice / slices)..<(issues.count * (slice + 1) / slices) {
-                    (output.value.baseAddress! + index).initialize(to: finding(issues[index]))
+    /// The issues as findings, in order (many issues: in slices on all cores). Each issue's text is let go as its
+    /// finding is made, and `issues` is left empty: a million issues and their findings are never all held twice.
+    static func findings(consuming issues: inout [QualityIssue]) -> [Finding] {
+        let count = issues.count
+        let slices = count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        // One guideline array per guideline, shared by every finding that cites it.
+        var guidelines: [String: [String]] = [:]
+        for issue in issues where !issue.guideline.isEmpty && guidelines[issue.guideline] == nil { guidelines[issue.guideline] = [issue.guideline] }
+        let shared = guidelines
+        let findings = issues.withUnsafeMutableBufferPointer { source in
+            let input = UnsafeSendable(source)
+            return [Finding](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let output = UnsafeSendable(buffer)
+                DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                    for index in (count * slice / slices)..<(count * (slice + 1) / slices) {
+                        let issue = input.value.baseAddress! + index
+                        (output.value.baseAddress! + index).initialize(to: finding(issue.pointee, guidelines: shared))
+                        issue.pointee.message = ""
+                        issue.pointee.cueIdentifier = ""
+                    }
                 }
+                initialized = count
             }
-            initialized = issues.count
         }
+        issues = []
+        return findings
     }
 
-    static func finding(_ issue: QualityIssue) -> Finding {
+    static func finding(_ issue: QualityIssue, guidelines: [String: [String]] = [:]) -> Finding {
         var data: [(String, JSONValue)] = []
             if issue.cue > 0 {
                 data.append(("cue", .integer(Int64(issue.cue))))
@@ -57,7 +70,8 @@ public struct LintCheck: Sendable {
             }
             let place = issue.cue > 0 ? "cue \(issue.cue)" + (issue.cueIdentifier.isEmpty || issue.cueIdentifier == String(issue.cue) ? "" : " (\(issue.cueIdentifier))") + ": " : ""
             return Finding(rule: issue.rule, severity: severity, message: place + issue.message, start: issue.start, end: issue.end,
-                           line: issue.line > 0 ? issue.line : nil, guidelines: issue.guideline.isEmpty ? [] : [issue.guideline],
+                           line: issue.line > 0 ? issue.line : nil,
+                           guidelines: issue.guideline.isEmpty ? [] : guidelines[issue.guideline] ?? [issue.guideline],
                            data: .object(data))
     }
 }
