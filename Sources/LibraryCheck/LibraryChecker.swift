@@ -180,15 +180,15 @@ final class Counter: @unchecked Sendable {
     }
 }
 
-/// What checking one file is expected to hold in memory, from what is known before it is read: a caption file or
-/// page about three to four times its size once parsed; media its largest decoded picture times the frames held at
+/// What checking one file is expected to hold in memory, from what is known before it is read: a caption file about
+/// three times its size once parsed, a page (its text, tags and attributes) about eight; media its largest decoded picture times the frames held at
 /// once (the decoder's references and threads, the analysis queue) — a header claiming a 30,000-pixel-wide picture
 /// is refused before a decoder allocates for it.
 public enum MemoryEstimate {
     /// Decoded pictures in memory at once for one video stream (references, threads, queue), with room to spare.
     static let picturesHeld: Int64 = 24
 
-    public static func text(size: Int64, kind: LibraryItem.Kind) -> Int64 { size * (kind == .page ? 4 : 3) }
+    public static func text(size: Int64, kind: LibraryItem.Kind) -> Int64 { size * (kind == .page ? 8 : 3) }
 
     public static func media(_ info: MediaInfo) -> Int64 {
         let pictures = info.streams.compactMap(\.video).map { video -> Int64 in

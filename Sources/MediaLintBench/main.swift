@@ -33,7 +33,7 @@ do {
         try CaptionBench.transcribe(path: arguments[1])
     case "render-findings" where arguments.count >= 2:
         try CaptionBench.renderFindings(path: arguments[1], options: Array(arguments.dropFirst(2)))
-    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports":
+    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:
