@@ -63,8 +63,31 @@ public struct CaptionLinter: Sendable {
 
     /// The problems in `document`, in file order.
     public func lint(_ document: CaptionDocument) -> [QualityIssue] {
-        var issues: [QualityIssue] = []
         let suppressions = Suppressions(document)
+        var issues = documentIssues(document, suppressions: suppressions)
+        issues += lintCuesInSlices(document, 0..<document.cues.count, latestEnd: nil, suppressions: suppressions)
+        return issues
+    }
+
+    /// The problems in `document` a window of cues at a time, for results too large to hold at once: window 0 holds
+    /// the file's own problems, each later one a run of cues; together, in order, what `lint` gives.
+    public func windows(of document: CaptionDocument, cuesPerWindow: Int = 65_536) -> LintWindows {
+        let cues = document.cues
+        let bounds = Array(stride(from: 0, to: cues.count, by: max(1, cuesPerWindow))) + [cues.count]
+        var entering: [(time: CaptionTime, cue: Int)?] = [nil]
+        var latest: (time: CaptionTime, cue: Int)?
+        for window in 1..<max(1, bounds.count - 1) {
+            for index in bounds[window - 1]..<bounds[window] where latest == nil || cues[index].end > latest!.time {
+                latest = (cues[index].end, index)
+            }
+            entering.append(latest)
+        }
+        return LintWindows(linter: self, document: document, suppressions: Suppressions(document), bounds: bounds, entering: entering)
+    }
+
+    /// The problems of the file itself: its syntax diagnostics and encoding.
+    func documentIssues(_ document: CaptionDocument, suppressions: Suppressions) -> [QualityIssue] {
+        var issues: [QualityIssue] = []
         func add(_ rule: String, _ severity: QualityIssue.Severity, _ message: String, cue index: Int, guideline: String = "",
                  measured: Double? = nil, limit: Double? = nil) {
             guard !disabled.contains(rule), !suppressions.disables(rule, cue: index) else { return }
@@ -84,28 +107,36 @@ public struct CaptionLinter: Sendable {
             add("lint.encoding", .warning, "the file is \(document.encoding), not UTF-8: players and browsers may show it wrongly; save it as UTF-8",
                 cue: -1, guideline: document.format == .webvtt ? "WebVTT" : "")
         }
-        // Long files are linted in slices on all cores; each slice starts from the latest end before it (for
-        // overlaps and gaps), so the result is the same as one pass.
+        return issues
+    }
+
+    /// The per-cue rules over `range`, `latestEnd` being the latest end of the cues before it. Many cues are linted
+    /// in slices on all cores; each slice starts from the latest end before it (for overlaps and gaps), so the
+    /// result is the same as one pass.
+    func lintCuesInSlices(_ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
+                          suppressions: Suppressions) -> [QualityIssue] {
         let cues = document.cues
-        let slices = cues.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
-        let bounds = (0...slices).map { cues.count * $0 / slices }
-        var entering: [(time: CaptionTime, cue: Int)?] = [nil]
-        var latest: (time: CaptionTime, cue: Int)?
-        for slice in 1..<max(1, slices) {
+        let slices = range.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        guard slices > 1 else { return lintCues(document, range, latestEnd: entering, suppressions: suppressions) }
+        let bounds = (0...slices).map { range.lowerBound + range.count * $0 / slices }
+        var starts: [(time: CaptionTime, cue: Int)?] = [entering]
+        var latest = entering
+        for slice in 1..<slices {
             for index in bounds[slice - 1]..<bounds[slice] where latest == nil || cues[index].end > latest!.time {
                 latest = (cues[index].end, index)
             }
-            entering.append(latest)
+            starts.append(latest)
         }
-        let starts = entering
+        let entered = starts
         var sliced = [[QualityIssue]](repeating: [], count: slices)
         sliced.withUnsafeMutableBufferPointer { output in
             let output = UnsafeSendable(output)
             DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                output.value[slice] = lintCues(document, bounds[slice]..<bounds[slice + 1], latestEnd: starts[slice], suppressions: suppressions)
+                output.value[slice] = lintCues(document, bounds[slice]..<bounds[slice + 1], latestEnd: entered[slice], suppressions: suppressions)
             }
         }
-        issues.reserveCapacity(issues.count + sliced.reduce(0) { $0 + $1.count })
+        var issues: [QualityIssue] = []
+        issues.reserveCapacity(sliced.reduce(0) { $0 + $1.count })
         for slice in sliced { issues.append(contentsOf: slice) }  // slice by slice: whole arrays, not element by element
         return issues
     }
@@ -214,5 +245,25 @@ public struct CaptionLinter: Sendable {
     static func frames(_ gap: Double, _ frame: Double) -> String {
         let count = gap / frame
         return "\(number((count * 10).rounded() / 10)) frame\(abs(count - 1) < 0.05 ? "" : "s") (\(Int((gap * 1000).rounded())) ms)"
+    }
+}
+
+/// A document's problems in windows (see `CaptionLinter.windows(of:)`): each window linted when asked, the same
+/// problems every time.
+public struct LintWindows: Sendable {
+    let linter: CaptionLinter
+    let document: CaptionDocument
+    let suppressions: Suppressions
+    /// Cue bounds: window k (from 1) covers cues bounds[k-1]..<bounds[k].
+    let bounds: [Int]
+    let entering: [(time: CaptionTime, cue: Int)?]
+
+    /// The number of windows, the file's own problems included.
+    public var count: Int { bounds.count }
+
+    /// The problems of window `index`, in file order.
+    public func issues(in index: Int) -> [QualityIssue] {
+        if index == 0 { return linter.documentIssues(document, suppressions: suppressions) }
+        return linter.lintCuesInSlices(document, bounds[index - 1]..<bounds[index], latestEnd: entering[index - 1], suppressions: suppressions)
     }
 }

@@ -16,7 +16,43 @@ public struct LintCheck: Sendable {
         var counts: [String: Int] = [:]
         for issue in issues { counts[issue.rule, default: 0] += 1 }
         let findings = Self.findings(consuming: &issues)
-        let metrics = JSONValue.object([
+        return CheckResult(file: path, check: "lint", findings: findings, metrics: metrics(document, counts: counts))
+    }
+
+    /// Lints `document` into a result whose findings are made again, a window of cues at a time, each time they are
+    /// written: the same report as `run`, with memory for the document and one window's findings, whatever their
+    /// number. (A first pass counts them for the verdict and what reports state before them.)
+    public func runStreaming(_ document: CaptionDocument, path: String) -> CheckResult {
+        let windows = linter.windows(of: document)
+        var counts: [String: Int] = [:]
+        var rules: [String] = []
+        var total = 0, errors = 0, warnings = 0
+        var first: QualityIssue?, firstError: QualityIssue?
+        for index in 0..<windows.count {
+            for issue in windows.issues(in: index) {
+                total += 1
+                if counts[issue.rule] == nil { rules.append(issue.rule) }
+                counts[issue.rule, default: 0] += 1
+                if first == nil { first = issue }
+                switch issue.severity {
+                case .error:
+                    errors += 1
+                    if firstError == nil { firstError = issue }
+                case .warning: warnings += 1
+                case .info: break
+                }
+            }
+        }
+        let findings = StreamedFindings(count: total, errorCount: errors, warningCount: warnings, first: first.map { Self.finding($0) },
+                                        firstError: firstError.map { Self.finding($0) }, rules: rules, windows: windows.count) { index in
+            var issues = windows.issues(in: index)
+            return Self.findings(consuming: &issues)
+        }
+        return CheckResult(file: path, check: "lint", streaming: findings, metrics: metrics(document, counts: counts))
+    }
+
+    private func metrics(_ document: CaptionDocument, counts: [String: Int]) -> JSONValue {
+        .object([
             ("cues", .integer(Int64(document.cues.count))),
             ("format", .string(document.format.rawValue)),
             ("encoding", .string(document.encoding)),
@@ -24,7 +60,6 @@ public struct LintCheck: Sendable {
             ("fps", .number(linter.framesPerSecond)),
             ("findingsByRule", .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
         ])
-        return CheckResult(file: path, check: "lint", findings: findings, metrics: metrics)
     }
 
     /// The issues as findings, in order (many issues: in slices on all cores). Each issue's text is let go as its

@@ -67,8 +67,14 @@ public struct CheckResult: Sendable, Encodable {
     /// `flash`, `sync`, `lint`, `autoplay`, `captions`, `media`.
     public var check: String
     public var verdict: Verdict
+    /// The findings held in memory (empty when they are `streamedFindings`).
     public var findings: [Finding]
     public var metrics: JSONValue
+    /// Findings made again each time they are written, instead of held (a result with millions of them); the
+    /// report writers read findings through `forEachFinding` and the counts below, which see either kind.
+    public var streamedFindings: StreamedFindings?
+
+    private enum CodingKeys: String, CodingKey { case file, check, verdict, findings, metrics }
 
     public init(file: String, check: String, verdict: Verdict? = nil, findings: [Finding], metrics: JSONValue = .object([])) {
         self.file = file
@@ -77,6 +83,97 @@ public struct CheckResult: Sendable, Encodable {
         self.findings = findings
         self.metrics = metrics
     }
+
+    /// A result whose findings are streamed: its verdict comes from their counts.
+    public init(file: String, check: String, streaming findings: StreamedFindings, metrics: JSONValue = .object([])) {
+        self.file = file
+        self.check = check
+        verdict = findings.errorCount > 0 ? .fail : findings.warningCount > 0 ? .warn : .pass
+        self.findings = []
+        self.metrics = metrics
+        streamedFindings = findings
+    }
+
+    /// The findings come in windows (one for held findings): `findings(inWindow:)` for each of `findingWindows`, in
+    /// order, gives them all.
+    public var findingWindows: Int { streamedFindings?.windows ?? 1 }
+
+    public func findings(inWindow window: Int) -> [Finding] {
+        streamedFindings?.window(window) ?? findings
+    }
+
+    public var findingCount: Int { streamedFindings?.count ?? findings.count }
+    public var errorCount: Int { streamedFindings?.errorCount ?? findings.reduce(0) { $0 + ($1.severity == .error ? 1 : 0) } }
+    public var warningCount: Int { streamedFindings?.warningCount ?? findings.reduce(0) { $0 + ($1.severity == .warning ? 1 : 0) } }
+    public var firstFinding: Finding? { streamedFindings.map(\.first) ?? findings.first }
+    public var firstError: Finding? { streamedFindings.map(\.firstError) ?? findings.first { $0.severity == .error } }
+
+    /// The rules of the findings, each once, in the order they first appear.
+    public var findingRules: [String] {
+        if let streamedFindings { return streamedFindings.rules }
+        var seen = Set<String>()
+        return findings.compactMap { seen.insert($0.rule).inserted ? $0.rule : nil }
+    }
+}
+
+/// Every finding of a result, held or streamed, fetched a window at a time as the iteration goes.
+public struct FindingSequence: Sequence {
+    let result: CheckResult
+
+    public struct Iterator: IteratorProtocol {
+        let result: CheckResult
+        var window = 0
+        var current: [Finding] = []
+        var index = 0
+
+        public mutating func next() -> Finding? {
+            while index >= current.count {
+                guard window < result.findingWindows else { return nil }
+                current = result.findings(inWindow: window)
+                window += 1
+                index = 0
+            }
+            defer { index += 1 }
+            return current[index]
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(result: result) }
+}
+
+extension CheckResult {
+    /// Every finding, held or streamed (what report writers iterate).
+    public var allFindings: FindingSequence { FindingSequence(result: self) }
+}
+
+/// Findings made on demand, a window at a time, in the same order every time, with what reports need before them
+/// known up front.
+public final class StreamedFindings: Sendable {
+    public let count: Int
+    public let errorCount: Int
+    public let warningCount: Int
+    public let first: Finding?
+    public let firstError: Finding?
+    /// Each rule once, in the order it first appears.
+    public let rules: [String]
+    /// How many windows the findings come in.
+    public let windows: Int
+    private let produce: @Sendable (Int) -> [Finding]
+
+    /// `produce(k)` gives the findings of window `k` (of `windows`); the figures must describe what they hold.
+    public init(count: Int, errorCount: Int, warningCount: Int, first: Finding?, firstError: Finding?, rules: [String],
+                windows: Int, produce: @escaping @Sendable (Int) -> [Finding]) {
+        self.count = count
+        self.errorCount = errorCount
+        self.warningCount = warningCount
+        self.first = first
+        self.firstError = firstError
+        self.rules = rules
+        self.windows = windows
+        self.produce = produce
+    }
+
+    public func window(_ index: Int) -> [Finding] { produce(index) }
 }
 
 /// The envelope of JSON reports: `{"tool", "version", "results"}`.
@@ -119,7 +216,7 @@ extension CheckResult {
         writer.key("verdict"); writer.string(verdict.rawValue)
         writer.key("findings")
         writer.beginArray()
-        for finding in findings { finding.write(to: &writer) }
+        for finding in allFindings { finding.write(to: &writer) }
         writer.endArray()
         writer.key("metrics"); writer.value(metrics)
         writer.endObject()

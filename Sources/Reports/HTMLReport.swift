@@ -49,7 +49,7 @@ public struct HTMLReport {
             let verdict = Self.overall(file.results)
             let checks = file.results.map { "\(XMLText.escape($0.check)) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
             out.append("<tr><td><a href=\"#f\(index)\">\(XMLText.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
-                + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findings.count })</td></tr>\n")
+                + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findingCount })</td></tr>\n")
             out.handOnIfFull()
         }
         out.append("</tbody>\n</table>\n" as StaticString)
@@ -59,9 +59,9 @@ public struct HTMLReport {
             for result in file.results {
                 let source = if case .string(let name)? = result.metrics["captions"] { " · " + XMLText.escape(name) } else { "" }
                 out.append("<h3>\(XMLText.escape(result.check))\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
-                if !result.findings.isEmpty {
+                if result.findingCount > 0 {
                     out.append("<ul>\n" as StaticString)
-                    for finding in result.findings { Self.writeItem(finding, to: &out) }
+                    for finding in result.allFindings { Self.writeItem(finding, to: &out) }
                     out.append("</ul>\n" as StaticString)
                 }
                 if let chart = Self.flashChart(result) { out.append(chart) }
@@ -128,7 +128,7 @@ public struct HTMLReport {
         func x(_ time: Double) -> String { format(time / duration * width) }
         var svg = "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(height + axisHeight))\" width=\"\(format(width))\" height=\"\(format(height + axisHeight))\">\n"
             + "<title>Luminance and flashes a second over \(format(duration)) s</title>\n"
-        for finding in result.findings where finding.rule.hasPrefix("flash.") {
+        for finding in result.allFindings where finding.rule.hasPrefix("flash.") {
             guard let start = finding.start, let end = finding.end else { continue }
             svg += "<rect x=\"\(x(start))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * width)))\" height=\"\(format(height))\" fill=\"#ffd6d6\"><title>\(XMLText.escape(finding.message))</title></rect>\n"
         }

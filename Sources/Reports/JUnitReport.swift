@@ -50,8 +50,8 @@ public struct JUnitReport {
     }
 
     private func writeTestCase(_ result: CheckResult, check: String, to out: inout ByteWriter) {
-        let errors = result.findings.reduce(0) { $0 + ($1.severity == .error ? 1 : 0) }
-        let others = result.findings.count - errors
+        let errors = result.errorCount
+        let others = result.findingCount - errors
         let hasBody = result.verdict == .fail || result.verdict == .error || result.verdict == .unverified || others > 0
         out.append("    <testcase classname=\"" as StaticString)
         out.append(xmlEscaped: ToolInfo.name + "." + check)
@@ -65,7 +65,7 @@ public struct JUnitReport {
         /// The findings of one kind, a line each, escaped.
         func lines(errors wanted: Bool) {
             var first = true
-            for finding in result.findings where (finding.severity == .error) == wanted {
+            for finding in result.allFindings where (finding.severity == .error) == wanted {
                 if !first { out.append(0x0A) }
                 first = false
                 Self.writeLine(finding, to: &out)
@@ -74,7 +74,7 @@ public struct JUnitReport {
         }
         switch result.verdict {
         case .fail:
-            let serious = result.findings.first { $0.severity == .error }
+            let serious = result.firstError
             out.append("      <failure message=\"" as StaticString)
             out.append(xmlEscaped: serious.map { errors == 1 ? $0.message : "\($0.message) (and \(errors - 1) more)" } ?? "failed")
             out.append("\" type=\"" as StaticString)
@@ -84,13 +84,13 @@ public struct JUnitReport {
             out.append("</failure>\n" as StaticString)
         case .error:
             out.append("      <error message=\"" as StaticString)
-            out.append(xmlEscaped: result.findings.first?.message ?? "could not be read")
+            out.append(xmlEscaped: result.firstFinding?.message ?? "could not be read")
             out.append("\" type=\"" as StaticString)
-            out.append(xmlEscaped: result.findings.first?.rule ?? "error")
+            out.append(xmlEscaped: result.firstFinding?.rule ?? "error")
             out.append("\"/>\n" as StaticString)
         case .unverified:
             out.append("      <skipped message=\"" as StaticString)
-            out.append(xmlEscaped: result.findings.first?.message ?? "not verified")
+            out.append(xmlEscaped: result.firstFinding?.message ?? "not verified")
             out.append("\"/>\n" as StaticString)
         case .pass, .warn:
             break

@@ -24,9 +24,9 @@ public struct SARIFReport {
         var ruleIDs: [String] = []
         var ruleIndex: [String: Int] = [:]
         for result in results {
-            for finding in result.findings where ruleIndex[finding.rule] == nil {
-                ruleIndex[finding.rule] = ruleIDs.count
-                ruleIDs.append(finding.rule)
+            for rule in result.findingRules where ruleIndex[rule] == nil {
+                ruleIndex[rule] = ruleIDs.count
+                ruleIDs.append(rule)
             }
         }
         writer.beginObject()
@@ -69,7 +69,7 @@ public struct SARIFReport {
                 writer.beginObject()
                 writer.key("level"); writer.string("error")
                 writer.key("message"); writer.beginObject()
-                writer.key("text"); writer.string("\(result.file): \(result.findings.first?.message ?? "could not be read")")
+                writer.key("text"); writer.string("\(result.file): \(result.firstFinding?.message ?? "could not be read")")
                 writer.endObject()
                 writer.endObject()
             }
@@ -81,7 +81,7 @@ public struct SARIFReport {
         writer.beginArray()
         for result in results {
             let uri = Self.uri(result.file)
-            for finding in result.findings {
+            for finding in result.allFindings {
                 writer.beginObject()
                 writer.key("ruleId"); writer.string(finding.rule)
                 writer.key("ruleIndex"); writer.integer(ruleIndex[finding.rule] ?? 0)

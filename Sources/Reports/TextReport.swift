@@ -37,7 +37,7 @@ public struct TextReport {
         out.append("  " as StaticString)
         out.append(result.check)
         out.append(0x0A)
-        for finding in result.findings {
+        for finding in result.allFindings {
             let (mark, markCode): (StaticString, StaticString) = switch finding.severity {
             case .error: ("✗", "31")
             case .warning: ("!", "33")

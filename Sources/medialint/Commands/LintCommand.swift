@@ -90,7 +90,8 @@ struct LintCommand: ParsableCommand {
         for path in captions {
             do {
                 let document = try input.read(path)
-                results.append(LintCheck(linter: linter).run(document, path: path))
+                // Findings streamed into the report, a window at a time: a million of them never all in memory.
+                results.append(LintCheck(linter: linter).runStreaming(document, path: path))
             } catch let error as CLIError {
                 Console.error(error.message)
                 results.append(CheckResult(file: path, check: "lint", verdict: .error,
@@ -145,10 +146,7 @@ struct LintCommand: ParsableCommand {
 
     static func metricsLine(_ result: CheckResult) -> String? {
         guard let cues = result.metrics["cues"]?.intValue, case .string(let profile) = result.metrics["profile"] else { return nil }
-        var errors = 0, warnings = 0
-        for finding in result.findings {
-            if finding.severity == .error { errors += 1 } else if finding.severity == .warning { warnings += 1 }
-        }
+        let errors = result.errorCount, warnings = result.warningCount
         return "\(cues) cue\(cues == 1 ? "" : "s") · profile \(profile) · \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }
 }
