@@ -63,8 +63,7 @@ public struct SRTWriter: Sendable {
             out.append(0x0A)
             return
         }
-        let safe = SafeLines(text, dropping: { $0.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{0C}" } },
-                             arrowReplacement: "->")
+        let safe = SafeLines.append(text, to: &out, dropping: SafeLines.isBlank, arrow: .shortened, crlf: crlf, spill: spill)
         if safe.droppedLines {
             diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
                                                  message: "cue \(index + 1): blank lines removed from its text (a blank line ends an SRT cue)"))
@@ -72,11 +71,6 @@ public struct SRTWriter: Sendable {
         if safe.replacedArrows {
             diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
                                                  message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
-        }
-        for line in safe.lines {
-            out.appendUTF8(of: line, spill: spill)
-            if crlf { out.append(0x0D) }
-            out.append(0x0A)
         }
     }
 }

@@ -59,26 +59,77 @@ struct TextShape {
     }
 }
 
-/// Cue text split into lines that a caption file can hold: lines that would end the cue are dropped and
-/// every "-->" (which would start a new cue) is replaced, until none is left ("---->" included).
-struct SafeLines {
-    var lines: [String] = []
-    var droppedLines = false
-    var replacedArrows = false
+/// Cue text written line by line straight into a writer's output, as a caption file can hold it: lines that would
+/// end the cue are dropped and every "-->" (which would start a new cue) is made harmless, until none is left
+/// ("---->" included). Nothing is copied: a cue of millions of lines takes no memory of its own.
+enum SafeLines {
+    /// How an arrow is made harmless.
+    enum Arrow {
+        /// WebVTT: the ">" after two or more dashes written as "&gt;" ("-->" reads "--&gt;").
+        case escaped
+        /// SRT: two or more dashes before ">" written as one ("-->" reads "->").
+        case shortened
+    }
 
-    init(_ text: String, dropping isDropped: (Substring) -> Bool, arrowReplacement: String) {
-        let all = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        for line in all {
-            if isDropped(line) {
-                droppedLines = true
+    struct Outcome {
+        var droppedLines = false
+        var replacedArrows = false
+    }
+
+    /// Appends the kept lines of `text` to `out`, each ended by LF (CR LF with `crlf`); lines end at LF, CR LF or
+    /// CR. With `spill`, the output is handed on whenever it holds a chunk.
+    static func append(_ text: String, to out: inout [UInt8], dropping isDropped: (UnsafeBufferPointer<UInt8>) -> Bool,
+                       arrow: Arrow, crlf: Bool = false, spill: ((inout [UInt8]) -> Void)?) -> Outcome {
+        var outcome = Outcome()
+        text.withUTF8Bytes { bytes in
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if isDropped(line) {
+                    outcome.droppedLines = true
+                } else {
+                    appendLine(line, to: &out, arrow: arrow, replaced: &outcome.replacedArrows, spill: spill)
+                    if crlf { out.append(0x0D) }
+                    out.append(0x0A)
+                    if let spill, out.count >= captionWriterChunkSize { spill(&out) }
+                }
+                guard end < bytes.count else { break }
+                start = end + (bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? 2 : 1)
+            }
+        }
+        return outcome
+    }
+
+    private static func appendLine(_ line: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], arrow: Arrow, replaced: inout Bool,
+                                   spill: ((inout [UInt8]) -> Void)?) {
+        var dashes = 0  // dashes just written
+        for byte in line {
+            if byte == UInt8(ascii: ">"), dashes >= 2 {
+                replaced = true
+                switch arrow {
+                case .escaped:
+                    out.append(contentsOf: "&gt;".utf8)
+                case .shortened:
+                    out.removeLast(dashes - 1)
+                    out.append(byte)
+                }
+                dashes = 0
                 continue
             }
-            var safe = String(line)
-            while safe.contains("-->") {
-                safe = safe.replacingOccurrences(of: "-->", with: arrowReplacement)
-                replacedArrows = true
-            }
-            lines.append(safe)
+            dashes = byte == UInt8(ascii: "-") ? dashes + 1 : 0
+            out.append(byte)
+            // A long line is handed on in chunks, but never inside a run of dashes (a later ">" may shorten it).
+            if dashes == 0, let spill, out.count >= captionWriterChunkSize { spill(&out) }
         }
+    }
+
+    /// WebVTT drops empty lines.
+    static func isEmpty(_ line: UnsafeBufferPointer<UInt8>) -> Bool { line.isEmpty }
+
+    /// SRT drops lines of only spaces, tabs and form feeds (a blank line ends an SRT cue).
+    static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0C }
     }
 }

@@ -79,7 +79,7 @@ public struct WebVTTWriter: Sendable {
             out.append(0x0A)
             return
         }
-        let safe = SafeLines(text, dropping: { $0.isEmpty }, arrowReplacement: "--&gt;")
+        let safe = SafeLines.append(text, to: &out, dropping: SafeLines.isEmpty, arrow: .escaped, spill: spill)
         if safe.droppedLines {
             diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
                                                  message: "cue \(index + 1): empty lines removed from its text (an empty line ends a WebVTT cue)"))
@@ -87,10 +87,6 @@ public struct WebVTTWriter: Sendable {
         if safe.replacedArrows {
             diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
                                                  message: "cue \(index + 1): \"-->\" in its text written as \"--&gt;\""))
-        }
-        for line in safe.lines {
-            out.appendUTF8(of: line, spill: spill)
-            out.append(0x0A)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Captions
+import TestSupport
 
 /// Byte-exact writer output, and reading it back.
 @Suite struct WriterTests {
@@ -123,5 +124,45 @@ import Testing
         let region = WebVTTWriter().write(CaptionDocument(format: .webvtt, headerBlocks: [.region(CueRegion())])).bytes
         #expect(String(decoding: region, as: UTF8.self) == "WEBVTT\n\nREGION\nwidth:100%\n")
         #expect(try WebVTTReader().read(region).regions == [CueRegion()])
+    }
+}
+
+/// Cue text written line by line into the output (no copies): the same bytes as splitting it into lines, dropping
+/// those that would end the cue and replacing "-->" until none is left — checked against that model on random text.
+@Suite struct SafeLinesTests {
+    /// The model: split at LF, CR LF and CR; drop; replace until no arrow is left.
+    private func model(_ text: String, dropWhitespace: Bool, replacement: String, crlf: Bool) -> (bytes: [UInt8], dropped: Bool, replaced: Bool) {
+        var bytes: [UInt8] = [], dropped = false, replaced = false
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            let drop = dropWhitespace ? line.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{0C}" } : line.isEmpty
+            if drop {
+                dropped = true
+                continue
+            }
+            var safe = String(line)
+            while safe.contains("-->") {
+                safe = safe.replacingOccurrences(of: "-->", with: replacement)
+                replaced = true
+            }
+            bytes += Array(safe.utf8) + (crlf ? [0x0D, 0x0A] : [0x0A])
+        }
+        return (bytes, dropped, replaced)
+    }
+
+    @Test func matchesTheModelOnRandomText() {
+        var random = SeededRandom(seed: 14)
+        let alphabet: [Character] = ["-", "-", "-", ">", "\n", "\r", " ", "\t", "a", "é"]
+        for round in 0..<3_000 {
+            let text = String((0..<Int(random.next() % 40)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+            for (arrow, replacement, dropWhitespace) in [(SafeLines.Arrow.escaped, "--&gt;", false), (.shortened, "->", true)] {
+                let crlf = round % 2 == 0 && arrow == .shortened
+                var out: [UInt8] = []
+                let outcome = SafeLines.append(text, to: &out, dropping: dropWhitespace ? SafeLines.isBlank : SafeLines.isEmpty, arrow: arrow,
+                                               crlf: crlf, spill: nil)
+                let expected = model(text, dropWhitespace: dropWhitespace, replacement: replacement, crlf: crlf)
+                #expect(out == expected.bytes, "\(arrow) \(text.debugDescription)")
+                #expect(outcome.droppedLines == expected.dropped && outcome.replacedArrows == expected.replaced, "\(text.debugDescription)")
+            }
+        }
     }
 }
