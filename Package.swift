@@ -59,6 +59,6 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),
         .testTarget(name: "AutoplayTests", dependencies: ["Autoplay", "LibraryCheck", "Reports", "MediaIO", "TestSupport"]),
-        .testTarget(name: "MedialintCLITests", dependencies: ["medialint"]),
+        .testTarget(name: "MedialintCLITests", dependencies: ["medialint"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Every command's machine-readable output on the bundled samples, byte for byte: what scripts and CI read must not
+/// change by accident. Each case's record (`Fixtures/Golden/NAME.txt`) holds the command, its exit status, standard
+/// output, standard error and any file it wrote. After a deliberate change, record again with
+/// `MEDIALINT_RECORD_GOLDEN=1 swift test --filter GoldenOutputTests` (that run fails, to be run again without it) and
+/// read the diff.
+@Suite struct GoldenOutputTests {
+    /// A command line; `$OUT` stands for a file in a fresh temporary folder, whose content the record includes, and
+    /// `$DB` for a results store there, filled first by `check Media --jobs 1 --db $DB`.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let arguments: [String]
+        var testDescription: String { name }
+
+        init(_ name: String, _ arguments: String) {
+            self.name = name
+            self.arguments = arguments.split(separator: " ").map(String.init)
+        }
+    }
+
+    static let mediaFiles = ["audio-only.ogg", "audio-with-cover.m4a", "corrupt-header.mp4", "embedded-subtitles.mkv", "empty.mp4",
+                             "flashing.mp4", "gray-ramp-10bit.mkv", "no-audio.mp4", "not-media.mp4", "rgb-primaries.mkv",
+                             "speech.mp4", "truncated.mp4", "unknown-codec.avi"]
+    static let reportFormats = ["json", "jsonl", "sarif", "junit", "html", "text"]
+
+    static let cases: [Case] =
+        mediaFiles.map { Case("probe-\($0)", "probe Media/\($0) --format json") }
+        + [
+            Case("probe-text-embedded-subtitles.mkv", "probe Media/embedded-subtitles.mkv"),
+            Case("cues-speech.srt", "cues Media/speech.srt --format json"),
+            Case("cues-speech.vtt", "cues Media/speech.vtt --format json"),
+            Case("cues-text-speech.vtt", "cues Media/speech.vtt"),
+            Case("cues-embedded-track-3", "cues Media/embedded-subtitles.mkv --track 3 --format json"),
+            Case("convert-srt-to-vtt", "convert Media/speech.srt $OUT --to vtt"),
+            Case("convert-vtt-to-srt", "convert Media/speech.vtt $OUT --to srt"),
+            Case("convert-embedded-track-4", "convert Media/embedded-subtitles.mkv $OUT --track 4 --to vtt"),
+            Case("shift-by", "shift Media/speech.srt --by -0.25"),
+            Case("shift-scale", "shift Media/speech.vtt --scale 1.001 -o $OUT"),
+            Case("transcript-text", "transcript Media/speech.srt --timestamps"),
+            Case("transcript-markdown", "transcript Media/speech.vtt --format markdown --title Speech"),
+            Case("transcript-html", "transcript Media/speech.vtt --format html --title Speech --media-url speech.mp4"),
+            Case("transcript-json", "transcript Media/speech.srt --format json"),
+            Case("flash-no-audio", "flash Media/no-audio.mp4 --format json"),
+            Case("flash-unknown-codec", "flash Media/unknown-codec.avi --format json"),
+            Case("flash-kwcag", "flash Media/flashing.mp4 --profile kwcag --format json"),
+            Case("sync-srt", "sync Media/speech.mp4 Media/speech.srt --format json"),
+            Case("sync-sidecars", "sync Media/speech.mp4 --format json"),
+            Case("sync-embedded", "sync Media/embedded-subtitles.mkv --track 2 --format json"),
+            Case("sync-no-audio", "sync Media/no-audio.mp4 Media/speech.srt --format json"),
+            Case("autoplay-kwcag", "autoplay Media/autoplay-sample.html --profile kwcag --format json"),
+            Case("autoplay-media", "autoplay --media Media/audio-only.ogg --media Media/speech.mp4 --format json"),
+            Case("lint-sarif-srt", "lint Media/speech.srt --format sarif"),
+        ]
+        + reportFormats.flatMap { format in
+            [
+                Case("lint-\(format)", "lint Media/speech.srt Media/speech.vtt --format \(format)"),
+                Case("flash-\(format)", "flash Media/flashing.mp4 --format \(format)"),
+                Case("sync-\(format)", "sync Media/speech.mp4 Media/speech.srt --format \(format)"),
+                Case("autoplay-\(format)", "autoplay Media/autoplay-sample.html --format \(format)"),
+                Case("check-\(format)", "check Media --jobs 1 --no-store --format \(format)"),
+                Case("report-\(format)", "report --db $DB --format \(format)"),
+            ]
+        }
+
+    static let fixtures = Medialint.root.appendingPathComponent("Tests/MedialintCLITests/Fixtures/Golden")
+    static var recording: Bool { ProcessInfo.processInfo.environment["MEDIALINT_RECORD_GOLDEN"] == "1" }
+
+    @Test(arguments: cases) func outputIsUnchanged(_ golden: Case) throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out").path
+        let store = directory.appendingPathComponent("results.sqlite").path
+        if golden.arguments.contains("$DB") {
+            let filled = try Medialint.run(["check", "Media", "--jobs", "1", "--db", store, "--format", "json", "-o", "/dev/null"])
+            try #require(filled.status == 2, "check Media (some samples are unreadable on purpose): \(filled.stderr)")
+        }
+        let arguments = golden.arguments.map { $0 == "$OUT" ? output : $0 == "$DB" ? store : $0 }
+        let result = try Medialint.run(arguments)
+        var record = "$ medialint \(golden.arguments.joined(separator: " "))\nexit \(result.status)\n--- stdout\n\(result.stdout)"
+        if !result.stderr.isEmpty { record += "--- stderr\n\(result.stderr)" }
+        if golden.arguments.contains("$OUT") {
+            record += "--- $OUT\n" + ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "(not written)\n")
+        }
+        record = record.replacingOccurrences(of: directory.path, with: "$TMP")
+        let file = Self.fixtures.appendingPathComponent("\(golden.name).txt")
+        if Self.recording {
+            try FileManager.default.createDirectory(at: Self.fixtures, withIntermediateDirectories: true)
+            try record.write(to: file, atomically: true, encoding: .utf8)
+            Issue.record("recorded \(file.lastPathComponent): run again without MEDIALINT_RECORD_GOLDEN")
+            return
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(record == expected, "\(golden.name): the output differs from \(file.lastPathComponent)")
+        if record != expected {
+            let got = directory.deletingLastPathComponent().appendingPathComponent("medialint-golden-\(golden.name).txt")
+            try? record.write(to: got, atomically: true, encoding: .utf8)
+            Issue.record("what it printed: \(got.path) (diff it against the record)")
+        }
+    }
+
+    /// No record lies unused (a case renamed or removed leaves none behind).
+    @Test func everyRecordHasACase() throws {
+        let records = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).filter { $0.hasSuffix(".txt") }
+        #expect(Set(records) == Set(Self.cases.map { "\($0.name).txt" }))
+    }
+}
