@@ -1,49 +1,14 @@
 import Captions
 import Dispatch
+import Findings
 import Foundation
-
-/// One problem a rule found, located by cue (number and identifier), time and line in the file.
-public struct QualityIssue: Sendable, Equatable {
-    public enum Severity: String, Sendable { case error, warning, info }
-
-    /// `lint.reading-speed`, `lint.line-length` …
-    public var rule: String
-    public var severity: Severity
-    /// What is wrong and what would fix it, for a caption editor.
-    public var message: String
-    /// The cue's number (1-based, in file order) and identifier; 0 and "" for the whole file.
-    public var cue: Int
-    public var cueIdentifier: String
-    /// The line of the cue's timing line in the file (0: unknown).
-    public var line: Int
-    public var start: Double?
-    public var end: Double?
-    /// The guideline behind the rule.
-    public var guideline: String
-    /// The measured value and the limit it broke, when the rule has numbers.
-    public var measured: Double?
-    public var limit: Double?
-}
 
 /// The caption quality rules over a document: reading speed, line length and count, durations, gaps,
 /// overlaps, empty cues, bad timings, markup, encoding, and cues past the media's end.
 public struct CaptionLinter: Sendable {
-    /// Every rule the linter knows, with what it checks.
-    public static let rules: [(id: String, summary: String)] = [
-        ("lint.reading-speed", "more characters a second (or words a minute) than viewers can read"),
-        ("lint.line-length", "a line longer than the profile allows"),
-        ("lint.max-lines", "more lines in a cue than the profile allows"),
-        ("lint.min-duration", "a cue too short to read"),
-        ("lint.max-duration", "a cue on screen too long"),
-        ("lint.min-gap", "too short a gap between cues (the eye sees no change)"),
-        ("lint.overlap", "a cue that starts before the one before it ends"),
-        ("lint.empty", "a cue with no text"),
-        ("lint.negative-duration", "a cue whose end is not after its start"),
-        ("lint.markup", "unbalanced or unknown markup"),
-        ("lint.encoding", "text that is not UTF-8"),
-        ("lint.after-end", "a cue after the end of the media"),
-        ("lint.syntax", "what the reader had to recover from"),
-    ]
+    /// Every rule the linter knows.
+    public static let rules: [Rule] = [.lintReadingSpeed, .lintLineLength, .lintMaxLines, .lintMinDuration, .lintMaxDuration, .lintMinGap,
+                                       .lintOverlap, .lintEmpty, .lintNegativeDuration, .lintMarkup, .lintEncoding, .lintAfterEnd, .lintSyntax]
 
     public var profile: QualityProfile
     /// Frame rate for the frame-based rules.
@@ -62,11 +27,11 @@ public struct CaptionLinter: Sendable {
     }
 
     /// The problems in `document`, in file order.
-    public func lint(_ document: CaptionDocument) -> [QualityIssue] {
+    public func lint(_ document: CaptionDocument) -> [Finding] {
         let suppressions = Suppressions(document)
-        var issues = documentIssues(document, suppressions: suppressions)
-        issues += lintCuesInSlices(document, 0..<document.cues.count, latestEnd: nil, suppressions: suppressions)
-        return issues
+        var findings = documentFindings(document, suppressions: suppressions)
+        findings += lintCuesInSlices(document, 0..<document.cues.count, latestEnd: nil, suppressions: suppressions)
+        return findings
     }
 
     /// The problems in `document` a window of cues at a time, for results too large to hold at once: window 0 holds
@@ -86,35 +51,30 @@ public struct CaptionLinter: Sendable {
     }
 
     /// The problems of the file itself: its syntax diagnostics and encoding.
-    func documentIssues(_ document: CaptionDocument, suppressions: Suppressions) -> [QualityIssue] {
-        var issues: [QualityIssue] = []
-        func add(_ rule: String, _ severity: QualityIssue.Severity, _ message: String, cue index: Int, guideline: String = "",
-                 measured: Double? = nil, limit: Double? = nil) {
-            guard !disabled.contains(rule), !suppressions.disables(rule, cue: index) else { return }
-            let cue = index >= 0 ? document.cues[index] : nil
-            issues.append(QualityIssue(rule: rule, severity: severity, message: message, cue: index + 1,
-                                       cueIdentifier: cue?.identifier ?? "", line: Int(cue?.line ?? 0),
-                                       start: cue?.start.seconds, end: cue?.end.seconds, guideline: guideline,
-                                       measured: measured, limit: limit))
+    func documentFindings(_ document: CaptionDocument, suppressions: Suppressions) -> [Finding] {
+        var findings: [Finding] = []
+        func add(_ rule: Rule, _ severity: Severity, _ message: String, guideline: String = "") {
+            guard !disabled.contains(rule.id), !suppressions.disables(rule.id, cue: -1) else { return }
+            findings.append(rule.finding(severity: severity, message: message, guidelines: guideline.isEmpty ? [] : [guideline]))
         }
         for diagnostic in document.diagnostics where diagnostic.severity != .info {
             guard !disabled.contains("lint.syntax") else { break }
-            issues.append(QualityIssue(rule: "lint.syntax", severity: diagnostic.severity == .error ? .error : .warning,
-                                       message: "\(diagnostic.message) [\(diagnostic.rule)]", cue: 0, cueIdentifier: "",
-                                       line: diagnostic.line, guideline: document.format == .webvtt ? "WebVTT" : "SubRip"))
+            findings.append(Rule.lintSyntax.finding(severity: diagnostic.severity == .error ? .error : .warning,
+                                                  message: "\(diagnostic.message) [\(diagnostic.rule)]", line: diagnostic.line > 0 ? diagnostic.line : nil,
+                                                  guidelines: [document.format == .webvtt ? "WebVTT" : "SubRip"]))
         }
         if document.encoding != "utf-8" {
-            add("lint.encoding", .warning, "the file is \(document.encoding), not UTF-8: players and browsers may show it wrongly; save it as UTF-8",
-                cue: -1, guideline: document.format == .webvtt ? "WebVTT" : "")
+            add(.lintEncoding, .warning, "the file is \(document.encoding), not UTF-8: players and browsers may show it wrongly; save it as UTF-8",
+                guideline: document.format == .webvtt ? "WebVTT" : "")
         }
-        return issues
+        return findings
     }
 
     /// The per-cue rules over `range`, `latestEnd` being the latest end of the cues before it. Many cues are linted
     /// in slices on all cores; each slice starts from the latest end before it (for overlaps and gaps), so the
     /// result is the same as one pass.
     func lintCuesInSlices(_ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
-                          suppressions: Suppressions) -> [QualityIssue] {
+                          suppressions: Suppressions) -> [Finding] {
         let cues = document.cues
         let slices = range.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
         guard slices > 1 else { return lintCues(document, range, latestEnd: entering, suppressions: suppressions) }
@@ -128,31 +88,38 @@ public struct CaptionLinter: Sendable {
             starts.append(latest)
         }
         let entered = starts
-        var sliced = [[QualityIssue]](repeating: [], count: slices)
+        var sliced = [[Finding]](repeating: [], count: slices)
         sliced.withUnsafeMutableBufferPointer { output in
             let output = UnsafeSendable(output)
             DispatchQueue.concurrentPerform(iterations: slices) { slice in
                 output.value[slice] = lintCues(document, bounds[slice]..<bounds[slice + 1], latestEnd: entered[slice], suppressions: suppressions)
             }
         }
-        var issues: [QualityIssue] = []
-        issues.reserveCapacity(sliced.reduce(0) { $0 + $1.count })
-        for slice in sliced { issues.append(contentsOf: slice) }  // slice by slice: whole arrays, not element by element
-        return issues
+        var findings: [Finding] = []
+        findings.reserveCapacity(sliced.reduce(0) { $0 + $1.count })
+        for slice in sliced { findings.append(contentsOf: slice) }  // slice by slice: whole arrays, not element by element
+        return findings
     }
 
     /// The per-cue rules over `range`, `latestEnd` being the latest end of the cues before it.
     private func lintCues(_ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
-                          suppressions: Suppressions) -> [QualityIssue] {
-        var issues: [QualityIssue] = []
+                          suppressions: Suppressions) -> [Finding] {
+        var findings: [Finding] = []
         let guideline = profile.guideline
-        func add(_ rule: String, _ severity: QualityIssue.Severity, _ message: @autoclosure () -> String, cue index: Int,
+        // One guideline array per guideline, shared by every finding that cites it.
+        let guidelines: [String: [String]] = [guideline: [guideline], "WebVTT": ["WebVTT"], "WCAG 1.2.2": ["WCAG 1.2.2"], "": []]
+        func add(_ rule: Rule, _ severity: Severity, _ message: @autoclosure () -> String, cue index: Int,
                  guideline: String = "", measured: Double? = nil, limit: Double? = nil) {
-            guard !disabled.contains(rule), suppressions.isEmpty || !suppressions.disables(rule, cue: index) else { return }
+            guard !disabled.contains(rule.id), suppressions.isEmpty || !suppressions.disables(rule.id, cue: index) else { return }
             let cue = document.cues[index]
-            issues.append(QualityIssue(rule: rule, severity: severity, message: message(), cue: index + 1,
-                                       cueIdentifier: cue.identifier, line: Int(cue.line), start: cue.start.seconds,
-                                       end: cue.end.seconds, guideline: guideline, measured: measured, limit: limit))
+            var data: [(String, JSONValue)] = [("cue", .integer(Int64(index + 1)))]
+            if !cue.identifier.isEmpty { data.append(("id", .string(cue.identifier))) }
+            if let measured { data.append(("measured", .number(Self.rounded(measured)))) }
+            if let limit { data.append(("limit", .number(Self.rounded(limit)))) }
+            let place = cue.identifier.isEmpty || cue.identifier == String(index + 1) ? "cue \(index + 1): " : "cue \(index + 1) (\(cue.identifier)): "
+            findings.append(rule.finding(severity: severity, message: place + message(), start: cue.start.seconds, end: cue.end.seconds,
+                                       line: cue.line > 0 ? Int(cue.line) : nil, guidelines: guidelines[guideline] ?? [guideline],
+                                       data: .object(data)))
         }
         let frame = 1 / framesPerSecond
         let readingSpeedTail = " characters a second (at most \(Self.number(profile.maxCharactersPerSecond ?? 0))): shorten the text or give it more time"
@@ -163,42 +130,42 @@ public struct CaptionLinter: Sendable {
             let text = CueReading(cue, format: document.format, maxLineLength: profile.maxCharactersPerLine)
 
             if cue.end <= cue.start {
-                add("lint.negative-duration", .error, cue.end == cue.start ? "the cue starts and ends at \(cue.start): it is never shown"
+                add(.lintNegativeDuration, .error, cue.end == cue.start ? "the cue starts and ends at \(cue.start): it is never shown"
                     : "the cue ends (\(cue.end)) before it starts (\(cue.start))", cue: index)
             }
             if text.isEmpty {
-                add("lint.empty", .error, "the cue has no text: remove it, or give it words", cue: index)
+                add(.lintEmpty, .error, "the cue has no text: remove it, or give it words", cue: index)
             }
             if let problem = text.markupProblem {
-                add("lint.markup", .warning, problem, cue: index, guideline: document.format == .webvtt ? "WebVTT" : "")
+                add(.lintMarkup, .warning, problem, cue: index, guideline: document.format == .webvtt ? "WebVTT" : "")
             }
             if let latest = latestEnd, cue.start < latest.time {
-                add("lint.overlap", .error, "the cue starts at \(cue.start), before cue \(latest.cue + 1) ends (\(latest.time)): two captions on screen at once",
+                add(.lintOverlap, .error, "the cue starts at \(cue.start), before cue \(latest.cue + 1) ends (\(latest.time)): two captions on screen at once",
                     cue: index)
             } else if let latest = latestEnd, let gapFrames = profile.minGapFrames, cue.start >= latest.time {
                 let gap = Double(cue.start.milliseconds - latest.time.milliseconds) / 1000
                 if gap > 0, gap < gapFrames * frame - 0.0005 {
-                    add("lint.min-gap", .warning, "only \(Self.frames(gap, frame)) after cue \(latest.cue + 1): leave at least \(Self.number(gapFrames)) frames, or close the gap",
+                    add(.lintMinGap, .warning, "only \(Self.frames(gap, frame)) after cue \(latest.cue + 1): leave at least \(Self.number(gapFrames)) frames, or close the gap",
                         cue: index, guideline: guideline, measured: gap, limit: gapFrames * frame)
                 }
             }
             if let mediaDuration, cue.start.seconds >= mediaDuration {
-                add("lint.after-end", .error, "the cue starts at \(cue.start), after the media ends (\(CaptionTime(seconds: mediaDuration)))",
+                add(.lintAfterEnd, .error, "the cue starts at \(cue.start), after the media ends (\(CaptionTime(seconds: mediaDuration)))",
                     cue: index, guideline: "WCAG 1.2.2")
             }
             if duration > 0, !text.isEmpty {
                 if let minimum = profile.minDuration, duration < minimum - 0.0005 {
-                    add("lint.min-duration", .warning, "on screen \(Self.seconds(duration)), shorter than \(Self.seconds(minimum)): too short to read",
+                    add(.lintMinDuration, .warning, "on screen \(Self.seconds(duration)), shorter than \(Self.seconds(minimum)): too short to read",
                         cue: index, guideline: guideline, measured: duration, limit: minimum)
                 }
                 if let maximum = profile.maxDuration, duration > maximum + 0.0005 {
-                    add("lint.max-duration", .warning, "on screen \(Self.seconds(duration)), longer than \(Self.seconds(maximum)): split it",
+                    add(.lintMaxDuration, .warning, "on screen \(Self.seconds(duration)), longer than \(Self.seconds(maximum)): split it",
                         cue: index, guideline: guideline, measured: duration, limit: maximum)
                 }
                 if let maximum = profile.maxCharactersPerSecond {
                     let rate = Double(text.readingCharacters) / duration
                     if rate > maximum + 0.005 {
-                        add("lint.reading-speed", .warning, Self.number(rate) + readingSpeedTail,
+                        add(.lintReadingSpeed, .warning, Self.number(rate) + readingSpeedTail,
                             cue: index, guideline: guideline, measured: rate, limit: maximum)
                     }
                 }
@@ -206,26 +173,29 @@ public struct CaptionLinter: Sendable {
                     let rate = Double(text.words) / duration * 60
                     let hard = profile.hardMaxWordsPerMinute
                     if rate > maximum + 0.05 {
-                        let severity: QualityIssue.Severity = hard.map { rate > $0 + 0.05 } == true ? .error : .warning
-                        add("lint.reading-speed", severity, "\(Int(rate.rounded())) words a minute (at most \(Self.number(maximum))): shorten the text or give it more time",
+                        let severity: Severity = hard.map { rate > $0 + 0.05 } == true ? .error : .warning
+                        add(.lintReadingSpeed, severity, "\(Int(rate.rounded())) words a minute (at most \(Self.number(maximum))): shorten the text or give it more time",
                             cue: index, guideline: guideline, measured: rate, limit: severity == .error ? hard : maximum)
                     }
                 }
             }
             if let maximum = profile.maxLines, text.lineCount > maximum {
-                add("lint.max-lines", .warning, "\(text.lineCount) lines (at most \(maximum)): split the cue", cue: index,
+                add(.lintMaxLines, .warning, "\(text.lineCount) lines (at most \(maximum)): split the cue", cue: index,
                     guideline: guideline, measured: Double(text.lineCount), limit: Double(maximum))
             }
             if let maximum = profile.maxCharactersPerLine {
                 for (number, length) in text.longLines {
-                    add("lint.line-length", .warning, "line \(number + 1) has \(length) characters (at most \(maximum)): break it differently",
+                    add(.lintLineLength, .warning, "line \(number + 1) has \(length) characters (at most \(maximum)): break it differently",
                         cue: index, guideline: guideline, measured: Double(length), limit: Double(maximum))
                 }
             }
             if latestEnd == nil || cue.end > latestEnd!.time { latestEnd = (cue.end, index) }
         }
-        return issues
+        return findings
     }
+
+    /// To the millisecond, as results' JSON gives measures.
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     /// A number with at most one decimal: `47`, `23.3` (integer arithmetic: this is on the hot path).
     static func number(_ value: Double) -> String {
@@ -261,9 +231,9 @@ public struct LintWindows: Sendable {
     /// The number of windows, the file's own problems included.
     public var count: Int { bounds.count }
 
-    /// The problems of window `index`, in file order.
-    public func issues(in index: Int) -> [QualityIssue] {
-        if index == 0 { return linter.documentIssues(document, suppressions: suppressions) }
+    /// The findings of window `index`, in file order.
+    public func findings(in index: Int) -> [Finding] {
+        if index == 0 { return linter.documentFindings(document, suppressions: suppressions) }
         return linter.lintCuesInSlices(document, bounds[index - 1]..<bounds[index], latestEnd: entering[index - 1], suppressions: suppressions)
     }
 }

@@ -1,7 +1,9 @@
 import CaptionQuality
 import Captions
 import Foundation
-import LibraryCheck
+import Checks
+import Library
+import Findings
 import Reports
 
 /// Issue 13: captions from the wild — end-to-end throughput beside ffmpeg, file shapes that used to be quadratic
@@ -246,7 +248,6 @@ extension CaptionBench {
         let result = LintCheck(linter: CaptionLinter(profile: profile, disabled: disabled)).run(document, path: path)
         print("findings", result.findings.count)
         let results = [result]
-        let descriptions = Dictionary(uniqueKeysWithValues: CaptionLinter.rules.map { ($0.id, $0.summary) })
         for format in ReportFormat.allCases {
             var best = Double.infinity
             var bytes = 0
@@ -267,7 +268,7 @@ extension CaptionBench {
                     writer.finish()
                 case .sarif:
                     var writer = JSONWriter(pretty: true) { written += $0.count }
-                    SARIFReport(ruleDescriptions: descriptions).write(results, to: &writer)
+                    SARIFReport(rules: RuleCatalogue.byID).write(results, to: &writer)
                     writer.finish()
                 case .junit: JUnitReport().write(results, to: &out)
                 case .html: HTMLReport().write(results, to: &out)

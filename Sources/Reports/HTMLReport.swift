@@ -1,3 +1,5 @@
+import Findings
+
 /// Check results as one self-contained HTML page (no external assets, no script): a summary, a table of the
 /// files with their verdicts, and per file each check's findings with SVG charts — luminance and flashes a second over time
 /// with incidents marked (flash), caption cover against detected speech (sync).
@@ -47,7 +49,7 @@ public struct HTMLReport {
         out.append("<table>\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n" as StaticString)
         for (index, file) in files.enumerated() {
             let verdict = Self.overall(file.results)
-            let checks = file.results.map { "\(XMLText.escape($0.check)) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
+            let checks = file.results.map { "\($0.check.rawValue) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
             out.append("<tr><td><a href=\"#f\(index)\">\(XMLText.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
                 + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findingCount })</td></tr>\n")
             out.handOnIfFull()
@@ -58,7 +60,7 @@ public struct HTMLReport {
             out.append("<section id=\"f\(index)\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n")
             for result in file.results {
                 let source = if case .string(let name)? = result.metrics["captions"] { " · " + XMLText.escape(name) } else { "" }
-                out.append("<h3>\(XMLText.escape(result.check))\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
+                out.append("<h3>\(result.check.rawValue)\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
                 if result.findingCount > 0 {
                     out.append("<ul>\n" as StaticString)
                     for finding in result.allFindings { Self.writeItem(finding, to: &out) }

@@ -1,3 +1,5 @@
+import Findings
+
 /// Check results as JUnit XML, which CI systems (Jenkins, GitLab, GitHub test reporters) read: one test suite
 /// per check, one test case per file. A `fail` verdict is a `<failure>` listing the errors; an unreadable file
 /// is an `<error>`; `unverified` is `<skipped>`; warnings and notes go to `<system-out>`.
@@ -12,8 +14,8 @@ public struct JUnitReport {
 
     /// Writes the XML, finding by finding.
     public func write(_ results: [CheckResult], to out: inout ByteWriter) {
-        var checks: [String] = []
-        var groups: [String: [Int]] = [:]
+        var checks: [CheckKind] = []
+        var groups: [CheckKind: [Int]] = [:]
         for (index, result) in results.enumerated() {
             if groups[result.check] == nil { checks.append(result.check) }
             groups[result.check, default: []].append(index)
@@ -33,7 +35,7 @@ public struct JUnitReport {
         for check in checks {
             let group = groups[check]!
             out.append("  <testsuite name=\"" as StaticString)
-            out.append(xmlEscaped: ToolInfo.name + " " + check)
+            out.append(xmlEscaped: ToolInfo.name + " " + check.rawValue)
             out.append("\" tests=\"" as StaticString)
             out.append(integer: group.count)
             out.append("\" failures=\"" as StaticString)
@@ -43,7 +45,7 @@ public struct JUnitReport {
             out.append("\" skipped=\"" as StaticString)
             out.append(integer: count(group, .unverified))
             out.append("\">\n" as StaticString)
-            for index in group { writeTestCase(results[index], check: check, to: &out) }
+            for index in group { writeTestCase(results[index], check: check.rawValue, to: &out) }
             out.append("  </testsuite>\n" as StaticString)
         }
         out.append("</testsuites>\n" as StaticString)

@@ -1,14 +1,17 @@
+import Findings
+
 /// Check results as a SARIF 2.1.0 log (OASIS), the format GitHub code scanning and IDEs read: one run for
 /// medialint, its rules, and one result per finding located in the checked file (line 1 when the finding
 /// has no line: media files).
 public struct SARIFReport {
-    /// What each rule checks, by id (rules without one are described by their id).
-    public var ruleDescriptions: [String: String]
+    /// The rules findings may name, by id (the rule catalogue): each described by its title, description, help
+    /// link and default level; a rule not in it is described by its id alone.
+    public var rules: [String: Rule]
     /// Where the tool is documented (an absolute URI), if anywhere.
     public var informationURI: String?
 
-    public init(ruleDescriptions: [String: String] = [:], informationURI: String? = nil) {
-        self.ruleDescriptions = ruleDescriptions
+    public init(rules: [String: Rule] = [:], informationURI: String? = nil) {
+        self.rules = rules
         self.informationURI = informationURI
     }
 
@@ -47,7 +50,13 @@ public struct SARIFReport {
         for id in ruleIDs {
             writer.beginObject()
             writer.key("id"); writer.string(id)
-            writer.key("shortDescription"); writer.beginObject(); writer.key("text"); writer.string(ruleDescriptions[id] ?? id); writer.endObject()
+            let rule = rules[id]
+            writer.key("shortDescription"); writer.beginObject(); writer.key("text"); writer.string(rule?.title ?? id); writer.endObject()
+            if let rule {
+                writer.key("fullDescription"); writer.beginObject(); writer.key("text"); writer.string(rule.description); writer.endObject()
+                writer.key("helpUri"); writer.string(rule.helpURL)
+                writer.key("defaultConfiguration"); writer.beginObject(); writer.key("level"); writer.string(Self.level(rule.defaultSeverity)); writer.endObject()
+            }
             writer.key("properties")
             writer.beginObject()
             writer.key("tags"); writer.beginArray(); writer.string("accessibility"); writer.string(String(id.prefix { $0 != "." })); writer.endArray()
@@ -105,7 +114,7 @@ public struct SARIFReport {
                 writer.endArray()
                 writer.key("properties")
                 writer.beginObject()
-                writer.key("check"); writer.string(result.check)
+                writer.key("check"); writer.string(result.check.rawValue)
                 if let start = finding.start { writer.key("start"); writer.number(start) }
                 if let end = finding.end { writer.key("end"); writer.number(end) }
                 if !finding.guidelines.isEmpty {

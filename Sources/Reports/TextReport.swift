@@ -1,3 +1,5 @@
+import Findings
+
 /// Check results for people: one header line per file with its verdict, one line per finding, metrics last.
 public struct TextReport {
     /// Colours, when the output is a terminal that allows them.
@@ -35,7 +37,7 @@ public struct TextReport {
         out.append(verdict)
         close(&out)
         out.append("  " as StaticString)
-        out.append(result.check)
+        out.append(result.check.rawValue)
         out.append(0x0A)
         for finding in result.allFindings {
             let (mark, markCode): (StaticString, StaticString) = switch finding.severity {

@@ -1,3 +1,5 @@
+import Findings
+
 /// Text inside XML (and the XHTML-compatible HTML the reports write).
 enum XMLText {
     /// Text for XML attributes and content: markup characters escaped, characters XML 1.0 forbids dropped

@@ -1,5 +1,5 @@
 import Captions
-import Reports
+import Findings
 
 /// Transcripts as plain text, Markdown, an accessible HTML document, or JSON.
 public enum TranscriptRenderer {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Findings
 import Reports
 
 /// `medialint`: the root command. Each subcommand is thin wiring over the library modules.
@@ -12,6 +13,6 @@ struct MediaLintCommand: ParsableCommand {
             Shell completions: medialint --generate-completion-script bash|zsh|fish
             """,
         version: ToolInfo.version,
-        subcommands: [CheckCommand.self, ReportCommand.self, FlashCommand.self, SyncCommand.self, LintCommand.self, TranscriptCommand.self, AutoplayCommand.self, ProbeCommand.self, CuesCommand.self, ConvertCommand.self, ShiftCommand.self]
+        subcommands: [CheckCommand.self, ReportCommand.self, FlashCommand.self, SyncCommand.self, LintCommand.self, TranscriptCommand.self, AutoplayCommand.self, ProbeCommand.self, CuesCommand.self, ConvertCommand.self, ShiftCommand.self, RulesCommand.self]
     )
 }

@@ -1,8 +1,7 @@
-import CaptionQuality
+@testable import CaptionQuality
 import Captions
 import Foundation
-import LibraryCheck
-import Reports
+import Findings
 import Testing
 
 /// The rules on hand-made caption files whose problems are known line by line.
@@ -12,7 +11,10 @@ struct CaptionLinterTests {
     static func read(_ name: String) throws -> CaptionDocument { try CaptionFile.read(fixtures.appendingPathComponent(name).path) }
 
     /// (rule, cue number, line of the cue's timing line) for each issue, in file order.
-    static func located(_ issues: [QualityIssue]) -> [String] { issues.map { "\($0.rule) cue \($0.cue) line \($0.line)" } }
+    static func located(_ findings: [Finding]) -> [String] { findings.map { "\($0.rule) cue \(cue($0)) line \($0.line ?? 0)" } }
+
+    /// The cue a finding is about (0: the whole file).
+    static func cue(_ finding: Finding) -> Int { finding.data["cue"]?.intValue ?? 0 }
 
     @Test func everyRuleOnce() throws {
         let linter = CaptionLinter(profile: .netflix, framesPerSecond: 24, mediaDuration: 32.5)
@@ -31,13 +33,13 @@ struct CaptionLinterTests {
             "lint.after-end cue 12 line 38",
         ])
         let byRule = Dictionary(grouping: issues, by: \.rule)
-        #expect(byRule["lint.min-duration"]?.first?.measured == 0.5 && byRule["lint.min-duration"]?.first?.limit == 5.0 / 6)
-        #expect(byRule["lint.reading-speed"]?.first?.measured == 47)
-        #expect(byRule["lint.line-length"]?.first?.message == "line 1 has 58 characters (at most 42): break it differently")
-        #expect(byRule["lint.min-gap"]?.first?.message == "only 1 frame (40 ms) after cue 2: leave at least 2 frames, or close the gap")
+        #expect(byRule["lint.min-duration"]?.first?.data["measured"] == .number(0.5) && byRule["lint.min-duration"]?.first?.data["limit"] == .number(0.833))
+        #expect(byRule["lint.reading-speed"]?.first?.data["measured"] == .number(47))
+        #expect(byRule["lint.line-length"]?.first?.message == "cue 6: line 1 has 58 characters (at most 42): break it differently")
+        #expect(byRule["lint.min-gap"]?.first?.message == "cue 3: only 1 frame (40 ms) after cue 2: leave at least 2 frames, or close the gap")
         #expect(byRule["lint.overlap"]?.first?.severity == .error && byRule["lint.empty"]?.first?.severity == .error)
         #expect(byRule["lint.negative-duration"]?.first?.severity == .error && byRule["lint.after-end"]?.first?.severity == .error)
-        #expect(byRule["lint.min-duration"]?.first?.guideline == "Netflix TTSG")
+        #expect(byRule["lint.min-duration"]?.first?.guidelines == ["Netflix TTSG"])
         #expect(byRule["lint.min-gap"]?.first?.start == 3.54 && byRule["lint.min-gap"]?.first?.end == 6)
     }
 
@@ -51,7 +53,7 @@ struct CaptionLinterTests {
     @Test func profilesDrawTheirOwnLines() throws {
         let document = try Self.read("profiles.srt")
         func summary(_ profile: QualityProfile) -> [String] {
-            CaptionLinter(profile: profile).lint(document).filter { $0.cue > 0 }.map { "\($0.rule) \($0.cue) \($0.severity)" }
+            CaptionLinter(profile: profile).lint(document).filter { Self.cue($0) > 0 }.map { "\($0.rule) \(Self.cue($0)) \($0.severity)" }
         }
         #expect(summary(.netflix) == ["lint.line-length 3 warning", "lint.reading-speed 5 warning", "lint.markup 6 warning"])
         #expect(summary(.bbc) == ["lint.line-length 2 warning", "lint.line-length 3 warning", "lint.reading-speed 4 warning",
@@ -60,7 +62,7 @@ struct CaptionLinterTests {
                                    "lint.reading-speed 4 warning", "lint.line-length 4 warning", "lint.reading-speed 5 error",
                                    "lint.line-length 5 warning", "lint.line-length 5 warning", "lint.markup 6 warning"])
         // The Windows-1252 file: the encoding rule and the reader's note.
-        let fileLevel = CaptionLinter().lint(document).filter { $0.cue == 0 }.map(\.rule)
+        let fileLevel = CaptionLinter().lint(document).filter { Self.cue($0) == 0 }.map(\.rule)
         #expect(fileLevel == ["lint.syntax", "lint.encoding"])
     }
 
@@ -87,17 +89,15 @@ struct CaptionLinterTests {
     }
 
     @Test func findingsCarryTheirPlace() throws {
-        let result = LintCheck(linter: CaptionLinter(mediaDuration: 32.5)).run(try Self.read("every-rule.vtt"), path: "every-rule.vtt")
-        #expect(result.verdict == .fail)
-        let finding = try #require(result.findings.first { $0.rule == "lint.line-length" })
+        let findings = CaptionLinter(mediaDuration: 32.5).lint(try Self.read("every-rule.vtt"))
+        #expect(Verdict(findings: findings) == .fail)
+        let finding = try #require(findings.first { $0.rule == "lint.line-length" })
         #expect(finding.line == 19 && finding.start == 18 && finding.end == 21)
         #expect(finding.message == "cue 6: line 1 has 58 characters (at most 42): break it differently")
         #expect(finding.data == .object([("cue", .integer(6)), ("measured", .number(58)), ("limit", .number(42))]))
-        #expect(result.metrics["findingsByRule"]?["lint.overlap"] == .integer(1))
     }
 }
 
-@testable import CaptionQuality
 
 /// The one-pass ASCII measurement agrees with the full cue text parser on every text it accepts.
 struct CueReadingTests {
@@ -124,57 +124,6 @@ struct CueReadingTests {
         for text in ["Café", "&amp;", "{\\an8}top", "<ruby>漢<rt>kan</rt></ruby>", "<unknown>x</unknown>", "<i>x</b>", "a\r\nb"] {
             var copy = text
             #expect(copy.withUTF8({ CueReading.measureASCII($0, format: .webvtt, limit: 42) }) == nil, "\(text)")
-        }
-    }
-}
-
-/// `lint` streams its findings into the report a window of cues at a time: every format must read exactly as the
-/// same result held in memory — across window edges (overlaps that span them), with the file's own problems first.
-@Suite struct StreamedLintTests {
-    private func document() throws -> CaptionDocument {
-        var text = ""
-        var time = 0
-        for index in 0..<70_000 {
-            // Long lines (warnings), a few overlaps (errors) and a cue at each window edge that overlaps the next.
-            let start = time, end = time + (index % 997 == 0 || index == 65_535 ? 3_000 : 1_500)
-            text += "\(index + 1)\n\(stamp(start)) --> \(stamp(end))\n" + (index % 3 == 0 ? "A line that is long enough to break the limit of the profile\n\n" : "Short.\n\n")
-            time += 2_000
-        }
-        return try CaptionFile.read(Array(("garbage before the cues\n\n" + text).utf8), format: .srt)
-    }
-
-    private func stamp(_ milliseconds: Int) -> String {
-        String(format: "%02d:%02d:%02d,%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds / 1000 % 60, milliseconds % 1000)
-    }
-
-    private func rendered(_ result: CheckResult) -> [String] {
-        var text = ByteWriter()
-        TextReport().write(result, metricsLine: "m", to: &text)
-        var json = JSONWriter(pretty: true)
-        CheckReport(results: [result]).write(to: &json)
-        var sarif = JSONWriter(pretty: true)
-        SARIFReport(ruleDescriptions: [:]).write([result], to: &sarif)
-        var junit = ByteWriter()
-        JUnitReport().write([result], to: &junit)
-        var html = ByteWriter()
-        HTMLReport().write([result], to: &html)
-        return [text.takeString(), json.withBytes { String(decoding: $0, as: UTF8.self) }, sarif.withBytes { String(decoding: $0, as: UTF8.self) },
-                junit.takeString(), html.takeString()]
-    }
-
-    @Test func streamedFindingsReadAsHeldOnes() throws {
-        let document = try document()
-        let check = LintCheck(linter: CaptionLinter())
-        let held = check.run(document, path: "big.srt")
-        let streamed = check.runStreaming(document, path: "big.srt")
-        #expect(held.findings.count > 20_000)
-        #expect(held.findings.contains { $0.severity == .error } && held.findings.contains { $0.rule == "lint.syntax" })
-        #expect(streamed.findings.isEmpty && streamed.findingCount == held.findings.count)
-        #expect(streamed.verdict == held.verdict && streamed.metrics == held.metrics)
-        #expect(Array(streamed.allFindings).map(\.message) == held.findings.map(\.message))
-        let (a, b) = (rendered(held), rendered(streamed))
-        for (format, (heldText, streamedText)) in zip(["text", "json", "sarif", "junit", "html"], zip(a, b)) {
-            #expect(heldText == streamedText, "\(format) differs")
         }
     }
 }

@@ -106,3 +106,44 @@ import Testing
         #expect(Set(records) == Set(Self.cases.map { "\($0.name).txt" }))
     }
 }
+
+/// `medialint rules`: the catalogue, and every rule the commands printed on the samples is in it.
+@Suite struct RulesCommandTests {
+    @Test func listsTheCatalogue() throws {
+        let json = try Medialint.run(["rules", "--format", "json"])
+        #expect(json.status == 0 && json.stderr.isEmpty)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let rules = try #require(document["rules"] as? [[String: Any]])
+        let ids = rules.compactMap { $0["id"] as? String }
+        #expect(ids.count >= 37 && Set(ids).count == ids.count)
+        for rule in rules {
+            #expect(["title", "description", "defaultSeverity", "helpURL"].allSatisfy { (rule[$0] as? String)?.isEmpty == false }, "\(rule)")
+        }
+
+        // Every rule id any golden record shows (findings' "rule", SARIF's "ruleId", text's "[rule]") is listed.
+        let records = GoldenOutputTests.fixtures
+        var seen = Set<String>()
+        let pattern = try NSRegularExpression(pattern: #"(?:"rule(?:Id)?": "|\[)((?:flash|sync|lint|autoplay|captions|transcript|media|check)\.[a-z-]+)[\]"]"#)
+        for name in try FileManager.default.contentsOfDirectory(atPath: records.path) {
+            let text = try String(contentsOf: records.appendingPathComponent(name), encoding: .utf8)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                seen.insert(String(text[Range(match.range(at: 1), in: text)!]))
+            }
+        }
+        #expect(seen.count >= 10)
+        #expect(seen.subtracting(ids).isEmpty, "rules reported but not catalogued: \(seen.subtracting(ids).sorted())")
+
+        let text = try Medialint.run(["rules", "sync.offset"])
+        #expect(text.status == 0)
+        #expect(text.stdout == """
+            sync.offset  warning  captions off their speech
+                         Every caption is early or late by the same amount against the speech in the media's audio, by more than the tolerance.
+                         WCAG 1.2.2, KWCAG 1.2 · https://www.w3.org/WAI/WCAG22/Understanding/captions-prerecorded.html
+            1 rule
+
+            """)
+        let unknown = try Medialint.run(["rules", "nope"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.hasPrefix("Error: No rule id starts with 'nope': `medialint rules` lists them all."))
+    }
+}

@@ -36,7 +36,10 @@ import Testing
         #expect(results.count == 10)
         let rules = ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]]
         #expect(rules?.first?["id"] as? String == "lint.min-duration")
-        #expect((rules?.first?["shortDescription"] as? [String: Any])?["text"] as? String == "a cue too short to read")
+        // Described from the rule catalogue (`medialint rules`): title, description, the style guide behind it.
+        #expect((rules?.first?["shortDescription"] as? [String: Any])?["text"] as? String == "cue too short to read")
+        #expect(rules?.first?["helpUri"] as? String == "https://partnerhelp.netflixstudios.com/hc/en-us/articles/217350977-English-USA-Timed-Text-Style-Guide")
+        #expect((rules?.first?["defaultConfiguration"] as? [String: Any])?["level"] as? String == "warning")
         let junit = try Medialint.run(["lint", file, "--format", "junit"])
         #expect(junit.status == 1 && junit.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"medialint\" tests=\"1\" failures=\"1\" errors=\"0\">"))
     }

@@ -1,4 +1,5 @@
 import Testing
+@testable import Findings
 @testable import Reports
 
 /// The streaming writers against the simplest statement of what they must write.

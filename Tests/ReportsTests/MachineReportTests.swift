@@ -2,8 +2,10 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import Findings
 import Reports
 import Testing
+import TestSupport
 
 /// SARIF validated against the SARIF 2.1.0 schema (shipped as a fixture), and JUnit XML parsed back.
 struct MachineReportTests {
@@ -11,23 +13,23 @@ struct MachineReportTests {
 
     /// A lint result (findings with lines), a media result (timed, no line), a clean file and an unreadable one.
     static let results: [CheckResult] = [
-        CheckResult(file: "captions/talk & co.vtt", check: "lint", findings: [
-            Finding(rule: "lint.line-length", severity: .warning, message: "cue 6: line 1 has 58 characters (at most 42)", start: 18, end: 21,
+        CheckResult(file: "captions/talk & co.vtt", check: .lint, findings: [
+            Finding(ruleID: "lint.line-length", severity: .warning, message: "cue 6: line 1 has 58 characters (at most 42)", start: 18, end: 21,
                     line: 19, guidelines: ["Netflix TTSG"], data: .object([("cue", .integer(6)), ("measured", .number(58)), ("limit", .number(42))])),
-            Finding(rule: "lint.overlap", severity: .error, message: "cue 9: starts before cue 8 ends <here>", start: 27, end: 29, line: 30),
-            Finding(rule: "lint.syntax", severity: .info, message: "a note", line: 2),
+            Finding(ruleID: "lint.overlap", severity: .error, message: "cue 9: starts before cue 8 ends <here>", start: 27, end: 29, line: 30),
+            Finding(ruleID: "lint.syntax", severity: .info, message: "a note", line: 2),
         ]),
-        CheckResult(file: "media/flashing.mp4", check: "flash", findings: [
-            Finding(rule: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4,
+        CheckResult(file: "media/flashing.mp4", check: .flash, findings: [
+            Finding(ruleID: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4,
                     guidelines: ["WCAG 2.3.1", "KWCAG 3.3"]),
         ]),
-        CheckResult(file: "clean.srt", check: "lint", findings: []),
-        CheckResult(file: "broken.vtt", check: "lint", verdict: .error, findings: [Finding(rule: "captions.parse", severity: .error, message: "not WebVTT")]),
+        CheckResult(file: "clean.srt", check: .lint, findings: []),
+        CheckResult(file: "broken.vtt", check: .lint, verdict: .error, findings: [Finding(ruleID: "captions.parse", severity: .error, message: "not WebVTT")]),
     ]
 
     @Test func sarifIsValidSARIF210() throws {
         let validator = JSONSchemaValidator(root: try JSONNode.parse(String(contentsOfFile: Self.schemaPath, encoding: .utf8)))
-        let sarif = SARIFReport(ruleDescriptions: ["lint.line-length": "a line longer than the profile allows"]).render(Self.results)
+        let sarif = SARIFReport(rules: ["lint.line-length": Rule("lint.line-length", title: "line too long", description: "a line longer than the profile allows", helpURL: "https://example.com/rules#line-length", defaultSeverity: .warning)]).render(Self.results)
         let document = try JSONNode.parse(sarif.serialized(pretty: true))
         #expect(validator.errors(in: document) == [])
 
@@ -88,15 +90,15 @@ struct MachineReportTests {
 /// The HTML report: a well-formed, self-contained page with a table of files and charts.
 struct HTMLReportTests {
     static let results: [CheckResult] = [
-        CheckResult(file: "clips/flash & co.mp4", check: "flash", findings: [
-            Finding(rule: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4),
+        CheckResult(file: "clips/flash & co.mp4", check: .flash, findings: [
+            Finding(ruleID: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4),
         ], metrics: .object([("series", .object([("bin", .number(1)), ("luminance", .array([.number(0.2), .number(0.8), .number(0.1), .number(0.9), .number(0.5), .number(0.5)])),
                                                   ("flashesPerSecond", .array([.number(0), .number(1), .number(5), .number(5), .number(0), .number(0)]))]))])),
-        CheckResult(file: "clips/talk.mp4", check: "captions", findings: [Finding(rule: "lint.line-length", severity: .warning, message: "line too long", start: 1, end: 2)]),
-        CheckResult(file: "clips/talk.mp4", check: "sync", findings: [], metrics: .object([
+        CheckResult(file: "clips/talk.mp4", check: .captions, findings: [Finding(ruleID: "lint.line-length", severity: .warning, message: "line too long", start: 1, end: 2)]),
+        CheckResult(file: "clips/talk.mp4", check: .sync, findings: [], metrics: .object([
             ("timeline", .object([("bin", .number(0.5)), ("speech", .array([.number(0), .number(1), .number(0.5)])), ("captions", .array([.number(0), .number(1), .number(1)]))])),
         ])),
-        CheckResult(file: "broken.mp4", check: "media", verdict: .error, findings: [Finding(rule: "media.unreadable", severity: .error, message: "truncated <file>")]),
+        CheckResult(file: "broken.mp4", check: .media, verdict: .error, findings: [Finding(ruleID: "media.unreadable", severity: .error, message: "truncated <file>")]),
     ]
 
     @Test func structureAndCharts() throws {

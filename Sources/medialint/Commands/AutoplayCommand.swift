@@ -1,8 +1,10 @@
 import ArgumentParser
 import Autoplay
 import Foundation
-import LibraryCheck
+import Checks
+import Library
 import MediaIO
+import Findings
 import Reports
 
 /// `medialint autoplay PATH...`: pages whose media plays sound by itself.
@@ -63,8 +65,7 @@ struct AutoplayCommand: ParsableCommand {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                results.append(CheckResult(file: path, check: "autoplay", verdict: .error,
-                                           findings: [Finding(rule: "media.unreadable", severity: .error, message: "no such file or folder")]))
+                results.append(CheckResult.unreadable(file: path, check: .autoplay, reason: "no such file or folder"))
                 continue
             }
             if isDirectory.boolValue {
@@ -72,17 +73,14 @@ struct AutoplayCommand: ParsableCommand {
                 let (items, problems) = LibraryScanner.scan([path])
                 // Pages, and folders, that could not be read or lead outside; media links are judged where a page plays them.
                 for problem in problems where [nil, .page].contains(LibraryScanner.kind(of: problem.path)) {
-                    results.append(CheckResult(file: problem.path, check: "autoplay", verdict: .error,
-                                               findings: [Finding(rule: problem.rule, severity: .error, message: problem.message)]))
+                    results.append(problem.result(check: .autoplay))
                 }
                 for item in items where item.kind == .page { results.append(check.run(page: item.path, root: base)) }
             } else {
                 results.append(check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? ".")) 
             }
         }
-        try output.emit(results, format: format, metricsLine: Self.metricsLine,
-                        ruleDescriptions: ["autoplay.audio": "media that plays sound by itself", "autoplay.unverified": "possible autoplay that cannot be judged from the page",
-                                           "media.unreadable": "media that cannot be read", "media.outside-root": "media outside the checked root"])
+        try output.emit(results, format: format, metricsLine: Self.metricsLine)
         OutputOptions.reportErrors(results.filter { !media.contains($0.file) })  // --media failures were said as they came
         try OutputOptions.exitForVerdicts(results)
     }
@@ -93,7 +91,7 @@ struct AutoplayCommand: ParsableCommand {
         switch cache.activity(of: absolute) {
         case .failure(let error):
             Console.error(error.description)
-            return CheckResult(file: path, check: "autoplay", verdict: .error, findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])
+            return CheckResult.unreadable(file: path, check: .autoplay, reason: error.reason)
         case .success(let activity):
             let audible = activity.audibleSeconds(from: 0, to: .infinity)
             var metrics: [(String, JSONValue)] = [("duration", .number((activity.duration * 1000).rounded() / 1000)),
@@ -103,7 +101,7 @@ struct AutoplayCommand: ParsableCommand {
                 metrics += [("firstAudible", .number((first.lowerBound * 1000).rounded() / 1000)),
                             ("lastAudible", .number((last.upperBound * 1000).rounded() / 1000))]
             }
-            return CheckResult(file: path, check: "autoplay", findings: [], metrics: .object(metrics))
+            return CheckResult(file: path, check: .autoplay, findings: [], metrics: .object(metrics))
         }
     }
 

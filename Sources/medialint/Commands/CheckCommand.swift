@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import LibraryCheck
+import Checks
+import Library
+import Findings
 import Reports
 
 /// `medialint check PATH...`: everything that applies to each file of a media library.
@@ -57,10 +59,7 @@ struct CheckCommand: ParsableCommand {
             items = items.filter { shard.contains($0.path) }
             problems = problems.filter { shard.contains($0.path) }
         }
-        var results = problems.map { problem in
-            CheckResult(file: problem.path, check: "media", verdict: .error,
-                        findings: [Finding(rule: problem.rule, severity: .error, message: problem.message)])
-        }
+        var results = problems.map { $0.result(check: .media) }
         for problem in problems { Console.error("\(problem.path): \(problem.message)") }
         var checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if let maxFileMemory { checker.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
@@ -135,8 +134,7 @@ struct CheckCommand: ParsableCommand {
         // Files that could not be checked, each said on standard error (the walk's problems were said already).
         OutputOptions.reportErrors(results.filter { result in !problems.contains { $0.path == result.file } })
         if !streaming {
-            try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:),
-                            ruleDescriptions: ["captions.missing": "media with speech and no captions", "sync.offset": "captions off their speech"])
+            try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:))
             if format == .text {
                 let reused = items.count - pending.count
                 FileHandle.standardError.write(Data((Self.summary(results, files: items.count + problems.count)

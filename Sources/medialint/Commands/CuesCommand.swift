@@ -1,5 +1,6 @@
 import ArgumentParser
 import Captions
+import Findings
 import Reports
 
 /// `medialint cues CAPTIONS`: the parsed cues, as a table or JSON.

@@ -1,8 +1,10 @@
 import ArgumentParser
 import FlashDetection
 import Foundation
-import LibraryCheck
+import Checks
+import Library
 import MediaIO
+import Findings
 import Reports
 
 /// `medialint flash MEDIA...`: seizure-risk flashing.
@@ -71,8 +73,7 @@ struct FlashCommand: ParsableCommand {
                 results.append(result)
             } catch let error as MediaError {
                 Console.error(error.description)
-                results.append(CheckResult(file: path, check: "flash", verdict: .error,
-                                           findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)]))
+                results.append(CheckResult.unreadable(file: path, check: .flash, reason: error.reason))
             }
         }
         try output.emit(results, format: format, metricsLine: Self.metricsLine)

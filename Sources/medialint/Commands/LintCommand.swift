@@ -2,8 +2,10 @@ import ArgumentParser
 import CaptionQuality
 import Captions
 import Foundation
-import LibraryCheck
+import Checks
+import Library
 import MediaIO
+import Findings
 import Reports
 
 /// `medialint lint CAPTIONS...`: caption quality rules.
@@ -94,12 +96,10 @@ struct LintCommand: ParsableCommand {
                 results.append(LintCheck(linter: linter).runStreaming(document, path: path))
             } catch let error as CLIError {
                 Console.error(error.message)
-                results.append(CheckResult(file: path, check: "lint", verdict: .error,
-                                           findings: [Finding(rule: "captions.parse", severity: .error, message: error.message)]))
+                results.append(CheckResult.unreadable(file: path, check: .lint, reason: error.message, rule: .captionsParse))
             }
         }
-        try output.emit(results, format: format, metricsLine: Self.metricsLine,
-                        ruleDescriptions: Dictionary(uniqueKeysWithValues: CaptionLinter.rules.map { ($0.id, $0.summary) }))
+        try output.emit(results, format: format, metricsLine: Self.metricsLine)
         try OutputOptions.exitForVerdicts(results)
     }
 

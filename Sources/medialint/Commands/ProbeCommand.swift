@@ -1,5 +1,6 @@
 import ArgumentParser
 import MediaIO
+import Findings
 import Reports
 
 /// `medialint probe MEDIA`: container, streams, durations, languages, dispositions.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import LibraryCheck
+import Checks
+import Library
+import Findings
 import Reports
 
 /// `medialint report`: the stored results of earlier `check` runs, without analysing anything again.

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Captions
 import Foundation
-import LibraryCheck
+import Checks
+import Library
 import MediaIO
+import Findings
 import Reports
 
 /// `medialint sync MEDIA [CAPTIONS] [--fix OUT]`: caption timing against the speech in the media.
@@ -88,8 +90,7 @@ struct SyncCommand: ParsableCommand {
             speech = try detectSpeech(info)
         } catch let error as MediaError {
             Console.error(error.description)
-            try output.emit([CheckResult(file: media, check: "sync", verdict: .error,
-                                         findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])],
+            try output.emit([CheckResult.unreadable(file: media, check: .sync, reason: error.reason)],
                             format: format, metricsLine: { _ in nil })
             throw ExitCode(ExitStatus.unreadableInput.rawValue)
         }
@@ -101,8 +102,8 @@ struct SyncCommand: ParsableCommand {
         }
         for source in sources {
             guard let document = source.document else {
-                results.append(CheckResult(file: media, check: "sync", verdict: .error,
-                                           findings: [Finding(rule: "captions.parse", severity: .error, message: source.problem ?? "unreadable")],
+                results.append(CheckResult(file: media, check: .sync, verdict: .error,
+                                           findings: [Rule.captionsParse.finding(severity: .error, message: source.problem ?? "unreadable")],
                                            metrics: .object([("captions", .string(source.label))])))
                 continue
             }

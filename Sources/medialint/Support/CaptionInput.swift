@@ -1,7 +1,8 @@
 import ArgumentParser
 import Captions
 import Foundation
-import LibraryCheck
+import Checks
+import Library
 import MediaIO
 
 /// Where captions come from: a caption file (`--encoding` when it is not UTF-8 and not detected), or an

@@ -1,4 +1,7 @@
 import ArgumentParser
+import Checks
+import Findings
+import Findings
 import Reports
 
 /// The output formats of the check commands (`flash`, `sync` …).
@@ -7,9 +10,8 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable { case text, json,
 /// Printing check results and turning their verdicts into the exit status (cli.md).
 extension OutputOptions {
     /// Writes `results` in `format`; text gives each result the line `metricsLine` makes of its metrics, SARIF
-    /// describes the rules with `ruleDescriptions`.
-    func emit(_ results: [CheckResult], format: CheckFormat, metricsLine: (CheckResult) -> String?,
-              ruleDescriptions: [String: String] = [:]) throws {
+    /// describes the rules from the catalogue.
+    func emit(_ results: [CheckResult], format: CheckFormat, metricsLine: (CheckResult) -> String?) throws {
         try stream { sink in
             var out = ByteWriter { sink.write($0) }
             switch format {
@@ -33,7 +35,7 @@ extension OutputOptions {
                 writer.finish()
             case .sarif:
                 var writer = JSONWriter.streaming(pretty: true, to: sink)
-                SARIFReport(ruleDescriptions: ruleDescriptions).write(results, to: &writer)
+                SARIFReport(rules: RuleCatalogue.byID).write(results, to: &writer)
                 writer.endLine()
                 writer.finish()
             case .junit:
@@ -48,11 +50,11 @@ extension OutputOptions {
     /// The metrics line of a result of any check (for `check` and `report`, which print several kinds).
     static func metricsLine(ofAnyCheck result: CheckResult) -> String? {
         switch result.check {
-        case "flash": FlashCommand.metricsLine(result)
-        case "sync": SyncCommand.metricsLine(result)
-        case "lint": LintCommand.metricsLine(result)
-        case "autoplay": AutoplayCommand.metricsLine(result)
-        default: nil
+        case .flash: FlashCommand.metricsLine(result)
+        case .sync: SyncCommand.metricsLine(result)
+        case .lint: LintCommand.metricsLine(result)
+        case .autoplay: AutoplayCommand.metricsLine(result)
+        case .captions, .media: nil
         }
     }
 

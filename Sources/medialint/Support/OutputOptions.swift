@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Findings
 import Reports
 
 /// `-o FILE`: where a command's output goes (standard output by default). Files are written atomically.

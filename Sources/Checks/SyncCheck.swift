@@ -1,7 +1,7 @@
 import Captions
 import Foundation
 import MediaIO
-import Reports
+import Findings
 import SyncAnalysis
 
 /// Where speech is in one media file's audio: decoded once, shared by every caption source checked against it.
@@ -62,13 +62,13 @@ public struct SyncCheck: Sendable {
         let mediaStart = media.startTime ?? 0
         if let duration {
             for (index, cue) in captions.cues.enumerated() where cue.start.seconds >= mediaStart + duration {
-                findings.append(Finding(rule: "sync.cue-after-end", severity: .error,
+                findings.append(Rule.syncCueAfterEnd.finding(severity: .error,
                                         message: "cue \(index + 1) starts at \(Self.time(cue.start.seconds)), after the media ends at \(Self.time(mediaStart + duration))",
                                         start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
                                         data: .object([("cue", .integer(Int64(index + 1))), ("text", .string(cue.plainText(in: captions.format)))])))
             }
             for (index, cue) in captions.cues.enumerated() where mediaStart > 0 && cue.end.seconds <= mediaStart {
-                findings.append(Finding(rule: "sync.cue-before-start", severity: .error,
+                findings.append(Rule.syncCueBeforeStart.finding(severity: .error,
                                         message: "cue \(index + 1) ends at \(Self.time(cue.end.seconds)), before the media starts at \(Self.time(mediaStart))",
                                         start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
                                         data: .object([("cue", .integer(Int64(index + 1)))])))
@@ -79,10 +79,10 @@ public struct SyncCheck: Sendable {
 
         let dialogue = DialogueCues.of(captions)
         func unverified(_ reason: String) -> Outcome {
-            findings.append(Finding(rule: "sync.unverified", severity: .info, message: "timing not verified: \(reason)"))
+            findings.append(Rule.syncUnverified.finding(severity: .info, message: "timing not verified: \(reason)"))
             metrics.append(("dialogueCues", .integer(Int64(dialogue.count))))
             let verdict: Verdict = findings.contains { $0.severity == .error } ? .fail : .unverified
-            return Outcome(result: CheckResult(file: path, check: "sync", verdict: verdict, findings: findings,
+            return Outcome(result: CheckResult(file: path, check: .sync, verdict: verdict, findings: findings,
                                                metrics: .object(metrics)), fix: nil, report: nil)
         }
         guard let speech else { return unverified("the media has no audio stream") }
@@ -130,7 +130,7 @@ public struct SyncCheck: Sendable {
         // whole file.
         let breakFound = !report.breaks.isEmpty
         for gap in report.uncaptionedSpeech where !breakFound {
-            findings.append(Finding(rule: "sync.uncaptioned-speech", severity: .warning,
+            findings.append(Rule.syncUncaptionedSpeech.finding(severity: .warning,
                                     message: "\(Self.seconds(gap.end - gap.start)) of speech from \(Self.time(gap.start)) has no caption (or it is music or sound the detector took for speech)",
                                     start: CheckNumbers.rounded(gap.start), end: CheckNumbers.rounded(gap.end), guidelines: Self.guidelines))
         }
@@ -139,7 +139,7 @@ public struct SyncCheck: Sendable {
             for index in report.cuesOverSilence {
                 let cue = captions.cues[dialogue[index].index]
                 guard cue.start.seconds < end else { continue }
-                findings.append(Finding(rule: "sync.cue-over-silence", severity: .warning,
+                findings.append(Rule.syncCueOverSilence.finding(severity: .warning,
                                         message: "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(fix.isIdentity(within: tolerance) ? "" : " once the timing is corrected")",
                                         start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
                                         data: .object([("cue", .integer(Int64(dialogue[index].index + 1))),
@@ -147,7 +147,7 @@ public struct SyncCheck: Sendable {
             }
         }
         findings.sort { ($0.start ?? -1, $0.rule) < ($1.start ?? -1, $1.rule) }
-        return Outcome(result: CheckResult(file: path, check: "sync", findings: findings, metrics: .object(metrics)),
+        return Outcome(result: CheckResult(file: path, check: .sync, findings: findings, metrics: .object(metrics)),
                        fix: fix, report: report)
     }
 
@@ -178,7 +178,7 @@ public struct SyncCheck: Sendable {
                                           ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])
         if abs(offset) > tolerance {
             let direction = offset > 0 ? "late" : "early"
-            findings.append(Finding(rule: "sync.offset", severity: abs(offset) > failTolerance ? .error : .warning,
+            findings.append(Rule.syncOffset.finding(severity: abs(offset) > failTolerance ? .error : .warning,
                                     message: "captions are \(Self.seconds(abs(offset))) \(direction): move them by \(Self.signed(report.shift))",
                                     guidelines: Self.guidelines,
                                     data: .object([("offsetSeconds", .number(CheckNumbers.rounded(offset))), ("fix", fixData)])))
@@ -187,14 +187,14 @@ public struct SyncCheck: Sendable {
         if driftSeconds > tolerance {
             let ratio = report.driftRatio
             let known = Self.knownRatio(ratio).map { " (\($0))" } ?? ""
-            findings.append(Finding(rule: "sync.drift", severity: driftSeconds > failTolerance ? .error : .warning,
+            findings.append(Rule.syncDrift.finding(severity: driftSeconds > failTolerance ? .error : .warning,
                                     message: "captions drift: their clock runs at \(String(format: "%.4f", ratio))× the media's\(known), \(Self.seconds(driftSeconds)) apart by the end; stretch them by \(String(format: "%.6f", report.scale))",
                                     guidelines: Self.guidelines,
                                     data: .object([("driftRatio", .number((ratio * 1_000_000).rounded() / 1_000_000)),
                                                    ("driftSeconds", .number(CheckNumbers.rounded(driftSeconds))), ("fix", fixData)])))
         }
         for step in report.breaks {
-            findings.append(Finding(rule: "sync.break", severity: .error,
+            findings.append(Rule.syncBreak.finding(severity: .error,
                                     message: "the offset changes at \(Self.time(step.time)) from \(Self.signed(step.before)) to \(Self.signed(step.after)) (an edit or a cut the captions do not follow): one shift cannot fix this",
                                     start: CheckNumbers.rounded(step.time), guidelines: Self.guidelines,
                                     data: .object([("offsetBefore", .number(CheckNumbers.rounded(step.before))),
@@ -204,7 +204,7 @@ public struct SyncCheck: Sendable {
         if findings.isEmpty, report.matchedCues >= 5 {
             let off = report.residuals.filter { abs($0.residual) > failTolerance }.count
             if Double(off) > 0.1 * Double(report.matchedCues) {
-                findings.append(Finding(rule: "sync.cue-offset", severity: .warning,
+                findings.append(Rule.syncCueOffset.finding(severity: .warning,
                                         message: "\(off) of \(report.matchedCues) cues start more than \(Self.seconds(failTolerance)) away from their speech",
                                         guidelines: Self.guidelines, data: .object([("cues", .integer(Int64(off)))])))
             }

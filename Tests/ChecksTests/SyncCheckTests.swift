@@ -1,7 +1,8 @@
 import Captions
 import Foundation
-import LibraryCheck
+import Checks
 import MediaIO
+import Findings
 import Reports
 import SyncAnalysis
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
-import LibraryCheck
+import Checks
 import FlashDetection
+import Findings
 import Reports
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Reports
+import Findings
 
 @Suite struct JSONValueTests {
     struct Inner: Encodable {

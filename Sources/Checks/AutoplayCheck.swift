@@ -2,7 +2,7 @@ import Autoplay
 import FileAccess
 import Foundation
 import MediaIO
-import Reports
+import Findings
 
 /// Decodes media files to find when they make sound, each file once however many pages point to it.
 public final class AudioActivityCache: @unchecked Sendable {
@@ -111,14 +111,11 @@ public struct AutoplayCheck: Sendable {
         do {
             data = try RegularFile(path: path).readAll(limit: Self.pageSizeLimit)
         } catch {
-            return CheckResult(file: path, check: "autoplay", verdict: .error,
-                               findings: [Finding(rule: "media.unreadable", severity: .error, message: "the page cannot be read: \(error.reason)")])
+            return CheckResult.unreadable(file: path, check: .autoplay, reason: "the page cannot be read: \(error.reason)")
         }
         // Text has no NUL bytes (but UTF-16 has them in every other byte): binary data is not a page.
         guard let html = Self.pageText(data) else {
-            return CheckResult(file: path, check: "autoplay", verdict: .error,
-                               findings: [Finding(rule: "media.unreadable", severity: .error,
-                                                  message: "not an HTML page: binary data (a media file? `medialint autoplay --media FILE` measures its sound)")])
+            return CheckResult.unreadable(file: path, check: .autoplay, reason: "not an HTML page: binary data (a media file? `medialint autoplay --media FILE` measures its sound)")
         }
         let (elements, reviews) = PageScanner.scan(html)
         var findings: [Finding] = []
@@ -133,16 +130,16 @@ public struct AutoplayCheck: Sendable {
             case "bgsound": "<bgsound> plays background sound (\(review.detail)): obsolete, and its sound cannot be checked"
             default: "a script starts playback (.play()): check by hand that it cannot play sound for more than \(CheckNumbers.text(rules.allowed)) s"
             }
-            findings.append(Finding(rule: "autoplay.unverified", severity: .info, message: what, line: review.line, guidelines: [rules.guideline],
+            findings.append(Rule.autoplayUnverified.finding(severity: .info, message: what, line: review.line, guidelines: [rules.guideline],
                                     data: .object([("kind", .string(review.kind)), ("src", .string(review.detail))])))
         }
         findings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
         let verdict: Verdict
-        if findings.contains(where: { $0.rule == "autoplay.audio" && $0.severity == .error }) { verdict = .fail }
+        if findings.contains(where: { $0.rule == Rule.autoplayAudio.id && $0.severity == .error }) { verdict = .fail }
         else if findings.contains(where: { $0.severity == .error }) { verdict = .error }
-        else if findings.contains(where: { $0.rule == "autoplay.unverified" }) { verdict = .unverified }
+        else if findings.contains(where: { $0.rule == Rule.autoplayUnverified.id }) { verdict = .unverified }
         else { verdict = Verdict(findings: findings) }
-        return CheckResult(file: path, check: "autoplay", verdict: verdict, findings: findings,
+        return CheckResult(file: path, check: .autoplay, verdict: verdict, findings: findings,
                            metrics: .object([("elements", .integer(Int64(elements.count))), ("profile", .string(rules.profile.rawValue))]))
     }
 
@@ -152,12 +149,12 @@ public struct AutoplayCheck: Sendable {
                                                  ("loop", .bool(element.loop)), ("controls", .bool(element.controls))]
         let valueNote = ["", "autoplay"].contains(element.autoplayValue.lowercased()) ? ""
             : " (autoplay=\"\(element.autoplayValue)\" still autoplays: the attribute's presence is what counts)"
-        func finding(_ rule: String, _ severity: Severity, _ message: String, _ extra: [(String, JSONValue)] = []) -> Finding {
-            Finding(rule: rule, severity: severity, message: "<\(element.kind.rawValue)> " + message + valueNote, line: element.line,
+        func finding(_ rule: Rule, _ severity: Severity, _ message: String, _ extra: [(String, JSONValue)] = []) -> Finding {
+            rule.finding(severity: severity, message: "<\(element.kind.rawValue)> " + message + valueNote, line: element.line,
                     guidelines: [rules.guideline], data: .object(attributes + extra))
         }
-        if element.muted { return finding("autoplay.audio", .info, "autoplays muted: no sound") }
-        guard !element.sources.isEmpty else { return finding("autoplay.audio", .info, "autoplays but has no source") }
+        if element.muted { return finding(.autoplayAudio, .info, "autoplays muted: no sound") }
+        guard !element.sources.isEmpty else { return finding(.autoplayAudio, .info, "autoplays but has no source") }
 
         var worst: (seconds: Double, source: String, activity: AudioActivity, window: (Double, Double))?
         var problems: [Finding] = []
@@ -165,7 +162,7 @@ public struct AutoplayCheck: Sendable {
             let (path, start, end) = MediaFragment.split(source)
             let lowered = path.lowercased()
             if lowered.contains("://") || lowered.hasPrefix("//") || lowered.hasPrefix("data:") || lowered.hasPrefix("blob:") {
-                problems.append(finding("autoplay.unverified", .info, "plays remote media (\(source)), which is not fetched: check it by hand",
+                problems.append(finding(.autoplayUnverified, .info, "plays remote media (\(source)), which is not fetched: check it by hand",
                                         [("src", .string(source))]))
                 continue
             }
@@ -173,20 +170,20 @@ public struct AutoplayCheck: Sendable {
             let url = decoded.hasPrefix("/") ? root.appendingPathComponent(String(decoded.dropFirst())) : pageDirectory.appendingPathComponent(decoded)
             let resolved = url.standardizedFileURL
             guard resolved.path == root.path || resolved.path.hasPrefix(root.path.hasSuffix("/") ? root.path : root.path + "/") else {
-                problems.append(finding("media.outside-root", .error, "source \(source) leaves the checked root (\(root.path)): not read",
+                problems.append(finding(.mediaOutsideRoot, .error, "source \(source) leaves the checked root (\(root.path)): not read",
                                         [("src", .string(source))]))
                 continue
             }
             // The name is inside; where it leads (links followed) must be too.
             if let real = PathContainment.realPath(resolved.path), let realRoot = PathContainment.realPath(root.path),
                !PathContainment.isWithin(real, root: realRoot) {
-                problems.append(finding("media.outside-root", .error, "source \(source) is a link that leads outside the checked root (to \(real)): not read",
+                problems.append(finding(.mediaOutsideRoot, .error, "source \(source) is a link that leads outside the checked root (to \(real)): not read",
                                         [("src", .string(source))]))
                 continue
             }
             switch cache.activity(of: PathContainment.realPath(resolved.path) ?? resolved.path) {
             case .failure(let error):
-                problems.append(finding("media.unreadable", .error, "source \(source): \(error.reason)", [("src", .string(source))]))
+                problems.append(finding(.mediaUnreadable, .error, "source \(source): \(error.reason)", [("src", .string(source))]))
             case .success(let activity):
                 let from = min(max(0, start ?? 0), activity.duration)
                 let to = min(max(from, end ?? activity.duration), activity.duration)
@@ -196,7 +193,7 @@ public struct AutoplayCheck: Sendable {
             }
         }
         guard let worst else {
-            return problems.first { $0.severity == .error } ?? problems.first ?? finding("autoplay.audio", .info, "no playable source")
+            return problems.first { $0.severity == .error } ?? problems.first ?? finding(.autoplayAudio, .info, "no playable source")
         }
         if let error = problems.first(where: { $0.severity == .error }) { return error }
         let extra: [(String, JSONValue)] = [
@@ -205,14 +202,14 @@ public struct AutoplayCheck: Sendable {
             ("audibleSeconds", worst.seconds.isInfinite ? .string("endless") : .number(CheckNumbers.rounded(worst.seconds))),
         ]
         let amount = worst.seconds.isInfinite ? "sound without end (loop)" : "\(CheckNumbers.text(worst.seconds)) s of sound"
-        if !worst.activity.hasAudio { return finding("autoplay.audio", .info, "autoplays \(worst.source): no audio stream", extra) }
-        if worst.seconds == 0 { return finding("autoplay.audio", .info, "autoplays \(worst.source): silent", extra) }
+        if !worst.activity.hasAudio { return finding(.autoplayAudio, .info, "autoplays \(worst.source): no audio stream", extra) }
+        if worst.seconds == 0 { return finding(.autoplayAudio, .info, "autoplays \(worst.source): silent", extra) }
         if rules.fails(audibleSeconds: worst.seconds, controls: element.controls) {
             let why = rules.profile == .wcag ? "more than \(CheckNumbers.text(rules.allowed)) s with no control to stop it"
                 : "\(CheckNumbers.text(rules.allowed)) s or more (controls do not make autoplaying sound acceptable here)"
-            return finding("autoplay.audio", .error, "autoplays \(worst.source) with \(amount): \(why)", extra)
+            return finding(.autoplayAudio, .error, "autoplays \(worst.source) with \(amount): \(why)", extra)
         }
         let why = element.controls && worst.seconds > rules.allowed ? "its controls can stop it" : "at most \(CheckNumbers.text(rules.allowed)) s"
-        return finding("autoplay.audio", .info, "autoplays \(worst.source) with \(amount): \(why)", extra)
+        return finding(.autoplayAudio, .info, "autoplays \(worst.source) with \(amount): \(why)", extra)
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A JSON document as the schema validator sees it.
-indirect enum JSONNode: Decodable, Equatable {
+public indirect enum JSONNode: Decodable, Equatable {
     case null, bool(Bool), integer(Int64), number(Double), string(String), array([JSONNode]), object([String: JSONNode])
 
-    init(from decoder: Decoder) throws {
+    public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
@@ -15,9 +15,9 @@ indirect enum JSONNode: Decodable, Equatable {
         else { self = .object(try container.decode([String: JSONNode].self)) }
     }
 
-    static func parse(_ text: String) throws -> JSONNode { try JSONDecoder().decode(JSONNode.self, from: Data(text.utf8)) }
+    public static func parse(_ text: String) throws -> JSONNode { try JSONDecoder().decode(JSONNode.self, from: Data(text.utf8)) }
 
-    subscript(key: String) -> JSONNode? {
+    public subscript(key: String) -> JSONNode? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
@@ -27,15 +27,17 @@ indirect enum JSONNode: Decodable, Equatable {
 /// (local), `type`, `enum`, `required`, `properties`, `additionalProperties`, `items`, `minItems`,
 /// `uniqueItems`, `minimum`, `maximum`, `pattern`, `format` (`uri`, `uri-reference`), `anyOf`, `oneOf`.
 /// Unknown keywords are refused, so a schema using more than this cannot pass by being half-read.
-struct JSONSchemaValidator {
-    let root: JSONNode
+public struct JSONSchemaValidator {
+    public let root: JSONNode
+
+    public init(root: JSONNode) { self.root = root }
 
     static let known: Set<String> = ["$schema", "$id", "$ref", "title", "description", "default", "definitions", "type", "enum",
                                      "required", "properties", "additionalProperties", "items", "minItems", "uniqueItems",
                                      "minimum", "maximum", "pattern", "format", "anyOf", "oneOf"]
 
     /// Every violation, as `path: problem`.
-    func errors(in value: JSONNode) -> [String] {
+    public func errors(in value: JSONNode) -> [String] {
         var errors: [String] = []
         validate(value, root, "$", &errors)
         return errors

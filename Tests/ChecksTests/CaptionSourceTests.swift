@@ -1,6 +1,6 @@
 import Captions
 import Foundation
-@testable import LibraryCheck
+@testable import Checks
 import MediaIO
 import Testing
 

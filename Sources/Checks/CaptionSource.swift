@@ -1,7 +1,7 @@
 import Captions
 import Foundation
 import MediaIO
-import Reports
+import Findings
 
 /// One source of captions for a media file — a sidecar file or an embedded text track — read, or with the
 /// reason it could not be.
@@ -44,34 +44,5 @@ public struct CaptionSource: Sendable {
             }
         }
         return sources
-    }
-}
-
-/// Whether media that needs captions has them (WCAG 1.2.2, KWCAG 1.2).
-public enum CaptionPresence {
-    static let nowhere = "no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …) and no text subtitle track"
-
-    /// `captions.missing` at error severity: media with `speechSeconds` of speech and no caption source.
-    public static func missingCaptions(speechSeconds: Double) -> Finding {
-        Finding(rule: "captions.missing", severity: .error,
-                message: "\(nowhere), but the audio has \(String(format: "%.1f", speechSeconds)) s of speech",
-                guidelines: ["WCAG 1.2.2", "KWCAG 1.2"])
-    }
-
-    /// The `captions` result for media without any caption source: a failure when its audio has speech, a
-    /// note when it has too little, `unverified` when there is no audio (`speech` nil) to tell.
-    public static func resultWithoutCaptions(_ path: String, speech: MediaSpeech?) -> CheckResult {
-        guard let speech else {
-            return CheckResult(file: path, check: "captions", verdict: .unverified,
-                               findings: [Finding(rule: "captions.missing", severity: .info, message: "\(nowhere); the media has no audio to tell whether captions are needed")])
-        }
-        let seconds = speech.timeline.totalSpeech
-        let metrics = JSONValue.object([("speechSeconds", .number((seconds * 10).rounded() / 10))])
-        if seconds < 1 {
-            return CheckResult(file: path, check: "captions",
-                               findings: [Finding(rule: "captions.missing", severity: .info, message: "no captions, and no speech in the audio that would need them")],
-                               metrics: metrics)
-        }
-        return CheckResult(file: path, check: "captions", findings: [missingCaptions(speechSeconds: seconds)], metrics: metrics)
     }
 }

@@ -1,9 +1,10 @@
 import CaptionQuality
 import Captions
+import Checks
 import FlashDetection
 import Foundation
 import MediaIO
-import Reports
+import Findings
 
 /// Everything that applies to each file of a library: media get captions present, caption timing and
 /// flashing; caption files their quality rules; pages the autoplay check. Files are checked in parallel,
@@ -13,6 +14,7 @@ public struct LibraryChecker: Sendable {
     public var sync: SyncCheck
     public var lint: LintCheck
     public var autoplay: AutoplayCheck
+    public var captions = CaptionsCheck()
     public var jobs: Int
     /// The most memory one file may take to check, in bytes (see `MemoryEstimate`): a file that would need more
     /// becomes an error result before it is read, and the run goes on.
@@ -57,16 +59,14 @@ public struct LibraryChecker: Sendable {
     public func check(_ item: LibraryItem) -> [CheckResult] {
         if item.kind != .media, let size = try? FileManager.default.attributesOfItem(atPath: item.path)[.size] as? Int64,
            let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.text(size: size, kind: item.kind), limit: memoryLimitPerFile) {
-            return [CheckResult(file: item.path, check: item.kind == .page ? "autoplay" : "lint", verdict: .error,
-                                findings: [Finding(rule: "check.memory-limit", severity: .error, message: refusal)])]
+            return [.unreadable(file: item.path, check: item.kind == .page ? .autoplay : .lint, reason: refusal, rule: .checkMemoryLimit)]
         }
         switch item.kind {
         case .captions:
             do {
                 return [lint.run(try CaptionFile.read(item.path), path: item.path)]
             } catch {
-                return [CheckResult(file: item.path, check: "lint", verdict: .error,
-                                    findings: [Finding(rule: "captions.parse", severity: .error, message: error.message)])]
+                return [CheckResult.unreadable(file: item.path, check: .lint, reason: error.message, rule: .captionsParse)]
             }
         case .page:
             return [autoplay.run(page: item.path, root: item.root)]
@@ -80,81 +80,34 @@ public struct LibraryChecker: Sendable {
         do {
             info = try MediaProbe.probe(path)
         } catch {
-            return [CheckResult(file: path, check: "media", verdict: .error,
-                                findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)])]
+            return [CheckResult.unreadable(file: path, check: .media, reason: error.reason)]
         }
         if let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.media(info), limit: memoryLimitPerFile) {
-            return [CheckResult(file: path, check: "media", verdict: .error, findings: [Finding(rule: "check.memory-limit", severity: .error, message: refusal)])]
+            return [CheckResult.unreadable(file: path, check: .media, reason: refusal, rule: .checkMemoryLimit)]
         }
         // A file with no audio or video stream (a header cut short, say) cannot pass anything.
         guard info.streams.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             let stated = info.duration.map { " (the container states \(String(format: "%.3f", $0)) s)" } ?? ""
-            return [CheckResult(file: path, check: "media", verdict: .error,
-                                findings: [Finding(rule: "media.unreadable", severity: .error, message: "no audio or video stream could be read\(stated)")])]
+            return [CheckResult.unreadable(file: path, check: .media, reason: "no audio or video stream could be read\(stated)")]
         }
-        var results: [CheckResult] = []
-        // Caption sources: sidecar files and embedded text tracks.
+        // Caption sources (sidecar files and embedded text tracks) and the speech in the audio, each read once.
         let sources = CaptionSource.all(for: path, media: info)
-        var findings = sources.compactMap { source in
-            source.problem.map { Finding(rule: "captions.parse", severity: .error, message: $0) }
-        }
-        let readable = sources.compactMap { source in source.document.map { (source.label, $0) } }
         var speech: MediaSpeech?
         var speechError: MediaError?
         if !info.streams(of: .audio).isEmpty {
             do { speech = try MediaSpeech.detect(path: path) } catch { speechError = error }
         }
-        // Inventory of accessibility assets.
-        let captionTracks = info.textSubtitleTracks + info.streams(of: .subtitle).filter { $0.subtitle?.isText != true }
-        let descriptions = info.streams(of: .audio).filter { $0.dispositions.contains("visual_impaired") || $0.dispositions.contains("descriptions") }
-        let transcripts = Self.transcripts(for: path)
-        var inventory: [(String, JSONValue)] = [
-            ("captionFiles", .array(sources.compactMap { if case .file(let file) = $0.origin { .string(file) } else { nil } })),
-            ("captionTracks", .array(captionTracks.map { track in
-                .object([("index", .integer(Int64(track.index))), ("language", track.language.map { .string($0) } ?? .null),
-                         ("hearingImpaired", .bool(track.dispositions.contains("hearing_impaired"))), ("text", .bool(track.subtitle?.isText == true))])
-            })),
-            ("audioDescriptionTracks", .array(descriptions.map { .integer(Int64($0.index)) })),
-            ("transcripts", .array(transcripts.map { .string($0) })),
-        ]
-        if let speech { inventory.append(("speechSeconds", .number((speech.timeline.totalSpeech * 10).rounded() / 10))) }
-        if let speechError {
-            findings.append(Finding(rule: "media.unreadable", severity: .error, message: "the audio cannot be decoded: \(speechError.reason)"))
-        }
-        // Cover art is a picture, not video.
-        let hasVideo = info.streams(of: .video).contains { !$0.dispositions.contains("attached_pic") }
-        if let speech, speech.timeline.totalSpeech >= 1 {
-            let seconds = String(format: "%.1f", speech.timeline.totalSpeech)
-            if hasVideo, readable.isEmpty {
-                findings.append(CaptionPresence.missingCaptions(speechSeconds: speech.timeline.totalSpeech))
-            } else if !hasVideo, readable.isEmpty, transcripts.isEmpty {
-                findings.append(Finding(rule: "transcript.missing", severity: .error,
-                                        message: "\(seconds) s of speech in audio-only media and no transcript or captions next to it (name.txt, name.vtt …)",
-                                        guidelines: ["WCAG 1.2.1"]))
-            }
-        }
-        if hasVideo, descriptions.isEmpty {
-            findings.append(Finding(rule: "captions.audio-description", severity: .info, message: "no audio-description track (an audio stream marked visual_impaired or descriptions)",
-                                    guidelines: ["WCAG 1.2.5"]))
-        }
-        results.append(CheckResult(file: path, check: "captions", findings: findings, metrics: .object(inventory)))
+        var results = [captions.run(path: path, media: info, sources: sources, speech: speech, speechError: speechError)]
+        let readable = sources.compactMap { source in source.document.map { (source.label, $0) } }
         for (label, document) in readable {
             results.append(sync.check(path: path, media: info, speech: speech, captions: document, source: label).result)
         }
-        if hasVideo {
+        if info.hasPictureVideo {
             do { results.append(try flash.run(path: path)) } catch {
-                results.append(CheckResult(file: path, check: "flash", verdict: .error,
-                                           findings: [Finding(rule: "media.unreadable", severity: .error, message: error.reason)]))
+                results.append(CheckResult.unreadable(file: path, check: .flash, reason: error.reason))
             }
         }
         return results
-    }
-
-    /// Transcript files next to a media file: `name.txt`, `name.transcript.*`, `name.md`, `name.html`.
-    static func transcripts(for path: String) -> [String] {
-        let stem = (path as NSString).deletingPathExtension
-        return ["\(stem).txt", "\(stem).md", "\(stem).transcript.txt", "\(stem).transcript.md", "\(stem).transcript.html", "\(stem).html"]
-            .filter { FileManager.default.fileExists(atPath: $0) }
     }
 }
 

@@ -1,21 +1,20 @@
 import Foundation
-import TestSupport
 
 /// Speech placed at known times, made for one test run: each sentence is spoken by espeak-ng, its leading
 /// and trailing silence trimmed by sox, and placed on a 16 kHz timeline after a gap of its own (irregular
 /// gaps, so that only one alignment fits). The mix is encoded to AAC in MP4 by the ffmpeg CLI, so the tests
 /// go through real decoding, resampling and the encoder's priming delay.
-enum SpeechClips {
-    struct Sentence {
-        var text: String
+public enum SpeechClips {
+    public struct Sentence: Sendable {
+        public var text: String
         /// Media seconds where the trimmed speech starts and ends: the true cue times.
-        var start: Double
-        var end: Double
+        public var start: Double
+        public var end: Double
     }
 
-    static let sampleRate = 16_000
+    public static let sampleRate = 16_000
 
-    static let texts = [
+    public static let texts = [
         "Welcome to the accessibility workshop for video makers.",
         "Today we look at captions and how they line up with speech.",
         "Every spoken line should appear on screen while it is said.",
@@ -40,23 +39,23 @@ enum SpeechClips {
         "Thank you for listening to this short lesson.",
     ]
     /// Silence before each sentence, in seconds.
-    static let gaps = [1.0, 0.7, 1.9, 0.8, 2.6, 0.9, 1.3, 0.75, 2.2, 1.1, 0.85, 3.1,
+    public static let gaps = [1.0, 0.7, 1.9, 0.8, 2.6, 0.9, 1.3, 0.75, 2.2, 1.1, 0.85, 3.1,
                        0.95, 1.6, 0.7, 2.4, 1.0, 1.8, 0.8, 1.2, 2.0, 0.9]
 
-    static let directory: URL = {
+    public static let directory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-speech-\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
 
     /// The sentences with their true times, the 16 kHz speech samples and the media's length.
-    struct Script {
-        var sentences: [Sentence]
-        var samples: [Float]
-        var duration: Double { Double(samples.count) / Double(SpeechClips.sampleRate) }
+    public struct Script: Sendable {
+        public var sentences: [Sentence]
+        public var samples: [Float]
+        public var duration: Double { Double(samples.count) / Double(SpeechClips.sampleRate) }
     }
 
-    static let script: Result<Script, Error> = Result {
+    public static let script: Result<Script, Error> = Result {
         var sentences: [Sentence] = []
         var samples: [Float] = []
         for (index, text) in texts.enumerated() {
@@ -77,7 +76,7 @@ enum SpeechClips {
 
     /// The speech as AAC in MP4 (made once per run); with `noiseBelowSpeech` dB, under a steady white noise
     /// bed that many dB below the speech's RMS level.
-    static func media(noiseBelowSpeech: Double? = nil) throws -> String {
+    public static func media(noiseBelowSpeech: Double? = nil) throws -> String {
         let name = "speech" + (noiseBelowSpeech.map { "-noise\(Int($0))" } ?? "") + ".m4a"
         let path = directory.appendingPathComponent(name).path
         if FileManager.default.fileExists(atPath: path) { return path }
@@ -109,7 +108,7 @@ enum SpeechClips {
     }
 
     /// Cues as a WebVTT file: the true times passed through `transform` (caption = transform(media)).
-    static func captions(_ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],
+    public static func captions(_ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],
                          transform: (Double) -> Double = { $0 }) throws -> String {
         var text = "WEBVTT\n"
         var cues = try script.get().sentences.enumerated().filter { !dropped.contains($0.offset) }
@@ -123,7 +122,7 @@ enum SpeechClips {
         return path
     }
 
-    static func stamp(_ seconds: Double) -> String {
+    public static func stamp(_ seconds: Double) -> String {
         let ms = Int((seconds * 1000).rounded())
         return String(format: "%02d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
     }

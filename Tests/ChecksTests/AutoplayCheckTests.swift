@@ -1,6 +1,7 @@
 import Autoplay
 import Foundation
-import LibraryCheck
+import Checks
+import Findings
 import Reports
 import TestSupport
 import Testing

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 @testable import FlashDetection
-import LibraryCheck
+import Checks
+import Findings
 import Reports
 
 /// Verdicts on clips whose flashing is known by construction (320×240 unless said otherwise; 30 fps;

@@ -1,7 +1,7 @@
 import FlashDetection
 import Foundation
 import MediaIO
-import Reports
+import Findings
 
 /// Runs the flash analysis on one media file: decoding (MediaIO, on its own thread) feeds the analyser
 /// (FlashDetection) frame by frame, and the report becomes a check result with findings.
@@ -68,7 +68,7 @@ public struct FlashCheck: Sendable {
             // A file that states no duration (MPEG-TS, say) cut to its first frame: one picture cannot show flashing,
             // and nothing says whether more was meant to follow.
             if result.verdict != .fail { result.verdict = .unverified }
-            result.findings.append(Finding(rule: "flash.unverified", severity: .warning,
+            result.findings.append(Rule.flashUnverified.finding(severity: .warning,
                                            message: "only one video frame could be decoded: flashing needs a sequence of frames to be judged"))
             return
         }
@@ -78,7 +78,7 @@ public struct FlashCheck: Sendable {
         // A video stream that simply ends before the others (the container's duration is theirs): all of it was seen.
         if let packets = measured.streams.first(where: { $0.index == stream })?.duration, packets - decoded <= max(1.0, 0.05 * packets) { return }
         if result.verdict != .fail { result.verdict = .unverified }  // flashing seen in the decoded part still fails
-        result.findings.append(Finding(rule: "flash.unverified", severity: .warning,
+        result.findings.append(Rule.flashUnverified.finding(severity: .warning,
                                        message: "only \(String(format: "%.3f", decoded)) s of video (\(frames) frames) could be decoded\(statedText): the rest was not checked for flashing",
                                        data: .object([("decodedSeconds", .number(CheckNumbers.rounded(decoded))), ("statedSeconds", .number(CheckNumbers.rounded(stated)))])))
     }
@@ -130,12 +130,12 @@ public struct FlashCheck: Sendable {
         let fps = stream.video?.fps ?? report.measuredFPS
         var findings = report.incidents.map(finding)
         if let color = stream.video?.color, color.isHDR {
-            findings.append(Finding(rule: "flash.hdr", severity: .info,
+            findings.append(Rule.flashHDR.finding(severity: .info,
                                     message: "HDR video (\(color.transfer == "smpte2084" ? "PQ" : "HLG")): judged with the SDR approximation (luma read through the sRGB curve)",
                                     guidelines: configuration.guidelines))
         }
         if configuration.profile == "kwcag", fps / 2 < 50 {
-            findings.append(Finding(rule: "flash.sampling-limit", severity: .warning,
+            findings.append(Rule.flashSamplingLimit.finding(severity: .warning,
                                     message: "at \(Self.number(fps)) frames a second the video can show at most \(Self.number(fps / 2)) flashes a second: flashing from \(Self.number(fps / 2)) to 50 a second (the top of the KWCAG 3.3 band) cannot be judged from this file",
                                     guidelines: ["KWCAG 3.3"], data: .object([("samplingLimit", .number(fps / 2))])))
         }
@@ -150,7 +150,7 @@ public struct FlashCheck: Sendable {
             ("areaBasis", .string(configuration.areaBasis.rawValue)),
             ("hdr", .bool(stream.video?.color.isHDR ?? false)),
         ])
-        return CheckResult(file: path, check: "flash", findings: findings, metrics: metrics)
+        return CheckResult(file: path, check: .flash, findings: findings, metrics: metrics)
     }
 
     private func finding(_ incident: FlashIncident) -> Finding {
@@ -163,15 +163,15 @@ public struct FlashCheck: Sendable {
         let area = "over \(Self.percent(incident.peakFrameArea)) of the frame (\(Self.percent(incident.peakFieldArea)) of the worst 10° field)"
         switch incident.kind {
         case .general:
-            return Finding(rule: "flash.general", severity: .error,
+            return Rule.flashGeneral.finding(severity: .error,
                            message: "general flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
                            start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
         case .red:
-            return Finding(rule: "flash.red", severity: .error,
+            return Rule.flashRed.finding(severity: .error,
                            message: "red flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
                            start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
         case .extended:
-            return Finding(rule: "flash.extended", severity: .warning,
+            return Rule.flashExtended.finding(severity: .warning,
                            message: "extended flashing: 2 to 3 flashes a second held for at least 4 s of 5 s (up to \(Self.number(incident.peakFlashesPerSecond)) a second)",
                            start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
         }

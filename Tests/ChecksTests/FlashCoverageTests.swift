@@ -1,9 +1,10 @@
 import Foundation
 import MediaIO
+import Findings
 import Reports
 import TestSupport
 import Testing
-@testable import LibraryCheck
+@testable import Checks
 
 /// A seizure-risk check never says PASS on video it did not see: files cut to their header, with a broken sample
 /// description, or cut in half are errors (with the reason probe gives), a video stream that merely ends before
@@ -48,14 +49,6 @@ import Testing
         let reason = "the file is truncated: its data ends at 6.141 s but the container says it lasts 12.021 s"
         #expect(flashError(path) == reason)
         #expect(throws: MediaError(.corrupt, path: path, reason: reason)) { try MediaProbe.probe(path) }
-    }
-
-    /// An MP4 cut to 100 bytes keeps a duration but no stream: `check` makes it an error, not a pass.
-    @Test func aFileWithNoStreamIsAnErrorInCheck() throws {
-        let path = try damaged("speech.mp4", "cut-to-100-bytes.mp4") { $0 = $0.prefix(100) }
-        let results = LibraryChecker(jobs: 1).check(LibraryItem(kind: .media, path: path, root: GeneratedClips.directory.path))
-        #expect(results.map(\.verdict) == [.error])
-        #expect(results.first?.findings.first?.message == "no audio or video stream could be read (the container states 12.000 s)")
     }
 
     /// 2 s of video and 6 s of audio in Matroska (no per-stream duration): the video was seen whole.

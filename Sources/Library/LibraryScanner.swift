@@ -1,4 +1,5 @@
 import FileAccess
+import Findings
 import Foundation
 
 /// A file of a media library and what kind of check it gets.
@@ -15,13 +16,16 @@ public struct LibraryItem: Sendable, Equatable {
 public struct LibraryProblem: Sendable, Equatable {
     public var path: String
     public var message: String
-    public var rule: String
+    public var rule: Rule
 
-    public init(path: String, message: String, rule: String = "media.unreadable") {
+    public init(path: String, message: String, rule: Rule = .mediaUnreadable) {
         self.path = path
         self.message = message
         self.rule = rule
     }
+
+    /// The error result `check` gives for it.
+    public func result(check: CheckKind) -> CheckResult { .unreadable(file: path, check: check, reason: message, rule: rule) }
 }
 
 /// Finds the files to check under the paths given: media by extension, caption files, HTML pages. Directories
@@ -96,7 +100,7 @@ public enum LibraryScanner {
                !PathContainment.isWithin(real, root: realRoot) {
                 if entry.st_mode & S_IFMT == S_IFDIR || kind(of: name) != nil {
                     problems.append(LibraryProblem(path: path, message: "a link that leads outside the checked root (to \(real)): not read",
-                                                   rule: "media.outside-root"))
+                                                   rule: .mediaOutsideRoot))
                 }
                 continue
             }

@@ -1,0 +1,59 @@
+import CaptionQuality
+import Foundation
+import Captions
+import Findings
+
+/// Caption quality of one caption file as a check result: the linter's issues as findings.
+public struct LintCheck: Sendable {
+    public var linter: CaptionLinter
+
+    public init(linter: CaptionLinter) { self.linter = linter }
+
+    /// Lints `document`, read from `path`.
+    public func run(_ document: CaptionDocument, path: String) -> CheckResult {
+        let findings = linter.lint(document)
+        var counts: [String: Int] = [:]
+        for finding in findings { counts[finding.rule, default: 0] += 1 }
+        return CheckResult(file: path, check: .lint, findings: findings, metrics: metrics(document, counts: counts))
+    }
+
+    /// Lints `document` into a result whose findings are made again, a window of cues at a time, each time they are
+    /// written: the same report as `run`, with memory for the document and one window's findings, whatever their
+    /// number. (A first pass counts them for the verdict and what reports state before them.)
+    public func runStreaming(_ document: CaptionDocument, path: String) -> CheckResult {
+        let windows = linter.windows(of: document)
+        var counts: [String: Int] = [:]
+        var rules: [String] = []
+        var total = 0, errors = 0, warnings = 0
+        var first: Finding?, firstError: Finding?
+        for index in 0..<windows.count {
+            for finding in windows.findings(in: index) {
+                total += 1
+                if counts[finding.rule] == nil { rules.append(finding.rule) }
+                counts[finding.rule, default: 0] += 1
+                if first == nil { first = finding }
+                switch finding.severity {
+                case .error:
+                    errors += 1
+                    if firstError == nil { firstError = finding }
+                case .warning: warnings += 1
+                case .info: break
+                }
+            }
+        }
+        let findings = StreamedFindings(count: total, errorCount: errors, warningCount: warnings, first: first, firstError: firstError,
+                                        rules: rules, windows: windows.count) { index in windows.findings(in: index) }
+        return CheckResult(file: path, check: .lint, streaming: findings, metrics: metrics(document, counts: counts))
+    }
+
+    private func metrics(_ document: CaptionDocument, counts: [String: Int]) -> JSONValue {
+        .object([
+            ("cues", .integer(Int64(document.cues.count))),
+            ("format", .string(document.format.rawValue)),
+            ("encoding", .string(document.encoding)),
+            ("profile", .string(linter.profile.name)),
+            ("fps", .number(linter.framesPerSecond)),
+            ("findingsByRule", .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
+        ])
+    }
+}

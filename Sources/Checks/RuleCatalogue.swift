@@ -1,0 +1,142 @@
+import CaptionQuality
+import Findings
+
+/// Where the rules come from: the public text behind each (W3C "Understanding" pages, standards, guides).
+enum RuleSource {
+    static let wcagFlashes = "https://www.w3.org/WAI/WCAG22/Understanding/three-flashes-or-below-threshold.html"
+    static let wcagCaptions = "https://www.w3.org/WAI/WCAG22/Understanding/captions-prerecorded.html"
+    static let wcagAudioOnly = "https://www.w3.org/WAI/WCAG22/Understanding/audio-only-and-video-only-prerecorded.html"
+    static let wcagAudioDescription = "https://www.w3.org/WAI/WCAG22/Understanding/audio-description-prerecorded.html"
+    static let wcagAudioControl = "https://www.w3.org/WAI/WCAG22/Understanding/audio-control.html"
+    static let webVTT = "https://www.w3.org/TR/webvtt1/"
+    static let ffmpegFormats = "https://ffmpeg.org/ffmpeg-formats.html"
+}
+
+extension Rule {
+    // MARK: flash.* — WCAG 2.3.1, ITU-R BT.1702, KWCAG 3.3
+
+    public static let flashGeneral = Rule(
+        "flash.general", title: "general flashing",
+        description: "More than three flashes (pairs of opposing changes in relative luminance) in any one second over more than the profile's area of the screen, where the darker state is dark enough to matter.",
+        guidelines: ["WCAG 2.3.1", "KWCAG 3.3", "ITU-R BT.1702"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .error)
+    public static let flashRed = Rule(
+        "flash.red", title: "red flashing",
+        description: "More than three transitions to or from saturated red in any one second over more than the profile's area of the screen.",
+        guidelines: ["WCAG 2.3.1", "KWCAG 3.3", "ITU-R BT.1702"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .error)
+    public static let flashExtended = Rule(
+        "flash.extended", title: "extended flashing",
+        description: "Two to three flashes a second held for at least 4 s of any 5 s (ITU-R BT.1702 and Ofcom treat sustained flashing near the limit as a risk).",
+        guidelines: ["ITU-R BT.1702"], helpURL: "https://www.itu.int/rec/R-REC-BT.1702/en", defaultSeverity: .warning)
+    public static let flashHDR = Rule(
+        "flash.hdr", title: "HDR video judged approximately",
+        description: "The video is HDR (PQ or HLG): its luminance was judged with the SDR formula through the sRGB curve, an approximation the guidelines do not define.",
+        guidelines: ["WCAG 2.3.1"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .info)
+    public static let flashSamplingLimit = Rule(
+        "flash.sampling-limit", title: "frame rate too low for the flash band",
+        description: "At F frames a second a video can show at most F/2 flashes a second: the part of the 3–50 Hz band above that cannot be judged from the file.",
+        guidelines: ["KWCAG 3.3"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .warning)
+    public static let flashUnverified = Rule(
+        "flash.unverified", title: "video not fully seen",
+        description: "Fewer frames could be decoded than the file states: the part not decoded was not checked for flashing, so the file cannot pass.",
+        helpURL: RuleSource.wcagFlashes, defaultSeverity: .warning)
+
+    // MARK: sync.* — WCAG 1.2.2, KWCAG 1.2
+
+    public static let syncOffset = Rule(
+        "sync.offset", title: "captions off their speech",
+        description: "Every caption is early or late by the same amount against the speech in the media's audio, by more than the tolerance.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
+    public static let syncDrift = Rule(
+        "sync.drift", title: "captions drifting from their speech",
+        description: "Captions move further from their speech as the media plays (a frame-rate or speed mismatch), by more than the tolerance by the end.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
+    public static let syncBreak = Rule(
+        "sync.break", title: "captions jump out of step",
+        description: "Caption timing is right on one side of a point and shifted on the other (an edit made after captioning).",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
+    public static let syncCueAfterEnd = Rule(
+        "sync.cue-after-end", title: "caption after the media ends",
+        description: "A caption starts after the end of the media: it is never shown.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
+    public static let syncCueBeforeStart = Rule(
+        "sync.cue-before-start", title: "caption before the media starts",
+        description: "A caption ends before the media starts: it is never shown.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
+    public static let syncUncaptionedSpeech = Rule(
+        "sync.uncaptioned-speech", title: "speech with no caption",
+        description: "A stretch of speech in the audio with no caption on screen.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
+    public static let syncCueOverSilence = Rule(
+        "sync.cue-over-silence", title: "dialogue caption over silence",
+        description: "A dialogue caption shown where the audio has no speech at all.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
+    public static let syncCueOffset = Rule(
+        "sync.cue-offset", title: "single captions off their speech",
+        description: "Individual captions start well away from the speech onset they belong to, though the timing as a whole fits.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
+    public static let syncUnverified = Rule(
+        "sync.unverified", title: "timing not verified",
+        description: "Caption timing could not be judged: no audio, too few dialogue captions, no speech, or evidence too weak to trust.",
+        helpURL: RuleSource.wcagCaptions, defaultSeverity: .info)
+
+    // MARK: autoplay.* — WCAG 1.4.2, KWCAG 3.4
+
+    public static let autoplayAudio = Rule(
+        "autoplay.audio", title: "media that plays sound by itself",
+        description: "An autoplaying <audio> or <video> whose media makes sound for more than 3 s without a control to stop it (WCAG), or for 3 s or more at all (KWCAG).",
+        guidelines: ["WCAG 1.4.2", "KWCAG 3.4"], helpURL: RuleSource.wcagAudioControl, defaultSeverity: .error)
+    public static let autoplayUnverified = Rule(
+        "autoplay.unverified", title: "possible autoplay that cannot be judged from the page",
+        description: "Remote media, script-driven playback, an embedded player or <bgsound>: whether it plays sound by itself cannot be told without running the page.",
+        guidelines: ["WCAG 1.4.2", "KWCAG 3.4"], helpURL: RuleSource.wcagAudioControl, defaultSeverity: .info)
+
+    // MARK: captions.*, transcript.* — WCAG 1.2.1, 1.2.2, 1.2.5, KWCAG 1.2
+
+    public static let captionsMissing = Rule(
+        "captions.missing", title: "media with speech and no captions",
+        description: "Video whose audio has speech, with no caption file next to it and no text subtitle track.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
+    public static let captionsParse = Rule(
+        "captions.parse", title: "captions that cannot be read",
+        description: "A caption file or track that could not be read as WebVTT or SubRip.",
+        guidelines: ["WebVTT"], helpURL: RuleSource.webVTT, defaultSeverity: .error)
+    public static let captionsAudioDescription = Rule(
+        "captions.audio-description", title: "no audio-description track",
+        description: "Video with no audio stream marked as audio description (visual_impaired or descriptions): needed when what is seen is not said.",
+        guidelines: ["WCAG 1.2.5"], helpURL: RuleSource.wcagAudioDescription, defaultSeverity: .info)
+    public static let transcriptMissing = Rule(
+        "transcript.missing", title: "audio-only media with no transcript",
+        description: "Audio-only media with speech and no transcript or captions next to it (name.txt, name.md, name.html, name.vtt …).",
+        guidelines: ["WCAG 1.2.1"], helpURL: RuleSource.wcagAudioOnly, defaultSeverity: .error)
+
+    // MARK: media.*, check.*
+
+    public static let mediaOutsideRoot = Rule(
+        "media.outside-root", title: "media outside the checked root",
+        description: "A path (or a link) that leads outside the folder being checked: never read.",
+        helpURL: "https://owasp.org/www-community/attacks/Path_Traversal", defaultSeverity: .error)
+    public static let checkMemoryLimit = Rule(
+        "check.memory-limit", title: "file too large to check",
+        description: "A file that would need more memory to check than one file may take (check --max-file-memory): not read, and the run goes on.",
+        helpURL: RuleSource.ffmpegFormats, defaultSeverity: .error)
+}
+
+/// Every rule any check can report, by check: what `medialint rules` lists and SARIF describes.
+public enum RuleCatalogue {
+    public static let media: [Rule] = [.mediaUnreadable, .mediaOutsideRoot, .checkMemoryLimit]
+    public static let flash: [Rule] = [.flashGeneral, .flashRed, .flashExtended, .flashHDR, .flashSamplingLimit, .flashUnverified]
+    public static let sync: [Rule] = [.syncOffset, .syncDrift, .syncBreak, .syncCueAfterEnd, .syncCueBeforeStart, .syncUncaptionedSpeech,
+                                      .syncCueOverSilence, .syncCueOffset, .syncUnverified]
+    public static let autoplay: [Rule] = [.autoplayAudio, .autoplayUnverified]
+    public static let captions: [Rule] = [.captionsMissing, .captionsParse, .captionsAudioDescription, .transcriptMissing]
+    public static let lint: [Rule] = CaptionLinter.rules
+
+    /// All of them, each once, grouped as above.
+    public static let all: [Rule] = media + flash + sync + lint + autoplay + captions
+
+    /// The rules by id.
+    public static let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+    /// The rule with this id, if any check has it.
+    public static func rule(_ id: String) -> Rule? { byID[id] }
+}
