@@ -33,29 +33,9 @@ public final class AudioActivityCache: @unchecked Sendable {
             return AudioActivity(duration: info.duration ?? 0, hasAudio: false, audible: [])
         }
         let stream = try AudioSampleStream(path: path, options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
-        var levels: [Float] = []
-        var sum = 0.0, filled = 0
-        var start: Double?
-        while let chunk = try stream.nextChunk() {
-            if start == nil { start = chunk.time }
-            // Frames on the media's timeline: a gap in time is silence.
-            let expected = Int(((chunk.time - (start ?? 0)) * 100).rounded(.down))
-            while levels.count < expected { levels.append(-200) }
-            for sample in chunk.samples {
-                sum += Double(sample) * Double(sample)
-                filled += 1
-                if filled == 160 {
-                    levels.append(Float(10 * log10(max(sum / 160, 1e-20))))
-                    sum = 0
-                    filled = 0
-                }
-            }
-        }
-        if filled > 0 { levels.append(Float(10 * log10(max(sum / Double(filled), 1e-20)))) }
-        let offset = start ?? 0
-        let audible = AudioActivity.stretches(levels: levels, frameSeconds: 0.01, threshold: threshold)
-            .map { ($0.lowerBound + offset)...($0.upperBound + offset) }
-        return AudioActivity(duration: info.duration ?? Double(levels.count) / 100, hasAudio: true, audible: audible)
+        var meter = AudioLevelMeter(sampleRate: 16_000)
+        while let chunk = try stream.nextChunk() { meter.add(chunk.samples, at: chunk.time) }
+        return meter.finish(duration: info.duration, threshold: threshold)
     }
 }
 
