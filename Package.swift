@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Findings", "Reports", "MediaIO", "Captions", "CaptionQuality", "FlashDetection",
                                                         "SyncAnalysis", "Autoplay", "FileAccess", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Checks", "Findings", "MediaIO", "TestSupport"]),
+        .testTarget(name: "HouseRulesTests"),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

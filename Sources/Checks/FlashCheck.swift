@@ -11,7 +11,7 @@ public struct FlashCheck: Sendable {
     /// Decoder threads (0: one per core). A library check running several files at once uses one each.
     public var decodeThreads = 0
 
-    public init(configuration: FlashConfiguration, streamIndex: Int? = nil, decodeThreads: Int = 0) {
+    public init(configuration: FlashConfiguration = .profile("wcag")!, streamIndex: Int? = nil, decodeThreads: Int = 0) {
         self.configuration = configuration
         self.streamIndex = streamIndex
         self.decodeThreads = decodeThreads

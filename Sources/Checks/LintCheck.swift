@@ -7,7 +7,7 @@ import Findings
 public struct LintCheck: Sendable {
     public var linter: CaptionLinter
 
-    public init(linter: CaptionLinter) { self.linter = linter }
+    public init(linter: CaptionLinter = CaptionLinter()) { self.linter = linter }
 
     /// Lints `document`, read from `path`.
     public func run(_ document: CaptionDocument, path: String) -> CheckResult {

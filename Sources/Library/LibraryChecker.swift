@@ -1,7 +1,5 @@
-import CaptionQuality
 import Captions
 import Checks
-import FlashDetection
 import Foundation
 import MediaIO
 import Findings
@@ -20,8 +18,8 @@ public struct LibraryChecker: Sendable {
     /// becomes an error result before it is read, and the run goes on.
     public var memoryLimitPerFile: Int64 = 2048 << 20
 
-    public init(flash: FlashCheck = FlashCheck(configuration: .profile("wcag")!), sync: SyncCheck = SyncCheck(),
-                lint: LintCheck = LintCheck(linter: CaptionLinter()), autoplay: AutoplayCheck = AutoplayCheck(),
+    public init(flash: FlashCheck = FlashCheck(), sync: SyncCheck = SyncCheck(),
+                lint: LintCheck = LintCheck(), autoplay: AutoplayCheck = AutoplayCheck(),
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.flash = flash
         // Several files at once keep the cores busy between them: one decoder thread each.

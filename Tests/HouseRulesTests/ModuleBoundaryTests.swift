@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// The module graph of `docs/architecture.md` holds: every module imports only what its row of the module table
+/// allows, and every module in `Sources/` has a row.
+@Suite struct ModuleBoundaryTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// Modules of the platform and the toolchain any module may import.
+    static let standard: Set<String> = ["Foundation", "FoundationEssentials", "Dispatch", "Glibc", "Darwin", "Synchronization", "Testing"]
+
+    /// The table: module → the modules it may import ("any module above" is every module of earlier rows).
+    static func allowed() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let table = try #require(text.components(separatedBy: "<!-- module-table -->").dropFirst().first?
+            .components(separatedBy: "<!-- /module-table -->").first)
+        var allowed: [String: Set<String>] = [:]
+        var earlier: [String] = []
+        for line in table.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let module = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            var imports = Set(cells[2].components(separatedBy: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+                .filter { !$0.isEmpty && $0 != "—" && !$0.contains(" ") })
+            if cells[2].contains("any module above") { imports.formUnion(earlier) }
+            allowed[module] = imports
+            earlier.append(module)
+        }
+        return allowed
+    }
+
+    /// Each module's source folder and what its files import.
+    static func imports() throws -> [String: Set<String>] {
+        var folders: [(String, URL)] = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)
+            .filter { !$0.hasPrefix(".") }.map { ($0, root.appendingPathComponent("Sources/\($0)")) }
+        folders.append(("luma-timeline", root.appendingPathComponent("Examples/luma-timeline")))
+        let pattern = try NSRegularExpression(pattern: #"^\s*(?:@testable\s+|@_exported\s+)?import\s+(?:(?:struct|class|enum|func|protocol)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#,
+                                              options: .anchorsMatchLines)
+        var found: [String: Set<String>] = [:]
+        for (module, folder) in folders {
+            var modules = Set<String>()
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") || file.hasSuffix(".h") || file.hasSuffix(".modulemap") {
+                guard file.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    modules.insert(String(text[Range(match.range(at: 1), in: text)!]))
+                }
+            }
+            found[module] = modules
+        }
+        return found
+    }
+
+    @Test func modulesImportOnlyWhatTheTableAllows() throws {
+        let allowed = try Self.allowed()
+        #expect(allowed["Checks"]?.contains("MediaIO") == true && allowed["medialint"]?.contains("Library") == true)
+        for (module, imports) in try Self.imports() {
+            guard let permitted = allowed[module] else {
+                Issue.record("Sources/\(module) has no row in docs/architecture.md's module table")
+                continue
+            }
+            let breaking = imports.subtracting(permitted).subtracting(Self.standard).subtracting([module]).sorted()
+            #expect(breaking.isEmpty, "\(module) imports \(breaking), which its row does not allow")
+        }
+    }
+
+    /// FFmpeg is touched in MediaIO alone, and no analysis module reaches up to the checks or the library.
+    @Test func theRulesThatMatterMostHold() throws {
+        let imports = try Self.imports()
+        for (module, modules) in imports where module != "MediaIO" {
+            #expect(!modules.contains("CFFmpeg"), "\(module) imports CFFmpeg")
+        }
+        for module in ["FlashDetection", "SyncAnalysis", "CaptionQuality", "Autoplay", "Captions", "Findings", "Transcripts"] {
+            let above: Set<String> = ["Checks", "Library", "Reports", "MediaIO", "medialint"]
+            #expect(imports[module]?.isDisjoint(with: above) == true, "\(module) imports a layer above it: \(imports[module] ?? [])")
+        }
+    }
+}
