@@ -16,7 +16,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300
 FUZZ_DIR     := .build-fuzz
 
-.PHONY: all deps build release test demo bench fuzz fuzz-media media install clean help
+.PHONY: all deps build release test demo bench fuzz fuzz-media media install clean help format format-check
 
 all: build
 
@@ -27,6 +27,7 @@ help:
 	@echo "make build    debug build            make release   release build"
 	@echo "make fuzz     fuzz each caption reader (FUZZ_READERS) with libFuzzer for FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "make fuzz-media  FUZZ_MEDIA_VARIANTS=$(FUZZ_MEDIA_VARIANTS) damaged media files through probe, flash, sync and check"
+	@echo "make format   format the Swift sources with swift format (.swift-format); make format-check only checks"
 	@echo "make media    rebuild Media/ samples (Media/generate.sh) and the ffprobe records"
 	@echo "make install  install medialint into \$$PREFIX/bin (PREFIX=$(PREFIX))"
 	@echo "make deps     install missing Debian packages (as root, or with sudo)"
@@ -62,6 +63,15 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The layout of every Swift file, by the toolchain's swift format and the repository's .swift-format.
+FORMAT_PATHS := Package.swift Sources Tests Examples
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 # The main job on the bundled samples: what each file holds, its captions, and how bad files are refused.
 demo: release

@@ -39,16 +39,25 @@ let package = Package(
         .target(name: "CaptionQuality", dependencies: ["Captions", "Findings"]),
         .target(name: "Transcripts", dependencies: ["Captions", "Findings"]),
         .target(name: "Autoplay"),
-        .target(name: "Checks", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess"]),
-        .target(name: "Library", dependencies: ["Checks", "MediaIO", "Captions", "Findings", "FileAccess",
-                                                .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "Checks", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess"]),
+        .target(
+            name: "Library",
+            dependencies: [
+                "Checks", "MediaIO", "Captions", "Findings", "FileAccess",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .executableTarget(
             name: "medialint",
-            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "Checks", "Library", "Findings", "Reports", "FileAccess",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "Checks", "Library", "Findings", "Reports", "FileAccess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
-        .executableTarget(name: "MediaLintBench", dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "TestSupport"]),
+        .executableTarget(
+            name: "MediaLintBench",
+            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "TestSupport"]),
         .target(name: "TestSupport"),
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "MediaMutationSweep"),
@@ -62,8 +71,12 @@ let package = Package(
         .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "Findings"], exclude: ["Fixtures"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),
         .testTarget(name: "AutoplayTests", dependencies: ["Autoplay"]),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Findings", "Reports", "MediaIO", "Captions", "CaptionQuality", "FlashDetection",
-                                                        "SyncAnalysis", "Autoplay", "FileAccess", "TestSupport"]),
+        .testTarget(
+            name: "ChecksTests",
+            dependencies: [
+                "Checks", "Findings", "Reports", "MediaIO", "Captions", "CaptionQuality", "FlashDetection",
+                "SyncAnalysis", "Autoplay", "FileAccess", "TestSupport",
+            ]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Checks", "Findings", "MediaIO", "TestSupport"]),
         .testTarget(name: "HouseRulesTests"),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint", "TestSupport"], exclude: ["Fixtures"]),

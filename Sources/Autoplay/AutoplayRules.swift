@@ -19,8 +19,10 @@ public struct AudioActivity: Sendable, Equatable {
 
     /// Audible stretches from frame levels (dBFS, one per `frameSeconds`): above `threshold`, gaps shorter than
     /// `bridge` joined, stretches shorter than `minimumBurst` dropped.
-    public static func stretches(levels: [Float], frameSeconds: Double, threshold: Double = -50, bridge: Double = 0.5,
-                                 minimumBurst: Double = 0.1) -> [ClosedRange<Double>] {
+    public static func stretches(
+        levels: [Float], frameSeconds: Double, threshold: Double = -50, bridge: Double = 0.5,
+        minimumBurst: Double = 0.1
+    ) -> [ClosedRange<Double>] {
         var raw: [ClosedRange<Double>] = []
         var start: Int?
         for (index, level) in levels.enumerated() {

@@ -85,9 +85,13 @@ public struct HTMLTokenizer: Sendable {
                 if i + 3 < count, bytes[i + 2] == UInt8(ascii: "-"), bytes[i + 3] == UInt8(ascii: "-") {
                     // A comment ends at the first "-->" (or "<!-->" / "<!--->" at once), else at the end.
                     var end = count
-                    if i + 4 < count, bytes[i + 4] == UInt8(ascii: ">") { end = i + 5 }
-                    else if i + 5 < count, bytes[i + 4] == UInt8(ascii: "-"), bytes[i + 5] == UInt8(ascii: ">") { end = i + 6 }
-                    else if let close = find(Array("-->".utf8), from: i + 4) { end = close + 3 }
+                    if i + 4 < count, bytes[i + 4] == UInt8(ascii: ">") {
+                        end = i + 5
+                    } else if i + 5 < count, bytes[i + 4] == UInt8(ascii: "-"), bytes[i + 5] == UInt8(ascii: ">") {
+                        end = i + 6
+                    } else if let close = find(Array("-->".utf8), from: i + 4) {
+                        end = close + 3
+                    }
                     advance(to: end)
                 } else {
                     // A doctype or bogus comment: up to the next '>'.

@@ -43,9 +43,10 @@ public enum PageScanner {
                     if let element = open { elements.append(element) }
                     open = nil
                     guard tag.has("autoplay") else { continue }
-                    var element = AutoplayElement(kind: tag.name == "audio" ? .audio : .video, line: tag.line,
-                                                  autoplayValue: tag.attribute("autoplay") ?? "", muted: tag.has("muted"),
-                                                  loop: tag.has("loop"), controls: tag.has("controls"), sources: [])
+                    var element = AutoplayElement(
+                        kind: tag.name == "audio" ? .audio : .video, line: tag.line,
+                        autoplayValue: tag.attribute("autoplay") ?? "", muted: tag.has("muted"),
+                        loop: tag.has("loop"), controls: tag.has("controls"), sources: [])
                     if let src = tag.attribute("src"), !src.trimmingSpaces.isEmpty {
                         element.sources = [src.trimmingSpaces]
                         element.hasSrcAttribute = true

@@ -7,8 +7,10 @@ import Foundation
 /// overlaps, empty cues, bad timings, markup, encoding, and cues past the media's end.
 public struct CaptionLinter: Sendable {
     /// Every rule the linter knows.
-    public static let rules: [Rule] = [.lintReadingSpeed, .lintLineLength, .lintMaxLines, .lintMinDuration, .lintMaxDuration, .lintMinGap,
-                                       .lintOverlap, .lintEmpty, .lintNegativeDuration, .lintMarkup, .lintEncoding, .lintAfterEnd, .lintSyntax]
+    public static let rules: [Rule] = [
+        .lintReadingSpeed, .lintLineLength, .lintMaxLines, .lintMinDuration, .lintMaxDuration, .lintMinGap,
+        .lintOverlap, .lintEmpty, .lintNegativeDuration, .lintMarkup, .lintEncoding, .lintAfterEnd, .lintSyntax,
+    ]
 
     public var profile: QualityProfile
     /// Frame rate for the frame-based rules.
@@ -18,8 +20,10 @@ public struct CaptionLinter: Sendable {
     /// Rules turned off for every file (config or options); files can turn rules off with NOTE comments.
     public var disabled: Set<String>
 
-    public init(profile: QualityProfile = .netflix, framesPerSecond: Double = 24, mediaDuration: Double? = nil,
-                disabled: Set<String> = []) {
+    public init(
+        profile: QualityProfile = .netflix, framesPerSecond: Double = 24, mediaDuration: Double? = nil,
+        disabled: Set<String> = []
+    ) {
         self.profile = profile
         self.framesPerSecond = framesPerSecond
         self.mediaDuration = mediaDuration
@@ -59,12 +63,15 @@ public struct CaptionLinter: Sendable {
         }
         for diagnostic in document.diagnostics where diagnostic.severity != .info {
             guard !disabled.contains("lint.syntax") else { break }
-            findings.append(Rule.lintSyntax.finding(severity: diagnostic.severity == .error ? .error : .warning,
-                                                  message: "\(diagnostic.message) [\(diagnostic.rule)]", line: diagnostic.line > 0 ? diagnostic.line : nil,
-                                                  guidelines: [document.format == .webvtt ? "WebVTT" : "SubRip"]))
+            findings.append(
+                Rule.lintSyntax.finding(
+                    severity: diagnostic.severity == .error ? .error : .warning,
+                    message: "\(diagnostic.message) [\(diagnostic.rule)]", line: diagnostic.line > 0 ? diagnostic.line : nil,
+                    guidelines: [document.format == .webvtt ? "WebVTT" : "SubRip"]))
         }
         if document.encoding != "utf-8" {
-            add(.lintEncoding, .warning, "the file is \(document.encoding), not UTF-8: players and browsers may show it wrongly; save it as UTF-8",
+            add(
+                .lintEncoding, .warning, "the file is \(document.encoding), not UTF-8: players and browsers may show it wrongly; save it as UTF-8",
                 guideline: document.format == .webvtt ? "WebVTT" : "")
         }
         return findings
@@ -73,8 +80,10 @@ public struct CaptionLinter: Sendable {
     /// The per-cue rules over `range`, `latestEnd` being the latest end of the cues before it. Many cues are linted
     /// in slices on all cores; each slice starts from the latest end before it (for overlaps and gaps), so the
     /// result is the same as one pass.
-    func lintCuesInSlices(_ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
-                          suppressions: Suppressions) -> [Finding] {
+    func lintCuesInSlices(
+        _ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
+        suppressions: Suppressions
+    ) -> [Finding] {
         let cues = document.cues
         let slices = range.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
         guard slices > 1 else { return lintCues(document, range, latestEnd: entering, suppressions: suppressions) }
@@ -102,14 +111,18 @@ public struct CaptionLinter: Sendable {
     }
 
     /// The per-cue rules over `range`, `latestEnd` being the latest end of the cues before it.
-    private func lintCues(_ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
-                          suppressions: Suppressions) -> [Finding] {
+    private func lintCues(
+        _ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
+        suppressions: Suppressions
+    ) -> [Finding] {
         var findings: [Finding] = []
         let guideline = profile.guideline
         // One guideline array per guideline, shared by every finding that cites it.
         let guidelines: [String: [String]] = [guideline: [guideline], "WebVTT": ["WebVTT"], "WCAG 1.2.2": ["WCAG 1.2.2"], "": []]
-        func add(_ rule: Rule, _ severity: Severity, _ message: @autoclosure () -> String, cue index: Int,
-                 guideline: String = "", measured: Double? = nil, limit: Double? = nil) {
+        func add(
+            _ rule: Rule, _ severity: Severity, _ message: @autoclosure () -> String, cue index: Int,
+            guideline: String = "", measured: Double? = nil, limit: Double? = nil
+        ) {
             guard !disabled.contains(rule.id), suppressions.isEmpty || !suppressions.disables(rule.id, cue: index) else { return }
             let cue = document.cues[index]
             var data: [(String, JSONValue)] = [("cue", .integer(Int64(index + 1)))]
@@ -117,9 +130,11 @@ public struct CaptionLinter: Sendable {
             if let measured { data.append(("measured", .number(Self.rounded(measured)))) }
             if let limit { data.append(("limit", .number(Self.rounded(limit)))) }
             let place = cue.identifier.isEmpty || cue.identifier == String(index + 1) ? "cue \(index + 1): " : "cue \(index + 1) (\(cue.identifier)): "
-            findings.append(rule.finding(severity: severity, message: place + message(), start: cue.start.seconds, end: cue.end.seconds,
-                                       line: cue.line > 0 ? Int(cue.line) : nil, guidelines: guidelines[guideline] ?? [guideline],
-                                       data: .object(data)))
+            findings.append(
+                rule.finding(
+                    severity: severity, message: place + message(), start: cue.start.seconds, end: cue.end.seconds,
+                    line: cue.line > 0 ? Int(cue.line) : nil, guidelines: guidelines[guideline] ?? [guideline],
+                    data: .object(data)))
         }
         let frame = 1 / framesPerSecond
         let readingSpeedTail = " characters a second (at most \(Self.number(profile.maxCharactersPerSecond ?? 0))): shorten the text or give it more time"
@@ -130,8 +145,11 @@ public struct CaptionLinter: Sendable {
             let text = CueReading(cue, format: document.format, maxLineLength: profile.maxCharactersPerLine)
 
             if cue.end <= cue.start {
-                add(.lintNegativeDuration, .error, cue.end == cue.start ? "the cue starts and ends at \(cue.start): it is never shown"
-                    : "the cue ends (\(cue.end)) before it starts (\(cue.start))", cue: index)
+                add(
+                    .lintNegativeDuration, .error,
+                    cue.end == cue.start
+                        ? "the cue starts and ends at \(cue.start): it is never shown"
+                        : "the cue ends (\(cue.end)) before it starts (\(cue.start))", cue: index)
             }
             if text.isEmpty {
                 add(.lintEmpty, .error, "the cue has no text: remove it, or give it words", cue: index)
@@ -140,32 +158,39 @@ public struct CaptionLinter: Sendable {
                 add(.lintMarkup, .warning, problem, cue: index, guideline: document.format == .webvtt ? "WebVTT" : "")
             }
             if let latest = latestEnd, cue.start < latest.time {
-                add(.lintOverlap, .error, "the cue starts at \(cue.start), before cue \(latest.cue + 1) ends (\(latest.time)): two captions on screen at once",
+                add(
+                    .lintOverlap, .error, "the cue starts at \(cue.start), before cue \(latest.cue + 1) ends (\(latest.time)): two captions on screen at once",
                     cue: index)
             } else if let latest = latestEnd, let gapFrames = profile.minGapFrames, cue.start >= latest.time {
                 let gap = Double(cue.start.milliseconds - latest.time.milliseconds) / 1000
                 if gap > 0, gap < gapFrames * frame - 0.0005 {
-                    add(.lintMinGap, .warning, "only \(Self.frames(gap, frame)) after cue \(latest.cue + 1): leave at least \(Self.number(gapFrames)) frames, or close the gap",
+                    add(
+                        .lintMinGap, .warning,
+                        "only \(Self.frames(gap, frame)) after cue \(latest.cue + 1): leave at least \(Self.number(gapFrames)) frames, or close the gap",
                         cue: index, guideline: guideline, measured: gap, limit: gapFrames * frame)
                 }
             }
             if let mediaDuration, cue.start.seconds >= mediaDuration {
-                add(.lintAfterEnd, .error, "the cue starts at \(cue.start), after the media ends (\(CaptionTime(seconds: mediaDuration)))",
+                add(
+                    .lintAfterEnd, .error, "the cue starts at \(cue.start), after the media ends (\(CaptionTime(seconds: mediaDuration)))",
                     cue: index, guideline: "WCAG 1.2.2")
             }
             if duration > 0, !text.isEmpty {
                 if let minimum = profile.minDuration, duration < minimum - 0.0005 {
-                    add(.lintMinDuration, .warning, "on screen \(Self.seconds(duration)), shorter than \(Self.seconds(minimum)): too short to read",
+                    add(
+                        .lintMinDuration, .warning, "on screen \(Self.seconds(duration)), shorter than \(Self.seconds(minimum)): too short to read",
                         cue: index, guideline: guideline, measured: duration, limit: minimum)
                 }
                 if let maximum = profile.maxDuration, duration > maximum + 0.0005 {
-                    add(.lintMaxDuration, .warning, "on screen \(Self.seconds(duration)), longer than \(Self.seconds(maximum)): split it",
+                    add(
+                        .lintMaxDuration, .warning, "on screen \(Self.seconds(duration)), longer than \(Self.seconds(maximum)): split it",
                         cue: index, guideline: guideline, measured: duration, limit: maximum)
                 }
                 if let maximum = profile.maxCharactersPerSecond {
                     let rate = Double(text.readingCharacters) / duration
                     if rate > maximum + 0.005 {
-                        add(.lintReadingSpeed, .warning, Self.number(rate) + readingSpeedTail,
+                        add(
+                            .lintReadingSpeed, .warning, Self.number(rate) + readingSpeedTail,
                             cue: index, guideline: guideline, measured: rate, limit: maximum)
                     }
                 }
@@ -174,18 +199,22 @@ public struct CaptionLinter: Sendable {
                     let hard = profile.hardMaxWordsPerMinute
                     if rate > maximum + 0.05 {
                         let severity: Severity = hard.map { rate > $0 + 0.05 } == true ? .error : .warning
-                        add(.lintReadingSpeed, severity, "\(Int(rate.rounded())) words a minute (at most \(Self.number(maximum))): shorten the text or give it more time",
+                        add(
+                            .lintReadingSpeed, severity,
+                            "\(Int(rate.rounded())) words a minute (at most \(Self.number(maximum))): shorten the text or give it more time",
                             cue: index, guideline: guideline, measured: rate, limit: severity == .error ? hard : maximum)
                     }
                 }
             }
             if let maximum = profile.maxLines, text.lineCount > maximum {
-                add(.lintMaxLines, .warning, "\(text.lineCount) lines (at most \(maximum)): split the cue", cue: index,
+                add(
+                    .lintMaxLines, .warning, "\(text.lineCount) lines (at most \(maximum)): split the cue", cue: index,
                     guideline: guideline, measured: Double(text.lineCount), limit: Double(maximum))
             }
             if let maximum = profile.maxCharactersPerLine {
                 for (number, length) in text.longLines {
-                    add(.lintLineLength, .warning, "line \(number + 1) has \(length) characters (at most \(maximum)): break it differently",
+                    add(
+                        .lintLineLength, .warning, "line \(number + 1) has \(length) characters (at most \(maximum)): break it differently",
                         cue: index, guideline: guideline, measured: Double(length), limit: Double(maximum))
                 }
             }

@@ -70,8 +70,10 @@ struct CueReading {
         words = count
     }
 
-    private init(lineCount: Int, readingCharacters: Int, longLines: [(line: Int, length: Int)], words: Int, isEmpty: Bool,
-                 markupProblem: String?) {
+    private init(
+        lineCount: Int, readingCharacters: Int, longLines: [(line: Int, length: Int)], words: Int, isEmpty: Bool,
+        markupProblem: String?
+    ) {
         self.lineCount = lineCount
         self.readingCharacters = readingCharacters
         self.longLines = longLines
@@ -129,7 +131,8 @@ struct CueReading {
                 if closing { j += 1 }
                 let nameStart = j
                 while j < count, bytes[j] != UInt8(ascii: ">"), bytes[j] != UInt8(ascii: " "), bytes[j] != UInt8(ascii: "."),
-                      bytes[j] != UInt8(ascii: "\n") { j += 1 }
+                    bytes[j] != UInt8(ascii: "\n")
+                { j += 1 }
                 let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<j])
                 while j < count, bytes[j] != UInt8(ascii: ">"), bytes[j] != UInt8(ascii: "\n") { j += 1 }
                 guard j < count, bytes[j] == UInt8(ascii: ">"), let tag = knownTag(name, format: format) else { return nil }
@@ -167,8 +170,9 @@ struct CueReading {
             depth -= 1
         }
         let problem = depth > 0 ? "<\(tagName(UInt8(truncatingIfNeeded: open)))> is not closed" : nil
-        return CueReading(lineCount: lastShown + 1, readingCharacters: characters, longLines: longLines, words: words,
-                          isEmpty: !visible, markupProblem: problem)
+        return CueReading(
+            lineCount: lastShown + 1, readingCharacters: characters, longLines: longLines, words: words,
+            isEmpty: !visible, markupProblem: problem)
     }
 
     enum ByteClass {
@@ -251,12 +255,13 @@ struct Suppressions {
         for line in text.split(whereSeparator: \.isNewline) {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
             guard let keyword = words.first else { continue }
-            let directive: Directive? = switch keyword {
-            case "medialint-disable": .disable
-            case "medialint-enable": .enable
-            case "medialint-disable-next": .disableNext
-            default: nil
-            }
+            let directive: Directive? =
+                switch keyword {
+                case "medialint-disable": .disable
+                case "medialint-enable": .enable
+                case "medialint-disable-next": .disableNext
+                default: nil
+                }
             if let directive { entries.append((cuesBefore, directive, Set(words.dropFirst()))) }
         }
     }

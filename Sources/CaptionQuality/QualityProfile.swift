@@ -19,9 +19,11 @@ public struct QualityProfile: Sendable, Equatable {
     /// Shortest gap between consecutive cues, in frames (0 = touching is fine, so is no rule).
     public var minGapFrames: Double?
 
-    public init(name: String, guideline: String, maxCharactersPerLine: Int? = nil, maxLines: Int? = nil,
-                minDuration: Double? = nil, maxDuration: Double? = nil, maxCharactersPerSecond: Double? = nil,
-                maxWordsPerMinute: Double? = nil, hardMaxWordsPerMinute: Double? = nil, minGapFrames: Double? = nil) {
+    public init(
+        name: String, guideline: String, maxCharactersPerLine: Int? = nil, maxLines: Int? = nil,
+        minDuration: Double? = nil, maxDuration: Double? = nil, maxCharactersPerSecond: Double? = nil,
+        maxWordsPerMinute: Double? = nil, hardMaxWordsPerMinute: Double? = nil, minGapFrames: Double? = nil
+    ) {
         self.name = name
         self.guideline = guideline
         self.maxCharactersPerLine = maxCharactersPerLine
@@ -36,14 +38,17 @@ public struct QualityProfile: Sendable, Equatable {
 
     /// Netflix Timed Text Style Guide (English): 42 characters a line, 2 lines, 5/6 s to 7 s, 20 characters a
     /// second for adult programmes, 2 frames between cues.
-    public static let netflix = QualityProfile(name: "netflix", guideline: "Netflix TTSG", maxCharactersPerLine: 42, maxLines: 2,
-                                               minDuration: 5.0 / 6, maxDuration: 7, maxCharactersPerSecond: 20, minGapFrames: 2)
+    public static let netflix = QualityProfile(
+        name: "netflix", guideline: "Netflix TTSG", maxCharactersPerLine: 42, maxLines: 2,
+        minDuration: 5.0 / 6, maxDuration: 7, maxCharactersPerSecond: 20, minGapFrames: 2)
     /// BBC Subtitle Guidelines: 37 characters a line (68% of a 16:9 picture), 2 lines, 160–180 words a minute.
-    public static let bbc = QualityProfile(name: "bbc", guideline: "BBC Subtitle Guidelines", maxCharactersPerLine: 37, maxLines: 2,
-                                           maxWordsPerMinute: 180)
+    public static let bbc = QualityProfile(
+        name: "bbc", guideline: "BBC Subtitle Guidelines", maxCharactersPerLine: 37, maxLines: 2,
+        maxWordsPerMinute: 180)
     /// DCMP Captioning Key: 32 characters a line, 2 lines, at least 2 s, 120–160 words a minute (225 at most).
-    public static let dcmp = QualityProfile(name: "dcmp", guideline: "DCMP Captioning Key", maxCharactersPerLine: 32, maxLines: 2,
-                                            minDuration: 2, maxWordsPerMinute: 160, hardMaxWordsPerMinute: 225)
+    public static let dcmp = QualityProfile(
+        name: "dcmp", guideline: "DCMP Captioning Key", maxCharactersPerLine: 32, maxLines: 2,
+        minDuration: 2, maxWordsPerMinute: 160, hardMaxWordsPerMinute: 225)
 
     public static let all = [netflix, bbc, dcmp]
     public static var names: [String] { all.map(\.name) }

@@ -150,8 +150,9 @@ struct ByteText {
         // A short text is normalized on the stack and made a string as LF text is; a long one in place.
         if length <= 1024 {
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { output in
-                String(decoding: UnsafeBufferPointer(start: output.baseAddress, count: normalizingLineBreaks(start, end, into: output.baseAddress!)),
-                       as: UTF8.self)
+                String(
+                    decoding: UnsafeBufferPointer(start: output.baseAddress, count: normalizingLineBreaks(start, end, into: output.baseAddress!)),
+                    as: UTF8.self)
             }
         }
         return String(unsafeUninitializedCapacity: length) { normalizingLineBreaks(start, end, into: $0.baseAddress!) }

@@ -13,8 +13,9 @@ public enum CaptionConverter {
     public static func convert(_ document: CaptionDocument, to format: CaptionFormat) -> (document: CaptionDocument, diagnostics: [CaptionDiagnostic]) {
         guard document.format != format else { return (document, []) }
         var conversion = CueConversion(document, to: format, numbersCues: true)
-        var converted = CaptionDocument(format: format, header: conversion.header, headerBlocks: conversion.headerBlocks,
-                                        notes: conversion.notes, encoding: "utf-8")
+        var converted = CaptionDocument(
+            format: format, header: conversion.header, headerBlocks: conversion.headerBlocks,
+            notes: conversion.notes, encoding: "utf-8")
         converted.cues.reserveCapacity(document.cues.count)
         for index in 0..<conversion.count { converted.cues.append(conversion.cue(at: index)) }
         return (converted, conversion.diagnostics)

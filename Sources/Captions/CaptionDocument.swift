@@ -33,8 +33,10 @@ public struct CaptionDocument: Sendable, Equatable {
     /// The text encoding the file was read in (`utf-8`, `utf-16le`, `windows-1252` …).
     public var encoding: String
 
-    public init(format: CaptionFormat, header: String = "", headerBlocks: [HeaderBlock] = [], notes: [CaptionNote] = [],
-                cues: [Cue] = [], diagnostics: [CaptionDiagnostic] = [], encoding: String = "utf-8") {
+    public init(
+        format: CaptionFormat, header: String = "", headerBlocks: [HeaderBlock] = [], notes: [CaptionNote] = [],
+        cues: [Cue] = [], diagnostics: [CaptionDiagnostic] = [], encoding: String = "utf-8"
+    ) {
         self.format = format
         self.header = header
         self.headerBlocks = headerBlocks
@@ -97,8 +99,10 @@ public struct Cue: Sendable, Equatable {
     // Most cues have default settings: they share no storage, which keeps a cue small.
     private var settingsStorage: SettingsStorage?
 
-    public init(identifier: String = "", start: CaptionTime, end: CaptionTime, text: String,
-                settings: CueSettings) {
+    public init(
+        identifier: String = "", start: CaptionTime, end: CaptionTime, text: String,
+        settings: CueSettings
+    ) {
         self.identifier = identifier
         self.start = start
         self.end = end
@@ -241,7 +245,9 @@ extension CaptionDiagnostic {
         let over = max(0, diagnostics.count - limitPerFile) + dropped
         guard over > 0 else { return }
         if diagnostics.count > limitPerFile { diagnostics.removeSubrange(limitPerFile...) }
-        diagnostics.append(CaptionDiagnostic(line: 0, rule: "captions.diagnostics-limit", severity: .info,
-                                             message: "\(over) more diagnostic\(over == 1 ? "" : "s") not listed (the first \(limitPerFile) of a file are kept)"))
+        diagnostics.append(
+            CaptionDiagnostic(
+                line: 0, rule: "captions.diagnostics-limit", severity: .info,
+                message: "\(over) more diagnostic\(over == 1 ? "" : "s") not listed (the first \(limitPerFile) of a file are kept)"))
     }
 }

@@ -11,8 +11,10 @@ public enum CaptionFile {
 
     /// Reads the caption file at `path` (mapped into memory and read in place, its pages given back as they
     /// are read: memory holds the cues, not the file).
-    public static func read(_ path: String, format: CaptionFormat? = nil, encoding: String? = nil,
-                            mode: WebVTTReader.Mode = .lenient) throws(CaptionError) -> CaptionDocument {
+    public static func read(
+        _ path: String, format: CaptionFormat? = nil, encoding: String? = nil,
+        mode: WebVTTReader.Mode = .lenient
+    ) throws(CaptionError) -> CaptionDocument {
         let file = try MappedFile(path: path)
         defer { withExtendedLifetime(file) {} }  // the mapping must outlive every use of its buffer
         let buffer = file.buffer
@@ -23,8 +25,10 @@ public enum CaptionFile {
     }
 
     /// Reads caption bytes in a known format.
-    public static func read(_ bytes: [UInt8], format: CaptionFormat, encoding: String? = nil,
-                            mode: WebVTTReader.Mode = .lenient) throws(CaptionError) -> CaptionDocument {
+    public static func read(
+        _ bytes: [UInt8], format: CaptionFormat, encoding: String? = nil,
+        mode: WebVTTReader.Mode = .lenient
+    ) throws(CaptionError) -> CaptionDocument {
         switch format {
         case .webvtt: return try WebVTTReader(mode: mode).read(bytes, encoding: encoding)
         case .srt: return try SRTReader().read(bytes, encoding: encoding)
@@ -48,8 +52,10 @@ public enum CaptionFile {
     /// Writes the document in `format` a chunk at a time: `takeChunk` gets each chunk as it is made (about 256 KB)
     /// and may keep it (leaving an empty array in its place), so memory holds the document and a few chunks, never
     /// the whole output or a converted copy. Returns the diagnostics of the conversion (if any) and of the writer.
-    public static func write(_ document: CaptionDocument, as format: CaptionFormat,
-                             handingChunksTo takeChunk: (inout [UInt8]) -> Void) -> [CaptionDiagnostic] {
+    public static func write(
+        _ document: CaptionDocument, as format: CaptionFormat,
+        handingChunksTo takeChunk: (inout [UInt8]) -> Void
+    ) -> [CaptionDiagnostic] {
         var out: [UInt8] = []
         out.reserveCapacity(captionWriterChunkSize + 64 * 1024)
         return withoutActuallyEscaping(takeChunk) { takeChunk in
@@ -60,15 +66,20 @@ public enum CaptionFile {
         }
     }
 
-    private static func write(_ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
-                              flushing flush: ((inout [UInt8]) -> Void)?) -> [CaptionDiagnostic] {
+    private static func write(
+        _ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
+        flushing flush: ((inout [UInt8]) -> Void)?
+    ) -> [CaptionDiagnostic] {
         if document.format == format {
             var input = document
-            return format == .webvtt ? CaptionWriting.write(&input, with: WebVTTWriter(), into: &out, flushing: flush)
+            return format == .webvtt
+                ? CaptionWriting.write(&input, with: WebVTTWriter(), into: &out, flushing: flush)
                 : CaptionWriting.write(&input, with: SRTWriter(), into: &out, flushing: flush)
         }
         var conversion = CueConversion(document, to: format)
-        let written = format == .webvtt ? CaptionWriting.write(&conversion, with: WebVTTWriter(), into: &out, flushing: flush)
+        let written =
+            format == .webvtt
+            ? CaptionWriting.write(&conversion, with: WebVTTWriter(), into: &out, flushing: flush)
             : CaptionWriting.write(&conversion, with: SRTWriter(), into: &out, flushing: flush)
         return conversion.diagnostics + written
     }

@@ -6,8 +6,9 @@ protocol CueWriter: Sendable {
     /// What comes before the cues (WebVTT's signature and header blocks; nothing for SRT).
     func appendHeader(_ header: String, blocks: [HeaderBlock], to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic])
     /// One cue; with `spill`, a long text is written in pieces, `spill` getting `out` after each.
-    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
-                   spill: ((inout [UInt8]) -> Void)?)
+    func appendCue(
+        _ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+        spill: ((inout [UInt8]) -> Void)?)
     func appendNote(_ note: CaptionNote, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic])
     /// True when NUL characters are written as U+FFFD (WebVTT readers read them so).
     var replacesNulls: Bool { get }
@@ -50,7 +51,8 @@ enum CaptionWriting {
 
         // A note is written before cue max(1, cuesBefore); notes past the last cue after it.
         let allNotes = input.notes
-        let notes = allNotes.indices.dropFirst().allSatisfy { allNotes[$0 - 1].cuesBefore <= allNotes[$0].cuesBefore }
+        let notes =
+            allNotes.indices.dropFirst().allSatisfy { allNotes[$0 - 1].cuesBefore <= allNotes[$0].cuesBefore }
             ? allNotes : allNotes.sorted { $0.cuesBefore < $1.cuesBefore }
         let count = input.count
         var notesBefore: [Int: [CaptionNote]] = [:]
@@ -68,13 +70,15 @@ enum CaptionWriting {
         OrderedParallelRendering.render(count: count, state: SliceState(input: input), parallel: !longCues) { range, slice in
             for index in range {
                 if let before = notesBefore[index] { for note in before { writer.appendNote(note, to: &slice.bytes, &slice.state.diagnostics) } }
-                writer.appendCue(slice.state.input.cue(at: index), index: index, to: &slice.bytes, &slice.state.diagnostics,
-                                 spill: longCues ? { bytes in
-                                     replaceNulls(&bytes)
-                                     output.bytes.append(contentsOf: bytes)
-                                     bytes.removeAll(keepingCapacity: true)
-                                     if output.bytes.count >= captionWriterChunkSize { flush?(&output.bytes) }
-                                 } : nil)
+                writer.appendCue(
+                    slice.state.input.cue(at: index), index: index, to: &slice.bytes, &slice.state.diagnostics,
+                    spill: longCues
+                        ? { bytes in
+                            replaceNulls(&bytes)
+                            output.bytes.append(contentsOf: bytes)
+                            bytes.removeAll(keepingCapacity: true)
+                            if output.bytes.count >= captionWriterChunkSize { flush?(&output.bytes) }
+                        } : nil)
             }
         } windowDone: { slices in
             for index in slices.indices {

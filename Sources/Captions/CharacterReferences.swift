@@ -67,9 +67,13 @@ enum CharacterReferences {
         while i < end {
             let b = bytes[i]
             let digit: UInt32
-            if b.isASCIIDigit { digit = UInt32(b - 0x30) }
-            else if hex, (b | 0x20) >= UInt8(ascii: "a"), (b | 0x20) <= UInt8(ascii: "f") { digit = UInt32((b | 0x20) - UInt8(ascii: "a") + 10) }
-            else { break }
+            if b.isASCIIDigit {
+                digit = UInt32(b - 0x30)
+            } else if hex, (b | 0x20) >= UInt8(ascii: "a"), (b | 0x20) <= UInt8(ascii: "f") {
+                digit = UInt32((b | 0x20) - UInt8(ascii: "a") + 10)
+            } else {
+                break
+            }
             value = min(value * (hex ? 16 : 10) + digit, 0x110000)
             i += 1
         }

@@ -330,7 +330,8 @@ public enum CueTextParser {
                         return .startTag(name: string(result), classes: classes, annotation: annotation)
                     }
                     if c == UInt8(ascii: "&"), position + 1 < end, bytes[position + 1] != UInt8(ascii: ">"),
-                       let match = CharacterReferences.consume(bytes, from: position + 1, end: end) {
+                        let match = CharacterReferences.consume(bytes, from: position + 1, end: end)
+                    {
                         buffer.append(contentsOf: match.text.utf8)
                         if let problem = match.problem { problems?.append(CueTextProblem(message: problem)) }
                         position = match.next
@@ -406,8 +407,11 @@ public enum CueTextParser {
                     problems?.append(CueTextProblem(message: "<v> without a speaker name"))
                 }
                 open.append(kind)
-                visit(.start(CueElement(kind: kind, classes: classes.filter { !$0.isEmpty }, annotation: annotation ?? "",
-                                        language: languages.last)))
+                visit(
+                    .start(
+                        CueElement(
+                            kind: kind, classes: classes.filter { !$0.isEmpty }, annotation: annotation ?? "",
+                            language: languages.last)))
             case .endTag(let name):
                 if ignoredDepth > 0 {
                     ignoredDepth -= 1

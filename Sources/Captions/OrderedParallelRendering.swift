@@ -25,8 +25,10 @@ public enum OrderedParallelRendering {
     /// at the same time as other slices: it reads shared values and writes only its slice); after each window,
     /// `windowDone(slices)` gets the slices in order (and may empty them; their state carries on to the next
     /// window). With one slice (few items, or `parallel` false), everything runs on the calling thread.
-    public static func render<State>(count: Int, state: State, parallel: Bool = true, _ render: (Range<Int>, inout Slice<State>) -> Void,
-                                     windowDone: (inout [Slice<State>]) -> Void) {
+    public static func render<State>(
+        count: Int, state: State, parallel: Bool = true, _ render: (Range<Int>, inout Slice<State>) -> Void,
+        windowDone: (inout [Slice<State>]) -> Void
+    ) {
         let slices = parallel ? sliceCount(for: count) : 1
         var parts = (0..<slices).map { _ in Slice(state: state) }
         guard slices > 1 else {

@@ -59,8 +59,10 @@ enum ParallelParsing {
     /// Parses the parts of `text` that begin at `starts` (the first at 0) at once. `parsePart(k, part, output)`
     /// parses part `k` into `output` and returns what else it found. Nil when a part found more cues than its
     /// region holds (then the caller parses the whole text in one pass).
-    static func parse<Part>(_ text: ByteText, starts: [Int],
-                            _ parsePart: (_ index: Int, _ part: ByteText, _ output: inout CueOutput) -> Part) -> (cues: [Cue], parts: [Part])? {
+    static func parse<Part>(
+        _ text: ByteText, starts: [Int],
+        _ parsePart: (_ index: Int, _ part: ByteText, _ output: inout CueOutput) -> Part
+    ) -> (cues: [Cue], parts: [Part])? {
         let bounds = zip(starts, starts.dropFirst() + [text.count]).map { $0..<$1 }
         let shared = UnsafeSendable((text, bounds))
         var capacities = [Int](repeating: 0, count: bounds.count)

@@ -45,7 +45,8 @@ public enum SRTMarkup {
     /// The `{\anN}` position (numeric keypad layout: 1 bottom-left … 9 top-right), if the text has one.
     public static func alignment(of text: String) -> Int? {
         guard text.containsUTF8Byte(UInt8(ascii: "{")), let range = text.range(of: "{\\an"),
-              let digit = text[range.upperBound...].first?.wholeNumberValue, (1...9).contains(digit) else { return nil }
+            let digit = text[range.upperBound...].first?.wholeNumberValue, (1...9).contains(digit)
+        else { return nil }
         return digit
     }
 
@@ -116,8 +117,10 @@ public enum SRTMarkup {
             pending.removeAll(keepingCapacity: true)
         }
 
-        mutating func add(_ tag: Tag, _ bytes: UnsafeBufferPointer<UInt8>, problems: inout [CueTextProblem]?,
-                          _ visit: (CueMarkupEvent) -> Void) {
+        mutating func add(
+            _ tag: Tag, _ bytes: UnsafeBufferPointer<UInt8>, problems: inout [CueTextProblem]?,
+            _ visit: (CueMarkupEvent) -> Void
+        ) {
             if tag.isSpaced, tag.kind != nil || tag.isLineBreak {
                 problems?.append(CueTextProblem(message: "malformed tag \(tag.text(bytes)) (read as a tag, left out of the text)"))
             }
@@ -276,7 +279,8 @@ public enum SRTMarkup {
                     }
                 }
                 if key.count == length,
-                   zip(key, UnsafeBufferPointer(start: name.utf8Start, count: length)).allSatisfy({ ($0 | 0x20) == $1 }) {
+                    zip(key, UnsafeBufferPointer(start: name.utf8Start, count: length)).allSatisfy({ ($0 | 0x20) == $1 })
+                {
                     return value.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } ?? ""
                 }
                 if keyStart == j { j += 1 }

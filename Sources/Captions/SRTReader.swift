@@ -26,8 +26,9 @@ public struct SRTReader: Sendable {
     public func read(utf8 bytes: [UInt8]) throws(CaptionError) -> CaptionDocument {
         try bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(CaptionError) in
-                try parse(UnsafeBufferPointer(rebasing: buffer[(buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)...]), mapping: nil,
-                          encoding: "utf-8")
+                try parse(
+                    UnsafeBufferPointer(rebasing: buffer[(buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)...]), mapping: nil,
+                    encoding: "utf-8")
             }
         }.get()
     }
@@ -38,8 +39,10 @@ public struct SRTReader: Sendable {
         case let .utf8(bomLength, valid):
             var document = try parse(UnsafeBufferPointer(rebasing: buffer[bomLength...]), mapping: mapping, encoding: "utf-8")
             if !valid {
-                document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
-                                                              message: "invalid UTF-8 bytes read as U+FFFD"), at: 0)
+                document.diagnostics.insert(
+                    CaptionDiagnostic(
+                        line: 0, rule: "srt.encoding", severity: .warning,
+                        message: "invalid UTF-8 bytes read as U+FFFD"), at: 0)
             }
             return document
         case .converted(let decoded):
@@ -50,12 +53,15 @@ public struct SRTReader: Sendable {
                 document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning, message: problem), at: 0)
             }
             if decoded.guessed {
-                document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "srt.encoding", severity: .warning,
-                                                              message: "the text is not UTF-8; read as \(decoded.encoding) (use --encoding to name the right one)"), at: 0)
+                document.diagnostics.insert(
+                    CaptionDiagnostic(
+                        line: 0, rule: "srt.encoding", severity: .warning,
+                        message: "the text is not UTF-8; read as \(decoded.encoding) (use --encoding to name the right one)"), at: 0)
             }
             var recovered = decoded.recoveredLines.prefix(CaptionDiagnostic.limitPerFile).map {
-                CaptionDiagnostic(line: $0, rule: "srt.encoding", severity: .warning,
-                                  message: "bytes that are not UTF-8 on this line read as windows-1252 (the rest of the file is UTF-8)")
+                CaptionDiagnostic(
+                    line: $0, rule: "srt.encoding", severity: .warning,
+                    message: "bytes that are not UTF-8 on this line read as windows-1252 (the rest of the file is UTF-8)")
             }
             CaptionDiagnostic.cap(&recovered, dropped: max(0, decoded.recoveredLines.count - CaptionDiagnostic.limitPerFile))
             document.diagnostics.insert(contentsOf: recovered, at: 0)
@@ -95,22 +101,31 @@ public struct SRTReader: Sendable {
             guard let start = probe.blockStart(after: max(starts.last! + 1, text.count * k / parts)) else { continue }
             starts.append(start)
         }
-        guard starts.count > 1, let (cues, results) = ParallelParsing.parse(text, starts: starts, { k, part, output in
-            var parser = SRTParser(text: part, cues: output)
-            if k > 0, let first = parser.firstIndex() { parser.expectedIndex = first }
-            let firstIndex = parser.expectedIndex
-            parser.parse()
-            output = parser.cues
-            return (diagnostics: parser.diagnostics, dropped: parser.droppedDiagnostics, lines: parser.linesScanned, cues: parser.cues.count, firstIndex: firstIndex,
-                    lastExpected: parser.expectedIndex, noCue: parser.firstUnreadableTiming)
-        }) else { return nil }
+        guard starts.count > 1,
+            let (cues, results) = ParallelParsing.parse(
+                text, starts: starts,
+                { k, part, output in
+                    var parser = SRTParser(text: part, cues: output)
+                    if k > 0, let first = parser.firstIndex() { parser.expectedIndex = first }
+                    let firstIndex = parser.expectedIndex
+                    parser.parse()
+                    output = parser.cues
+                    return (
+                        diagnostics: parser.diagnostics, dropped: parser.droppedDiagnostics, lines: parser.linesScanned, cues: parser.cues.count,
+                        firstIndex: firstIndex,
+                        lastExpected: parser.expectedIndex, noCue: parser.firstUnreadableTiming
+                    )
+                })
+        else { return nil }
         var document = CaptionDocument(format: .srt, cues: cues)
         var lineOffset = 0, cueOffset = 0
         var noCue: (line: Int, text: Substring)?
         for (k, result) in results.enumerated() {
             if k > 0, results[k - 1].lastExpected != result.firstIndex {
-                document.diagnostics.append(CaptionDiagnostic(line: lineOffset + 1, rule: "srt.index-order", severity: .info,
-                                                              message: "cue index \(result.firstIndex) where \(results[k - 1].lastExpected) was expected"))
+                document.diagnostics.append(
+                    CaptionDiagnostic(
+                        line: lineOffset + 1, rule: "srt.index-order", severity: .info,
+                        message: "cue index \(result.firstIndex) where \(results[k - 1].lastExpected) was expected"))
             }
             document.diagnostics += result.diagnostics.map {
                 var diagnostic = $0
@@ -315,8 +330,9 @@ private struct SRTParser {
                 textEnd = current.end
                 pending = nextLine()
             }
-            var cue = Cue(identifier: identifier, start: parsed.start, end: parsed.end,
-                          text: textStart < 0 ? "" : text.string(textStart, textEnd))
+            var cue = Cue(
+                identifier: identifier, start: parsed.start, end: parsed.end,
+                text: textStart < 0 ? "" : text.string(textStart, textEnd))
             cue.line = Int32(clamping: timingLine)
             if let coordinates = parsed.coordinates {
                 var settings = CueSettings()
@@ -408,7 +424,8 @@ private struct SRTParser {
         let (start, end) = trimmedBounds(culprit.start, culprit.end)
         let shown = text.string(start, end).prefix(60)
         // Relative, so that the message is the same whichever part of a long file it was read in.
-        let skipped = resumesAt.map { "skipped up to the readable timing line \($0.number - culprit.number) line\($0.number - culprit.number == 1 ? "" : "s") below" }
+        let skipped =
+            resumesAt.map { "skipped up to the readable timing line \($0.number - culprit.number) line\($0.number - culprit.number == 1 ? "" : "s") below" }
             ?? "block skipped"
         if firstArrow != nil {
             firstUnreadableTiming = firstUnreadableTiming ?? (culprit.number, shown)
@@ -416,8 +433,11 @@ private struct SRTParser {
         } else if first.kind == .number {
             report(culprit.number, "srt.garbage", .error, "block \"\(shown)\" has no timing line: \(skipped)")
         } else {
-            report(culprit.number, "srt.garbage", .error, resumesAt == nil ? "text outside any cue skipped: \"\(shown)\""
-                   : "text outside any cue skipped: \"\(shown)\" (\(skipped))")
+            report(
+                culprit.number, "srt.garbage", .error,
+                resumesAt == nil
+                    ? "text outside any cue skipped: \"\(shown)\""
+                    : "text outside any cue skipped: \"\(shown)\" (\(skipped))")
         }
     }
 

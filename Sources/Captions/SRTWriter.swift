@@ -17,8 +17,10 @@ public struct SRTWriter: Sendable {
 
     /// One cue: its number, timing line and text, and the blank line after it. With `spill`, a long text is
     /// written in pieces, `spill` getting `out` after each.
-    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
-                   spill: ((inout [UInt8]) -> Void)? = nil) {
+    func appendCue(
+        _ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+        spill: ((inout [UInt8]) -> Void)? = nil
+    ) {
         let crlf = lineEnding == .crlf
         appendNumber(index + 1, to: &out)
         if crlf { out.append(0x0D) }
@@ -38,8 +40,11 @@ public struct SRTWriter: Sendable {
     }
 
     private func appendNumber(_ number: Int, to out: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
             var value = number
             var i = buffer.count
@@ -54,8 +59,10 @@ public struct SRTWriter: Sendable {
 
     /// The text's lines; blank lines (they would end the cue) are dropped, and so is a line that would read
     /// as a timing line or as an index followed by one.
-    private func appendText(_ text: String, index: Int, crlf: Bool, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
-                            spill: ((inout [UInt8]) -> Void)?) {
+    private func appendText(
+        _ text: String, index: Int, crlf: Bool, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+        spill: ((inout [UInt8]) -> Void)?
+    ) {
         guard !text.isEmpty else { return }
         let shape = TextShape(text)
         if !crlf, !shape.hasCarriageReturn, !shape.hasArrow, !shape.hasBlankLine {
@@ -65,12 +72,16 @@ public struct SRTWriter: Sendable {
         }
         let safe = SafeLines.append(text, to: &out, dropping: SafeLines.isBlank, arrow: .shortened, crlf: crlf, spill: spill)
         if safe.droppedLines {
-            diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
-                                                 message: "cue \(index + 1): blank lines removed from its text (a blank line ends an SRT cue)"))
+            diagnostics.append(
+                CaptionDiagnostic(
+                    line: 0, rule: "srt.write", severity: .info,
+                    message: "cue \(index + 1): blank lines removed from its text (a blank line ends an SRT cue)"))
         }
         if safe.replacedArrows {
-            diagnostics.append(CaptionDiagnostic(line: 0, rule: "srt.write", severity: .info,
-                                                 message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
+            diagnostics.append(
+                CaptionDiagnostic(
+                    line: 0, rule: "srt.write", severity: .info,
+                    message: "cue \(index + 1): \"-->\" in its text written as \"->\""))
         }
     }
 }

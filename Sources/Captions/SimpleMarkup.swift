@@ -58,7 +58,8 @@ enum SimpleMarkup {
     @inline(__always)
     static func hasSpecialByte(_ word: UInt64) -> Bool {
         @inline(__always) func zeroByte(_ v: UInt64) -> UInt64 { (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080 }
-        return (zeroByte(word ^ 0x2626_2626_2626_2626) | zeroByte(word ^ 0x3C3C_3C3C_3C3C_3C3C)
+        return
+            (zeroByte(word ^ 0x2626_2626_2626_2626) | zeroByte(word ^ 0x3C3C_3C3C_3C3C_3C3C)
             | zeroByte(word ^ 0x3E3E_3E3E_3E3E_3E3E) | zeroByte(word ^ 0x7B7B_7B7B_7B7B_7B7B)) != 0
     }
 

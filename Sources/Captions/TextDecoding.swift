@@ -22,15 +22,18 @@ public enum TextDecoding {
 
     /// Decodes `bytes`. `encoding` (an IANA/iconv name such as `windows-1251`) overrides detection;
     /// `fallback` is what non-UTF-8 text without a BOM is read as (nil: keep it as UTF-8 with replacements).
-    public static func decode(_ bytes: [UInt8], encoding: String? = nil,
-                              fallback: String? = "windows-1252") throws(CaptionError) -> Result {
+    public static func decode(
+        _ bytes: [UInt8], encoding: String? = nil,
+        fallback: String? = "windows-1252"
+    ) throws(CaptionError) -> Result {
         let detection = try bytes.withUnsafeBufferPointer { buffer in
             Swift.Result { () throws(CaptionError) in try detect(buffer, encoding: encoding, fallback: fallback) }
         }.get()
         switch detection {
         case let .utf8(bomLength, valid):
-            return Result(utf8: bomLength == 0 ? bytes : Array(bytes.dropFirst(bomLength)), encoding: "utf-8", guessed: false,
-                          hadInvalidUTF8: !valid)
+            return Result(
+                utf8: bomLength == 0 ? bytes : Array(bytes.dropFirst(bomLength)), encoding: "utf-8", guessed: false,
+                hadInvalidUTF8: !valid)
         case .converted(let result):
             return result
         }
@@ -73,8 +76,10 @@ public enum TextDecoding {
         if validate(bytes) { return .utf8(bomLength: 0, valid: true) }
         if let bigEndian = looksLikeUTF16WithoutBOM(bytes) {
             let (utf8, problem) = utf16ToUTF8(bytes[...], bigEndian: bigEndian)
-            return .converted(Result(utf8: utf8, encoding: bigEndian ? "utf-16be" : "utf-16le",
-                                     guessed: true, hadInvalidUTF8: problem != nil, utf16Problem: problem))
+            return .converted(
+                Result(
+                    utf8: utf8, encoding: bigEndian ? "utf-16be" : "utf-16le",
+                    guessed: true, hadInvalidUTF8: problem != nil, utf16Problem: problem))
         }
         guard let fallback else { return .utf8(bomLength: 0, valid: false) }
         if let mixed = try recoverLines(bytes, fallback: fallback) { return .converted(mixed) }
@@ -250,10 +255,12 @@ public enum TextDecoding {
         while i + 3 < bytes.endIndex {
             let a = UInt32(bytes[i]), b = UInt32(bytes[i + 1]), c = UInt32(bytes[i + 2]), d = UInt32(bytes[i + 3])
             let value = bigEndian ? a << 24 | b << 16 | c << 8 | d : d << 24 | c << 16 | b << 8 | a
-            let scalar = Unicode.Scalar(value) ?? {
-                valid = false
-                return "\u{FFFD}"
-            }()
+            let scalar =
+                Unicode.Scalar(value)
+                ?? {
+                    valid = false
+                    return "\u{FFFD}"
+                }()
             output.append(contentsOf: UTF8.encode(scalar)!)
             i += 4
         }
@@ -302,7 +309,9 @@ public enum TextDecoding {
     private static func iconvToUTF8(_ bytes: [UInt8], from name: String) throws(CaptionError) -> [UInt8] {
         let converter = iconv_open("UTF-8", name)
         guard converter != iconv_t(bitPattern: -1) else {
-            throw CaptionError(rule: "captions.encoding", message: "unknown text encoding '\(name)' (try utf-8, utf-16, windows-1252, windows-1251, iso-8859-2, gb2312, big5, shift_jis …)")
+            throw CaptionError(
+                rule: "captions.encoding",
+                message: "unknown text encoding '\(name)' (try utf-8, utf-16, windows-1252, windows-1251, iso-8859-2, gb2312, big5, shift_jis …)")
         }
         defer { iconv_close(converter) }
         var input = bytes

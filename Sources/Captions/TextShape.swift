@@ -78,8 +78,10 @@ enum SafeLines {
 
     /// Appends the kept lines of `text` to `out`, each ended by LF (CR LF with `crlf`); lines end at LF, CR LF or
     /// CR. With `spill`, the output is handed on whenever it holds a chunk.
-    static func append(_ text: String, to out: inout [UInt8], dropping isDropped: (UnsafeBufferPointer<UInt8>) -> Bool,
-                       arrow: Arrow, crlf: Bool = false, spill: ((inout [UInt8]) -> Void)?) -> Outcome {
+    static func append(
+        _ text: String, to out: inout [UInt8], dropping isDropped: (UnsafeBufferPointer<UInt8>) -> Bool,
+        arrow: Arrow, crlf: Bool = false, spill: ((inout [UInt8]) -> Void)?
+    ) -> Outcome {
         var outcome = Outcome()
         text.withUTF8Bytes { bytes in
             var start = 0
@@ -102,8 +104,10 @@ enum SafeLines {
         return outcome
     }
 
-    private static func appendLine(_ line: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], arrow: Arrow, replaced: inout Bool,
-                                   spill: ((inout [UInt8]) -> Void)?) {
+    private static func appendLine(
+        _ line: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], arrow: Arrow, replaced: inout Bool,
+        spill: ((inout [UInt8]) -> Void)?
+    ) {
         var dashes = 0  // dashes just written
         for byte in line {
             if byte == UInt8(ascii: ">"), dashes >= 2 {

@@ -51,9 +51,13 @@ public struct TimingEdit: Sendable, Equatable {
         let clamped = counts.reduce(0) { $0 + $1.clamped }
         let firstClamped = counts.lazy.compactMap(\.first).first
         guard clamped > 0, let firstClamped else { return [] }
-        return [CaptionDiagnostic(line: 0, rule: "captions.timing-clamped", severity: .warning,
-                                  message: clamped == 1 ? "1 cue would start or end before 0 and was set to 0 (cue \(firstClamped + 1))"
-                                      : "\(clamped) cues would start or end before 0 and were set to 0 (first: cue \(firstClamped + 1))")]
+        return [
+            CaptionDiagnostic(
+                line: 0, rule: "captions.timing-clamped", severity: .warning,
+                message: clamped == 1
+                    ? "1 cue would start or end before 0 and was set to 0 (cue \(firstClamped + 1))"
+                    : "\(clamped) cues would start or end before 0 and were set to 0 (first: cue \(firstClamped + 1))")
+        ]
     }
 
     /// The text with each valid `<timestamp>` tag moved by this edit. A tag ends before the next `<`, so no
@@ -75,7 +79,8 @@ public struct TimingEdit: Sendable, Equatable {
                 var close = i + 1
                 while close < n, bytes[close] != UInt8(ascii: ">"), bytes[close] != UInt8(ascii: "<") { close += 1 }
                 guard close < n, bytes[close] == UInt8(ascii: ">"),
-                      let time = Self.timestamp(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<close])) else {
+                    let time = Self.timestamp(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<close]))
+                else {
                     output.append(byte)
                     i += 1
                     continue

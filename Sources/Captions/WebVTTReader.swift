@@ -41,8 +41,10 @@ public struct WebVTTReader: Sendable {
         case let .utf8(bomLength, valid):
             var document = try parse(UnsafeBufferPointer(rebasing: buffer[bomLength...]), mapping: mapping, encoding: "utf-8")
             if !valid {
-                document.diagnostics.insert(CaptionDiagnostic(line: 0, rule: "webvtt.encoding", severity: .warning,
-                                                              message: "the file is not valid UTF-8: invalid bytes read as U+FFFD (use --encoding to name its encoding)"), at: 0)
+                document.diagnostics.insert(
+                    CaptionDiagnostic(
+                        line: 0, rule: "webvtt.encoding", severity: .warning,
+                        message: "the file is not valid UTF-8: invalid bytes read as U+FFFD (use --encoding to name its encoding)"), at: 0)
             }
             return document
         case .converted(let decoded):
@@ -95,20 +97,27 @@ public struct WebVTTReader: Sendable {
             guard let start = probe.blockStart(after: max(starts.last! + 1, probe.position, text.count * k / parts)) else { continue }
             starts.append(start)
         }
-        guard starts.count > 1, let (cues, results) = ParallelParsing.parse(text, starts: starts, { k, part, output in
-            var parser = WebVTTParser(text: part, strict: false, cues: output)
-            var document: CaptionDocument?
-            if k == 0 {
-                document = try? parser.parse().get()
-            } else {
-                parser.regions = regions
-                parser.seenCue = true
-                parser.parseBlocks()
-            }
-            output = parser.cues
-            return (document: document, diagnostics: parser.diagnostics, dropped: parser.droppedDiagnostics, notes: parser.document.notes, lines: parser.lineNumber - 1,
-                    cues: parser.cues.count)
-        }), var document = results[0].document else { return nil }
+        guard starts.count > 1,
+            let (cues, results) = ParallelParsing.parse(
+                text, starts: starts,
+                { k, part, output in
+                    var parser = WebVTTParser(text: part, strict: false, cues: output)
+                    var document: CaptionDocument?
+                    if k == 0 {
+                        document = try? parser.parse().get()
+                    } else {
+                        parser.regions = regions
+                        parser.seenCue = true
+                        parser.parseBlocks()
+                    }
+                    output = parser.cues
+                    return (
+                        document: document, diagnostics: parser.diagnostics, dropped: parser.droppedDiagnostics, notes: parser.document.notes,
+                        lines: parser.lineNumber - 1,
+                        cues: parser.cues.count
+                    )
+                }), var document = results[0].document
+        else { return nil }
         document.cues = cues
         var lineOffset = results[0].lines, cueOffset = results[0].cues
         for result in results.dropFirst() {
@@ -155,8 +164,10 @@ private struct WebVTTParser {
 
     mutating func parse() -> Result<CaptionDocument, CaptionError> {
         guard signatureIsValid() else {
-            return .failure(CaptionError(rule: "webvtt.signature",
-                                         message: "not a WebVTT file: it must start with \"WEBVTT\" followed by a space, a tab or a line break"))
+            return .failure(
+                CaptionError(
+                    rule: "webvtt.signature",
+                    message: "not a WebVTT file: it must start with \"WEBVTT\" followed by a space, a tab or a line break"))
         }
         // The rest of the signature line.
         let signatureEnd = text.lineEnd(from: 6)
@@ -344,7 +355,9 @@ private struct WebVTTParser {
                     document.notes.append(CaptionNote(cuesBefore: cues.count, text: note))
                 }
             } else if block.text.hasPrefix("STYLE") || block.text.hasPrefix("REGION") {
-                report(block.firstLine, "webvtt.block-order", "\(block.text.hasPrefix("STYLE") ? "STYLE" : "REGION") block after the first cue ignored (they must come before any cue)")
+                report(
+                    block.firstLine, "webvtt.block-order",
+                    "\(block.text.hasPrefix("STYLE") ? "STYLE" : "REGION") block after the first cue ignored (they must come before any cue)")
             } else {
                 report(block.firstLine, "webvtt.block", "block without a timing line ignored: \"\(block.text.prefix(40))\"")
             }

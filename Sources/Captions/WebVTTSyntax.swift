@@ -103,7 +103,8 @@ enum WebVTTSyntax {
     /// Splits a `name:value` setting; nil when the first colon is missing, first or last.
     static func nameAndValue(_ setting: Substring) -> (name: Substring, value: Substring)? {
         guard let colon = setting.firstIndex(of: ":"), colon != setting.startIndex,
-              setting.index(after: colon) != setting.endIndex else { return nil }
+            setting.index(after: colon) != setting.endIndex
+        else { return nil }
         return (setting[..<colon], setting[setting.index(after: colon)...])
     }
 
@@ -126,9 +127,13 @@ enum WebVTTSyntax {
                 settings.region = regions.last(where: { $0.identifier == value })?.identifier
                 if settings.region == nil { ignored(setting) }
             case "vertical":
-                if value == "rl" { settings.vertical = .verticalGrowingLeft }
-                else if value == "lr" { settings.vertical = .verticalGrowingRight }
-                else { ignored(setting) }
+                if value == "rl" {
+                    settings.vertical = .verticalGrowingLeft
+                } else if value == "lr" {
+                    settings.vertical = .verticalGrowingRight
+                } else {
+                    ignored(setting)
+                }
                 if settings.vertical != .horizontal { settings.region = nil }
             case "line":
                 let (linePosition, lineAlign) = splitAtComma(value)

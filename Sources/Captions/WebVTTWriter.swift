@@ -39,8 +39,10 @@ public struct WebVTTWriter: Sendable {
 
     /// One cue, after a blank line: identifier, timing line with settings, text. With `spill`, a long text is
     /// written in pieces, `spill` getting `out` after each.
-    func appendCue(_ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
-                   spill: ((inout [UInt8]) -> Void)? = nil) {
+    func appendCue(
+        _ cue: Cue, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+        spill: ((inout [UInt8]) -> Void)? = nil
+    ) {
         out.append(0x0A)
         if !cue.identifier.isEmpty {
             out.appendUTF8(of: safeIdentifier(cue.identifier, index: index, &diagnostics))
@@ -70,8 +72,10 @@ public struct WebVTTWriter: Sendable {
 
     /// Cue text, with the two things WebVTT cannot hold inside a cue made safe: empty lines (they would end
     /// the cue) and "-->" (it would start a new one).
-    private func appendCueText(_ text: String, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
-                               spill: ((inout [UInt8]) -> Void)?) {
+    private func appendCueText(
+        _ text: String, index: Int, to out: inout [UInt8], _ diagnostics: inout [CaptionDiagnostic],
+        spill: ((inout [UInt8]) -> Void)?
+    ) {
         guard !text.isEmpty else { return }
         let shape = TextShape(text)
         if !(shape.hasCarriageReturn || shape.hasEmptyLine || shape.hasArrow) {
@@ -81,12 +85,16 @@ public struct WebVTTWriter: Sendable {
         }
         let safe = SafeLines.append(text, to: &out, dropping: SafeLines.isEmpty, arrow: .escaped, spill: spill)
         if safe.droppedLines {
-            diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
-                                                 message: "cue \(index + 1): empty lines removed from its text (an empty line ends a WebVTT cue)"))
+            diagnostics.append(
+                CaptionDiagnostic(
+                    line: 0, rule: "webvtt.write", severity: .info,
+                    message: "cue \(index + 1): empty lines removed from its text (an empty line ends a WebVTT cue)"))
         }
         if safe.replacedArrows {
-            diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
-                                                 message: "cue \(index + 1): \"-->\" in its text written as \"--&gt;\""))
+            diagnostics.append(
+                CaptionDiagnostic(
+                    line: 0, rule: "webvtt.write", severity: .info,
+                    message: "cue \(index + 1): \"-->\" in its text written as \"--&gt;\""))
         }
     }
 
@@ -102,8 +110,10 @@ public struct WebVTTWriter: Sendable {
 
     private func safeBlockText(_ text: String, what: String, _ diagnostics: inout [CaptionDiagnostic]) -> String {
         guard text.contains("\n\n") || text.contains("-->") else { return text }
-        diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
-                                             message: "\(what): blank lines and \"-->\" removed (they would end the block)"))
+        diagnostics.append(
+            CaptionDiagnostic(
+                line: 0, rule: "webvtt.write", severity: .info,
+                message: "\(what): blank lines and \"-->\" removed (they would end the block)"))
         return text.split(separator: "\n", omittingEmptySubsequences: true).map {
             $0.replacingOccurrences(of: "-->", with: "->")
         }.joined(separator: "\n")
@@ -114,8 +124,10 @@ public struct WebVTTWriter: Sendable {
         if !identifier.withUTF8Bytes({ $0.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0x3E } }) { return identifier }
         let shape = TextShape(identifier)
         guard shape.hasArrow || shape.hasCarriageReturn || identifier.utf8.contains(0x0A) else { return identifier }
-        diagnostics.append(CaptionDiagnostic(line: 0, rule: "webvtt.write", severity: .info,
-                                             message: "cue \(index + 1): identifier made safe (no line breaks or \"-->\")"))
+        diagnostics.append(
+            CaptionDiagnostic(
+                line: 0, rule: "webvtt.write", severity: .info,
+                message: "cue \(index + 1): identifier made safe (no line breaks or \"-->\")"))
         return identifier.replacingOccurrences(of: "-->", with: "->").replacingOccurrences(of: "\r", with: " ")
             .replacingOccurrences(of: "\n", with: " ")
     }

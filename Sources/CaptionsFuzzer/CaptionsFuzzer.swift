@@ -65,34 +65,37 @@ public func captionsFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int
 private func expectSame(_ parts: CaptionDocument, _ one: CaptionDocument, _ what: String) {
     precondition(parts.cues == one.cues && parts.cues.map(\.line) == one.cues.map(\.line), "\(what): cues differ from one pass")
     precondition(parts.diagnostics == one.diagnostics, "\(what): diagnostics differ from one pass")
-    precondition(parts.notes == one.notes && parts.headerBlocks == one.headerBlocks && parts.header == one.header,
-                 "\(what): header or notes differ from one pass")
+    precondition(
+        parts.notes == one.notes && parts.headerBlocks == one.headerBlocks && parts.header == one.header,
+        "\(what): header or notes differ from one pass")
 }
 
 #if FUZZING
-/// libFuzzer's entry point for programs that have their own `main`.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
-                             _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                             _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+    /// libFuzzer's entry point for programs that have their own `main`.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    private func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+    ) -> CInt
 #endif
 
 @main
 struct CaptionsFuzzerMain {
     static func main() {
         #if FUZZING
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(runFuzzerDriver(&argc, &argv, captionsFuzzerTestOneInput))
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(runFuzzerDriver(&argc, &argv, captionsFuzzerTestOneInput))
         #else
-        for path in CommandLine.arguments.dropFirst() {
-            guard let bytes = try? CaptionFile.readBytes(path) else {
-                print("cannot read \(path)")
-                continue
+            for path in CommandLine.arguments.dropFirst() {
+                guard let bytes = try? CaptionFile.readBytes(path) else {
+                    print("cannot read \(path)")
+                    continue
+                }
+                _ = bytes.withUnsafeBufferPointer { captionsFuzzerTestOneInput($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+                print("ok \(path)")
             }
-            _ = bytes.withUnsafeBufferPointer { captionsFuzzerTestOneInput($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
-            print("ok \(path)")
-        }
         #endif
     }
 }

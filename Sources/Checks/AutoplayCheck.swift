@@ -95,7 +95,8 @@ public struct AutoplayCheck: Sendable {
         }
         // Text has no NUL bytes (but UTF-16 has them in every other byte): binary data is not a page.
         guard let html = Self.pageText(data) else {
-            return CheckResult.unreadable(file: path, check: .autoplay, reason: "not an HTML page: binary data (a media file? `medialint autoplay --media FILE` measures its sound)")
+            return CheckResult.unreadable(
+                file: path, check: .autoplay, reason: "not an HTML page: binary data (a media file? `medialint autoplay --media FILE` measures its sound)")
         }
         let (elements, reviews) = PageScanner.scan(html)
         var findings: [Finding] = []
@@ -105,33 +106,47 @@ public struct AutoplayCheck: Sendable {
             findings.append(judge(element, pageDirectory: pageDirectory, root: rootURL))
         }
         for review in reviews {
-            let what = switch review.kind {
-            case "iframe": "an embedded player asks to autoplay (\(review.detail)): its sound cannot be checked from the page"
-            case "bgsound": "<bgsound> plays background sound (\(review.detail)): obsolete, and its sound cannot be checked"
-            default: "a script starts playback (.play()): check by hand that it cannot play sound for more than \(CheckNumbers.text(rules.allowed)) s"
-            }
-            findings.append(Rule.autoplayUnverified.finding(severity: .info, message: what, line: review.line, guidelines: [rules.guideline],
-                                    data: .object([("kind", .string(review.kind)), ("src", .string(review.detail))])))
+            let what =
+                switch review.kind {
+                case "iframe": "an embedded player asks to autoplay (\(review.detail)): its sound cannot be checked from the page"
+                case "bgsound": "<bgsound> plays background sound (\(review.detail)): obsolete, and its sound cannot be checked"
+                default: "a script starts playback (.play()): check by hand that it cannot play sound for more than \(CheckNumbers.text(rules.allowed)) s"
+                }
+            findings.append(
+                Rule.autoplayUnverified.finding(
+                    severity: .info, message: what, line: review.line, guidelines: [rules.guideline],
+                    data: .object([("kind", .string(review.kind)), ("src", .string(review.detail))])))
         }
         findings.sort { ($0.line ?? 0) < ($1.line ?? 0) }
         let verdict: Verdict
-        if findings.contains(where: { $0.rule == Rule.autoplayAudio.id && $0.severity == .error }) { verdict = .fail }
-        else if findings.contains(where: { $0.severity == .error }) { verdict = .error }
-        else if findings.contains(where: { $0.rule == Rule.autoplayUnverified.id }) { verdict = .unverified }
-        else { verdict = Verdict(findings: findings) }
-        return CheckResult(file: path, check: .autoplay, verdict: verdict, findings: findings,
-                           metrics: .object([("elements", .integer(Int64(elements.count))), ("profile", .string(rules.profile.rawValue))]))
+        if findings.contains(where: { $0.rule == Rule.autoplayAudio.id && $0.severity == .error }) {
+            verdict = .fail
+        } else if findings.contains(where: { $0.severity == .error }) {
+            verdict = .error
+        } else if findings.contains(where: { $0.rule == Rule.autoplayUnverified.id }) {
+            verdict = .unverified
+        } else {
+            verdict = Verdict(findings: findings)
+        }
+        return CheckResult(
+            file: path, check: .autoplay, verdict: verdict, findings: findings,
+            metrics: .object([("elements", .integer(Int64(elements.count))), ("profile", .string(rules.profile.rawValue))]))
     }
 
     /// One element: each source judged, the worst counts.
     func judge(_ element: AutoplayElement, pageDirectory: URL, root: URL) -> Finding {
-        let attributes: [(String, JSONValue)] = [("autoplay", .string(element.autoplayValue)), ("muted", .bool(element.muted)),
-                                                 ("loop", .bool(element.loop)), ("controls", .bool(element.controls))]
-        let valueNote = ["", "autoplay"].contains(element.autoplayValue.lowercased()) ? ""
+        let attributes: [(String, JSONValue)] = [
+            ("autoplay", .string(element.autoplayValue)), ("muted", .bool(element.muted)),
+            ("loop", .bool(element.loop)), ("controls", .bool(element.controls)),
+        ]
+        let valueNote =
+            ["", "autoplay"].contains(element.autoplayValue.lowercased())
+            ? ""
             : " (autoplay=\"\(element.autoplayValue)\" still autoplays: the attribute's presence is what counts)"
         func finding(_ rule: Rule, _ severity: Severity, _ message: String, _ extra: [(String, JSONValue)] = []) -> Finding {
-            rule.finding(severity: severity, message: "<\(element.kind.rawValue)> " + message + valueNote, line: element.line,
-                    guidelines: [rules.guideline], data: .object(attributes + extra))
+            rule.finding(
+                severity: severity, message: "<\(element.kind.rawValue)> " + message + valueNote, line: element.line,
+                guidelines: [rules.guideline], data: .object(attributes + extra))
         }
         if element.muted { return finding(.autoplayAudio, .info, "autoplays muted: no sound") }
         guard !element.sources.isEmpty else { return finding(.autoplayAudio, .info, "autoplays but has no source") }
@@ -142,23 +157,30 @@ public struct AutoplayCheck: Sendable {
             let (path, start, end) = MediaFragment.split(source)
             let lowered = path.lowercased()
             if lowered.contains("://") || lowered.hasPrefix("//") || lowered.hasPrefix("data:") || lowered.hasPrefix("blob:") {
-                problems.append(finding(.autoplayUnverified, .info, "plays remote media (\(source)), which is not fetched: check it by hand",
-                                        [("src", .string(source))]))
+                problems.append(
+                    finding(
+                        .autoplayUnverified, .info, "plays remote media (\(source)), which is not fetched: check it by hand",
+                        [("src", .string(source))]))
                 continue
             }
             let decoded = path.removingPercentEncoding ?? path
             let url = decoded.hasPrefix("/") ? root.appendingPathComponent(String(decoded.dropFirst())) : pageDirectory.appendingPathComponent(decoded)
             let resolved = url.standardizedFileURL
             guard resolved.path == root.path || resolved.path.hasPrefix(root.path.hasSuffix("/") ? root.path : root.path + "/") else {
-                problems.append(finding(.mediaOutsideRoot, .error, "source \(source) leaves the checked root (\(root.path)): not read",
-                                        [("src", .string(source))]))
+                problems.append(
+                    finding(
+                        .mediaOutsideRoot, .error, "source \(source) leaves the checked root (\(root.path)): not read",
+                        [("src", .string(source))]))
                 continue
             }
             // The name is inside; where it leads (links followed) must be too.
             if let real = PathContainment.realPath(resolved.path), let realRoot = PathContainment.realPath(root.path),
-               !PathContainment.isWithin(real, root: realRoot) {
-                problems.append(finding(.mediaOutsideRoot, .error, "source \(source) is a link that leads outside the checked root (to \(real)): not read",
-                                        [("src", .string(source))]))
+                !PathContainment.isWithin(real, root: realRoot)
+            {
+                problems.append(
+                    finding(
+                        .mediaOutsideRoot, .error, "source \(source) is a link that leads outside the checked root (to \(real)): not read",
+                        [("src", .string(source))]))
                 continue
             }
             switch cache.activity(of: PathContainment.realPath(resolved.path) ?? resolved.path) {
@@ -185,7 +207,9 @@ public struct AutoplayCheck: Sendable {
         if !worst.activity.hasAudio { return finding(.autoplayAudio, .info, "autoplays \(worst.source): no audio stream", extra) }
         if worst.seconds == 0 { return finding(.autoplayAudio, .info, "autoplays \(worst.source): silent", extra) }
         if rules.fails(audibleSeconds: worst.seconds, controls: element.controls) {
-            let why = rules.profile == .wcag ? "more than \(CheckNumbers.text(rules.allowed)) s with no control to stop it"
+            let why =
+                rules.profile == .wcag
+                ? "more than \(CheckNumbers.text(rules.allowed)) s with no control to stop it"
                 : "\(CheckNumbers.text(rules.allowed)) s or more (controls do not make autoplaying sound acceptable here)"
             return finding(.autoplayAudio, .error, "autoplays \(worst.source) with \(amount): \(why)", extra)
         }

@@ -21,7 +21,9 @@ public enum CaptionSidecars {
             let folder = (path as NSString).deletingLastPathComponent
             return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
         }
-        .filter { var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }
+        .filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
     }
 }

@@ -26,8 +26,10 @@ public struct CaptionSource: Sendable {
 
     /// Every caption source of the media at `path` (described by `media`): its sidecar files, sorted, then its
     /// embedded text tracks. `readFile` reads a sidecar file.
-    public static func all(for path: String, media: MediaInfo,
-                           readFile: (String) throws -> CaptionDocument = { path throws in try CaptionFile.read(path) }) -> [CaptionSource] {
+    public static func all(
+        for path: String, media: MediaInfo,
+        readFile: (String) throws -> CaptionDocument = { path throws in try CaptionFile.read(path) }
+    ) -> [CaptionSource] {
         var sources = CaptionSidecars.find(for: path).map { file in
             do {
                 return CaptionSource(origin: .file(file), document: try readFile(file))

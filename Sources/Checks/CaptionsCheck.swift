@@ -10,8 +10,10 @@ public struct CaptionsCheck: Sendable {
 
     /// The result for the media at `path` (described by `info`), given its caption sources and the speech found in
     /// its audio (nil with `speechError` when the audio could not be decoded, nil alone when it has none).
-    public func run(path: String, media info: MediaInfo, sources: [CaptionSource], speech: MediaSpeech?,
-                    speechError: MediaError?) -> CheckResult {
+    public func run(
+        path: String, media info: MediaInfo, sources: [CaptionSource], speech: MediaSpeech?,
+        speechError: MediaError?
+    ) -> CheckResult {
         var findings = sources.compactMap { source in
             source.problem.map { Rule.captionsParse.finding(severity: .error, message: $0) }
         }
@@ -21,10 +23,16 @@ public struct CaptionsCheck: Sendable {
         let transcripts = Self.transcripts(for: path)
         var inventory: [(String, JSONValue)] = [
             ("captionFiles", .array(sources.compactMap { if case .file(let file) = $0.origin { .string(file) } else { nil } })),
-            ("captionTracks", .array(captionTracks.map { track in
-                .object([("index", .integer(Int64(track.index))), ("language", track.language.map { .string($0) } ?? .null),
-                         ("hearingImpaired", .bool(track.dispositions.contains("hearing_impaired"))), ("text", .bool(track.subtitle?.isText == true))])
-            })),
+            (
+                "captionTracks",
+                .array(
+                    captionTracks.map { track in
+                        .object([
+                            ("index", .integer(Int64(track.index))), ("language", track.language.map { .string($0) } ?? .null),
+                            ("hearingImpaired", .bool(track.dispositions.contains("hearing_impaired"))), ("text", .bool(track.subtitle?.isText == true)),
+                        ])
+                    })
+            ),
             ("audioDescriptionTracks", .array(descriptions.map { .integer(Int64($0.index)) })),
             ("transcripts", .array(transcripts.map { .string($0) })),
         ]
@@ -38,13 +46,15 @@ public struct CaptionsCheck: Sendable {
             if hasVideo, !hasCaptions {
                 findings.append(CaptionPresence.missingCaptions(speechSeconds: speech.timeline.totalSpeech))
             } else if !hasVideo, !hasCaptions, transcripts.isEmpty {
-                findings.append(Rule.transcriptMissing.finding(
-                    message: "\(seconds) s of speech in audio-only media and no transcript or captions next to it (name.txt, name.vtt …)"))
+                findings.append(
+                    Rule.transcriptMissing.finding(
+                        message: "\(seconds) s of speech in audio-only media and no transcript or captions next to it (name.txt, name.vtt …)"))
             }
         }
         if hasVideo, descriptions.isEmpty {
-            findings.append(Rule.captionsAudioDescription.finding(
-                message: "no audio-description track (an audio stream marked visual_impaired or descriptions)"))
+            findings.append(
+                Rule.captionsAudioDescription.finding(
+                    message: "no audio-description track (an audio stream marked visual_impaired or descriptions)"))
         }
         return CheckResult(file: path, check: .captions, findings: findings, metrics: .object(inventory))
     }
@@ -68,24 +78,27 @@ public enum CaptionPresence {
 
     /// `captions.missing` at error severity: media with `speechSeconds` of speech and no caption source.
     public static func missingCaptions(speechSeconds: Double) -> Finding {
-        Rule.captionsMissing.finding(severity: .error,
-                message: "\(nowhere), but the audio has \(String(format: "%.1f", speechSeconds)) s of speech",
-                guidelines: ["WCAG 1.2.2", "KWCAG 1.2"])
+        Rule.captionsMissing.finding(
+            severity: .error,
+            message: "\(nowhere), but the audio has \(String(format: "%.1f", speechSeconds)) s of speech",
+            guidelines: ["WCAG 1.2.2", "KWCAG 1.2"])
     }
 
     /// The `captions` result for media without any caption source: a failure when its audio has speech, a
     /// note when it has too little, `unverified` when there is no audio (`speech` nil) to tell.
     public static func resultWithoutCaptions(_ path: String, speech: MediaSpeech?) -> CheckResult {
         guard let speech else {
-            return CheckResult(file: path, check: .captions, verdict: .unverified,
-                               findings: [Rule.captionsMissing.finding(severity: .info, message: "\(nowhere); the media has no audio to tell whether captions are needed")])
+            return CheckResult(
+                file: path, check: .captions, verdict: .unverified,
+                findings: [Rule.captionsMissing.finding(severity: .info, message: "\(nowhere); the media has no audio to tell whether captions are needed")])
         }
         let seconds = speech.timeline.totalSpeech
         let metrics = JSONValue.object([("speechSeconds", .number((seconds * 10).rounded() / 10))])
         if seconds < 1 {
-            return CheckResult(file: path, check: .captions,
-                               findings: [Rule.captionsMissing.finding(severity: .info, message: "no captions, and no speech in the audio that would need them")],
-                               metrics: metrics)
+            return CheckResult(
+                file: path, check: .captions,
+                findings: [Rule.captionsMissing.finding(severity: .info, message: "no captions, and no speech in the audio that would need them")],
+                metrics: metrics)
         }
         return CheckResult(file: path, check: .captions, findings: [missingCaptions(speechSeconds: seconds)], metrics: metrics)
     }

@@ -38,7 +38,9 @@ public enum EmbeddedCaptions {
         }
         // Lines of the text written here mean nothing in the media file.
         for index in document.cues.indices { document.cues[index].line = 0 }
-        document.diagnostics = document.diagnostics.map { var diagnostic = $0; diagnostic.line = 0; diagnostic.column = 0; return diagnostic }
+        document.diagnostics = document.diagnostics.map {
+            var diagnostic = $0; diagnostic.line = 0; diagnostic.column = 0; return diagnostic
+        }
         return document
     }
 

@@ -39,14 +39,16 @@ public struct FlashCheck: Sendable {
             span = (min(span?.first ?? frame.time, frame.time), max(span?.end ?? end, end))
             let measurement = frame.withPlanes { planes in analyzer.add(Self.flashFrame(frame, planes)) }
             sink?(measurement)
-            series.add(time: measurement.time - (info.startTime ?? 0), luminance: measurement.meanLuminance,
-                       flashes: Double(max(measurement.transitionsInLastSecond, measurement.redTransitionsInLastSecond)) / 2)
+            series.add(
+                time: measurement.time - (info.startTime ?? 0), luminance: measurement.meanLuminance,
+                flashes: Double(max(measurement.transitionsInLastSecond, measurement.redTransitionsInLastSecond)) / 2)
             count += 1
             progress?(frame.time - (info.startTime ?? 0), info.duration, count)
         }
         var result = result(for: analyzer.finish(), path: path, stream: info)
-        try Self.checkCoverage(&result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: stream.statedDuration,
-                               stream: info.index, path: path)
+        try Self.checkCoverage(
+            &result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: stream.statedDuration,
+            stream: info.index, path: path)
         if case .object(var members) = result.metrics {
             members.append(("series", series.json))
             result.metrics = .object(members)
@@ -58,18 +60,24 @@ public struct FlashCheck: Sendable {
     /// decoding that ends well before the duration the file states is the truncation `probe` reports (an error,
     /// with the same reason), or a video stream shorter than the others (fine, when its packets end where decoding
     /// did), or else frames that could not be decoded: the result is `unverified`, the decoded span stated.
-    static func checkCoverage(_ result: inout CheckResult, frames: Int, decoded: Double, stated: Double?, stream: Int,
-                              path: String) throws(MediaError) {
+    static func checkCoverage(
+        _ result: inout CheckResult, frames: Int, decoded: Double, stated: Double?, stream: Int,
+        path: String
+    ) throws(MediaError) {
         let statedText = stated.map { " of the \(String(format: "%.3f", $0)) s the file states" } ?? ""
         if frames == 0 || (frames == 1 && (stated ?? 0) > 1) {
-            throw MediaError(.corrupt, path: path, reason: "\(frames == 0 ? "no video frame" : "only one video frame") could be decoded\(statedText): nothing to judge flashing on")
+            throw MediaError(
+                .corrupt, path: path,
+                reason: "\(frames == 0 ? "no video frame" : "only one video frame") could be decoded\(statedText): nothing to judge flashing on")
         }
         if frames == 1 {
             // A file that states no duration (MPEG-TS, say) cut to its first frame: one picture cannot show flashing,
             // and nothing says whether more was meant to follow.
             if result.verdict != .fail { result.verdict = .unverified }
-            result.findings.append(Rule.flashUnverified.finding(severity: .warning,
-                                           message: "only one video frame could be decoded: flashing needs a sequence of frames to be judged"))
+            result.findings.append(
+                Rule.flashUnverified.finding(
+                    severity: .warning,
+                    message: "only one video frame could be decoded: flashing needs a sequence of frames to be judged"))
             return
         }
         guard let stated, stated - decoded > max(1.0, 0.05 * stated) else { return }
@@ -78,9 +86,12 @@ public struct FlashCheck: Sendable {
         // A video stream that simply ends before the others (the container's duration is theirs): all of it was seen.
         if let packets = measured.streams.first(where: { $0.index == stream })?.duration, packets - decoded <= max(1.0, 0.05 * packets) { return }
         if result.verdict != .fail { result.verdict = .unverified }  // flashing seen in the decoded part still fails
-        result.findings.append(Rule.flashUnverified.finding(severity: .warning,
-                                       message: "only \(String(format: "%.3f", decoded)) s of video (\(frames) frames) could be decoded\(statedText): the rest was not checked for flashing",
-                                       data: .object([("decodedSeconds", .number(CheckNumbers.rounded(decoded))), ("statedSeconds", .number(CheckNumbers.rounded(stated)))])))
+        result.findings.append(
+            Rule.flashUnverified.finding(
+                severity: .warning,
+                message:
+                    "only \(String(format: "%.3f", decoded)) s of video (\(frames) frames) could be decoded\(statedText): the rest was not checked for flashing",
+                data: .object([("decodedSeconds", .number(CheckNumbers.rounded(decoded))), ("statedSeconds", .number(CheckNumbers.rounded(stated)))])))
     }
 
     /// Mean luminance and flashes a second over time, in at most 600 bins (for charts).
@@ -103,23 +114,28 @@ public struct FlashCheck: Sendable {
         }
 
         var json: JSONValue {
-            .object([("bin", .number(bin)),
-                     ("luminance", .array(luminance.map { .number($0.count > 0 ? CheckNumbers.rounded($0.sum / Double($0.count)) : 0) })),
-                     ("flashesPerSecond", .array(flashes.map { .number(($0 * 10).rounded() / 10) }))])
+            .object([
+                ("bin", .number(bin)),
+                ("luminance", .array(luminance.map { .number($0.count > 0 ? CheckNumbers.rounded($0.sum / Double($0.count)) : 0) })),
+                ("flashesPerSecond", .array(flashes.map { .number(($0 * 10).rounded() / 10) })),
+            ])
         }
     }
 
     /// The analyser's view of a decoded picture: its planes in place, with their colour.
     static func flashFrame(_ frame: VideoFrame, _ planes: YCbCrPlanes) -> FlashFrame {
         func plane(_ p: ImagePlane) -> SamplePlane {
-            SamplePlane(baseAddress: p.baseAddress, bytesPerRow: p.bytesPerRow, width: p.width, height: p.height,
-                        bytesPerSample: p.bytesPerSample)
+            SamplePlane(
+                baseAddress: p.baseAddress, bytesPerRow: p.bytesPerRow, width: p.width, height: p.height,
+                bytesPerSample: p.bytesPerSample)
         }
         let weights = frame.color.lumaCoefficients(height: frame.height)
-        return FlashFrame(time: frame.time, luma: plane(planes.luma), cb: planes.cb.map(plane), cr: planes.cr.map(plane),
-                          chromaShiftX: frame.layout.chromaShiftX, chromaShiftY: frame.layout.chromaShiftY,
-                          color: PictureColor(kr: weights.kr, kb: weights.kb, fullRange: frame.color.isFullRange,
-                                              bitDepth: frame.layout.bitDepth))
+        return FlashFrame(
+            time: frame.time, luma: plane(planes.luma), cb: planes.cb.map(plane), cr: planes.cr.map(plane),
+            chromaShiftX: frame.layout.chromaShiftX, chromaShiftY: frame.layout.chromaShiftY,
+            color: PictureColor(
+                kr: weights.kr, kb: weights.kb, fullRange: frame.color.isFullRange,
+                bitDepth: frame.layout.bitDepth))
     }
 
     // MARK: - Findings
@@ -130,14 +146,20 @@ public struct FlashCheck: Sendable {
         let fps = stream.video?.fps ?? report.measuredFPS
         var findings = report.incidents.map(finding)
         if let color = stream.video?.color, color.isHDR {
-            findings.append(Rule.flashHDR.finding(severity: .info,
-                                    message: "HDR video (\(color.transfer == "smpte2084" ? "PQ" : "HLG")): judged with the SDR approximation (luma read through the sRGB curve)",
-                                    guidelines: configuration.guidelines))
+            findings.append(
+                Rule.flashHDR.finding(
+                    severity: .info,
+                    message:
+                        "HDR video (\(color.transfer == "smpte2084" ? "PQ" : "HLG")): judged with the SDR approximation (luma read through the sRGB curve)",
+                    guidelines: configuration.guidelines))
         }
         if configuration.profile == "kwcag", fps / 2 < 50 {
-            findings.append(Rule.flashSamplingLimit.finding(severity: .warning,
-                                    message: "at \(Self.number(fps)) frames a second the video can show at most \(Self.number(fps / 2)) flashes a second: flashing from \(Self.number(fps / 2)) to 50 a second (the top of the KWCAG 3.3 band) cannot be judged from this file",
-                                    guidelines: ["KWCAG 3.3"], data: .object([("samplingLimit", .number(fps / 2))])))
+            findings.append(
+                Rule.flashSamplingLimit.finding(
+                    severity: .warning,
+                    message:
+                        "at \(Self.number(fps)) frames a second the video can show at most \(Self.number(fps / 2)) flashes a second: flashing from \(Self.number(fps / 2)) to 50 a second (the top of the KWCAG 3.3 band) cannot be judged from this file",
+                    guidelines: ["KWCAG 3.3"], data: .object([("samplingLimit", .number(fps / 2))])))
         }
         let metrics = JSONValue.object([
             ("framesAnalysed", .integer(Int64(report.framesAnalysed))),
@@ -163,17 +185,21 @@ public struct FlashCheck: Sendable {
         let area = "over \(Self.percent(incident.peakFrameArea)) of the frame (\(Self.percent(incident.peakFieldArea)) of the worst 10° field)"
         switch incident.kind {
         case .general:
-            return Rule.flashGeneral.finding(severity: .error,
-                           message: "general flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
-                           start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
+            return Rule.flashGeneral.finding(
+                severity: .error,
+                message: "general flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
+                start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
         case .red:
-            return Rule.flashRed.finding(severity: .error,
-                           message: "red flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
-                           start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
+            return Rule.flashRed.finding(
+                severity: .error,
+                message: "red flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
+                start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
         case .extended:
-            return Rule.flashExtended.finding(severity: .warning,
-                           message: "extended flashing: 2 to 3 flashes a second held for at least 4 s of 5 s (up to \(Self.number(incident.peakFlashesPerSecond)) a second)",
-                           start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
+            return Rule.flashExtended.finding(
+                severity: .warning,
+                message:
+                    "extended flashing: 2 to 3 flashes a second held for at least 4 s of 5 s (up to \(Self.number(incident.peakFlashesPerSecond)) a second)",
+                start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
         }
     }
 

@@ -41,8 +41,10 @@ public struct LintCheck: Sendable {
                 }
             }
         }
-        let findings = StreamedFindings(count: total, errorCount: errors, warningCount: warnings, first: first, firstError: firstError,
-                                        rules: rules, windows: windows.count) { index in windows.findings(in: index) }
+        let findings = StreamedFindings(
+            count: total, errorCount: errors, warningCount: warnings, first: first, firstError: firstError,
+            rules: rules, windows: windows.count
+        ) { index in windows.findings(in: index) }
         return CheckResult(file: path, check: .lint, streaming: findings, metrics: metrics(document, counts: counts))
     }
 

@@ -17,7 +17,8 @@ extension Rule {
 
     public static let flashGeneral = Rule(
         "flash.general", title: "general flashing",
-        description: "More than three flashes (pairs of opposing changes in relative luminance) in any one second over more than the profile's area of the screen, where the darker state is dark enough to matter.",
+        description:
+            "More than three flashes (pairs of opposing changes in relative luminance) in any one second over more than the profile's area of the screen, where the darker state is dark enough to matter.",
         guidelines: ["WCAG 2.3.1", "KWCAG 3.3", "ITU-R BT.1702"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .error)
     public static let flashRed = Rule(
         "flash.red", title: "red flashing",
@@ -25,15 +26,18 @@ extension Rule {
         guidelines: ["WCAG 2.3.1", "KWCAG 3.3", "ITU-R BT.1702"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .error)
     public static let flashExtended = Rule(
         "flash.extended", title: "extended flashing",
-        description: "Two to three flashes a second held for at least 4 s of any 5 s (ITU-R BT.1702 and Ofcom treat sustained flashing near the limit as a risk).",
+        description:
+            "Two to three flashes a second held for at least 4 s of any 5 s (ITU-R BT.1702 and Ofcom treat sustained flashing near the limit as a risk).",
         guidelines: ["ITU-R BT.1702"], helpURL: "https://www.itu.int/rec/R-REC-BT.1702/en", defaultSeverity: .warning)
     public static let flashHDR = Rule(
         "flash.hdr", title: "HDR video judged approximately",
-        description: "The video is HDR (PQ or HLG): its luminance was judged with the SDR formula through the sRGB curve, an approximation the guidelines do not define.",
+        description:
+            "The video is HDR (PQ or HLG): its luminance was judged with the SDR formula through the sRGB curve, an approximation the guidelines do not define.",
         guidelines: ["WCAG 2.3.1"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .info)
     public static let flashSamplingLimit = Rule(
         "flash.sampling-limit", title: "frame rate too low for the flash band",
-        description: "At F frames a second a video can show at most F/2 flashes a second: the part of the 3–50 Hz band above that cannot be judged from the file.",
+        description:
+            "At F frames a second a video can show at most F/2 flashes a second: the part of the 3–50 Hz band above that cannot be judged from the file.",
         guidelines: ["KWCAG 3.3"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .warning)
     public static let flashUnverified = Rule(
         "flash.unverified", title: "video not fully seen",
@@ -83,11 +87,13 @@ extension Rule {
 
     public static let autoplayAudio = Rule(
         "autoplay.audio", title: "media that plays sound by itself",
-        description: "An autoplaying <audio> or <video> whose media makes sound for more than 3 s without a control to stop it (WCAG), or for 3 s or more at all (KWCAG).",
+        description:
+            "An autoplaying <audio> or <video> whose media makes sound for more than 3 s without a control to stop it (WCAG), or for 3 s or more at all (KWCAG).",
         guidelines: ["WCAG 1.4.2", "KWCAG 3.4"], helpURL: RuleSource.wcagAudioControl, defaultSeverity: .error)
     public static let autoplayUnverified = Rule(
         "autoplay.unverified", title: "possible autoplay that cannot be judged from the page",
-        description: "Remote media, script-driven playback, an embedded player or <bgsound>: whether it plays sound by itself cannot be told without running the page.",
+        description:
+            "Remote media, script-driven playback, an embedded player or <bgsound>: whether it plays sound by itself cannot be told without running the page.",
         guidelines: ["WCAG 1.4.2", "KWCAG 3.4"], helpURL: RuleSource.wcagAudioControl, defaultSeverity: .info)
 
     // MARK: captions.*, transcript.* — WCAG 1.2.1, 1.2.2, 1.2.5, KWCAG 1.2
@@ -125,8 +131,10 @@ extension Rule {
 public enum RuleCatalogue {
     public static let media: [Rule] = [.mediaUnreadable, .mediaOutsideRoot, .checkMemoryLimit]
     public static let flash: [Rule] = [.flashGeneral, .flashRed, .flashExtended, .flashHDR, .flashSamplingLimit, .flashUnverified]
-    public static let sync: [Rule] = [.syncOffset, .syncDrift, .syncBreak, .syncCueAfterEnd, .syncCueBeforeStart, .syncUncaptionedSpeech,
-                                      .syncCueOverSilence, .syncCueOffset, .syncUnverified]
+    public static let sync: [Rule] = [
+        .syncOffset, .syncDrift, .syncBreak, .syncCueAfterEnd, .syncCueBeforeStart, .syncUncaptionedSpeech,
+        .syncCueOverSilence, .syncCueOffset, .syncUnverified,
+    ]
     public static let autoplay: [Rule] = [.autoplayAudio, .autoplayUnverified]
     public static let captions: [Rule] = [.captionsMissing, .captionsParse, .captionsAudioDescription, .transcriptMissing]
     public static let lint: [Rule] = CaptionLinter.rules

@@ -14,11 +14,16 @@ public struct MediaSpeech: Sendable {
 
     /// Decodes audio stream `streamIndex` (nil: the main one) of `path` to 16 kHz mono and finds the speech.
     /// `progress` is told the seconds decoded so far.
-    public static func detect(path: String, streamIndex: Int? = nil,
-                              progress: ((Double) -> Void)? = nil) throws(MediaError) -> MediaSpeech {
+    public static func detect(
+        path: String, streamIndex: Int? = nil,
+        progress: ((Double) -> Void)? = nil
+    ) throws(MediaError) -> MediaSpeech {
         // Decoding and resampling run on a thread of their own, the detector on this one.
-        let reader = try AudioSampleStream(path: path, options: .init(streamIndex: streamIndex, sampleRate: 16_000,
-                                                                          resamplingFilterSize: 8))
+        let reader = try AudioSampleStream(
+            path: path,
+            options: .init(
+                streamIndex: streamIndex, sampleRate: 16_000,
+                resamplingFilterSize: 8))
         var detector = SpeechDetector(sampleRate: 16_000)
         while let chunk = try reader.nextChunk() {
             detector.add(chunk.samples, at: chunk.time)
@@ -55,23 +60,29 @@ public struct SyncCheck: Sendable {
 
     /// Checks `captions` (named `source` in the result) against the media at `path`, described by `media`, with
     /// its speech (nil: the media has no audio to check against).
-    public func check(path: String, media: MediaInfo, speech: MediaSpeech?, captions: CaptionDocument,
-                      source: String) -> Outcome {
+    public func check(
+        path: String, media: MediaInfo, speech: MediaSpeech?, captions: CaptionDocument,
+        source: String
+    ) -> Outcome {
         var findings: [Finding] = []
         let duration = media.duration ?? speech?.stream.duration
         let mediaStart = media.startTime ?? 0
         if let duration {
             for (index, cue) in captions.cues.enumerated() where cue.start.seconds >= mediaStart + duration {
-                findings.append(Rule.syncCueAfterEnd.finding(severity: .error,
-                                        message: "cue \(index + 1) starts at \(Self.time(cue.start.seconds)), after the media ends at \(Self.time(mediaStart + duration))",
-                                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
-                                        data: .object([("cue", .integer(Int64(index + 1))), ("text", .string(cue.plainText(in: captions.format)))])))
+                findings.append(
+                    Rule.syncCueAfterEnd.finding(
+                        severity: .error,
+                        message: "cue \(index + 1) starts at \(Self.time(cue.start.seconds)), after the media ends at \(Self.time(mediaStart + duration))",
+                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                        data: .object([("cue", .integer(Int64(index + 1))), ("text", .string(cue.plainText(in: captions.format)))])))
             }
             for (index, cue) in captions.cues.enumerated() where mediaStart > 0 && cue.end.seconds <= mediaStart {
-                findings.append(Rule.syncCueBeforeStart.finding(severity: .error,
-                                        message: "cue \(index + 1) ends at \(Self.time(cue.end.seconds)), before the media starts at \(Self.time(mediaStart))",
-                                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
-                                        data: .object([("cue", .integer(Int64(index + 1)))])))
+                findings.append(
+                    Rule.syncCueBeforeStart.finding(
+                        severity: .error,
+                        message: "cue \(index + 1) ends at \(Self.time(cue.end.seconds)), before the media starts at \(Self.time(mediaStart))",
+                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                        data: .object([("cue", .integer(Int64(index + 1)))])))
             }
         }
         var metrics: [(String, JSONValue)] = [("captions", .string(source))]
@@ -82,8 +93,10 @@ public struct SyncCheck: Sendable {
             findings.append(Rule.syncUnverified.finding(severity: .info, message: "timing not verified: \(reason)"))
             metrics.append(("dialogueCues", .integer(Int64(dialogue.count))))
             let verdict: Verdict = findings.contains { $0.severity == .error } ? .fail : .unverified
-            return Outcome(result: CheckResult(file: path, check: .sync, verdict: verdict, findings: findings,
-                                               metrics: .object(metrics)), fix: nil, report: nil)
+            return Outcome(
+                result: CheckResult(
+                    file: path, check: .sync, verdict: verdict, findings: findings,
+                    metrics: .object(metrics)), fix: nil, report: nil)
         }
         guard let speech else { return unverified("the media has no audio stream") }
         metrics.append(("audioStream", .integer(Int64(speech.stream.index))))
@@ -99,7 +112,9 @@ public struct SyncCheck: Sendable {
             ("noiseFloorDecibels", .number((speech.timeline.noiseFloorDecibels * 10).rounded() / 10)),
         ]
         if report.matchedCues < 3 || report.confidence < 0.3 {
-            var result = unverified("only \(report.matchedCues) of \(report.dialogueCues) dialogue cues start on speech at the best fit (chance alone would put \(Int((report.chanceShare * 100).rounded()))% there), with \(Int((report.overlapScore * 100).rounded()))% of cue time on speech")
+            var result = unverified(
+                "only \(report.matchedCues) of \(report.dialogueCues) dialogue cues start on speech at the best fit (chance alone would put \(Int((report.chanceShare * 100).rounded()))% there), with \(Int((report.overlapScore * 100).rounded()))% of cue time on speech"
+            )
             result.report = report
             return result
         }
@@ -115,40 +130,67 @@ public struct SyncCheck: Sendable {
         // fitted (null: none within reach), and how much of its fitted time has speech.
         var residualByCue: [Int: Double] = [:]
         for entry in report.residuals { residualByCue[entry.cue] = entry.residual }
-        metrics.append(("cues", .array(dialogue.indices.map { i in
-            .object([("cue", .integer(Int64(dialogue[i].index + 1))), ("start", .number(CheckNumbers.rounded(dialogue[i].start))),
-                     ("residual", residualByCue[i].map { .number(CheckNumbers.rounded($0)) } ?? .null),
-                     ("speech", .number((report.cueSpeechCoverage[i] * 100).rounded() / 100))])
-        })))
-        metrics.append(("timeline", Self.timeline(speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) },
-                                                  duration: duration ?? speech.timeline.duration)))
+        metrics.append(
+            (
+                "cues",
+                .array(
+                    dialogue.indices.map { i in
+                        .object([
+                            ("cue", .integer(Int64(dialogue[i].index + 1))), ("start", .number(CheckNumbers.rounded(dialogue[i].start))),
+                            ("residual", residualByCue[i].map { .number(CheckNumbers.rounded($0)) } ?? .null),
+                            ("speech", .number((report.cueSpeechCoverage[i] * 100).rounded() / 100)),
+                        ])
+                    })
+            ))
+        metrics.append(
+            (
+                "timeline",
+                Self.timeline(
+                    speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) },
+                    duration: duration ?? speech.timeline.duration)
+            ))
         let fix = TimingEdit(offset: report.shift, scale: report.scale)
-        metrics.append(("fix", .object([("offset", .number(CheckNumbers.rounded(report.shift))),
-                                         ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])))
+        metrics.append(
+            (
+                "fix",
+                .object([
+                    ("offset", .number(CheckNumbers.rounded(report.shift))),
+                    ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000)),
+                ])
+            ))
         findings += timingFindings(report, duration: duration ?? speech.timeline.duration)
         // Speech without captions and cues over silence are only meaningful when one mapping holds for the
         // whole file.
         let breakFound = !report.breaks.isEmpty
         for gap in report.uncaptionedSpeech where !breakFound {
-            findings.append(Rule.syncUncaptionedSpeech.finding(severity: .warning,
-                                    message: "\(Self.seconds(gap.end - gap.start)) of speech from \(Self.time(gap.start)) has no caption (or it is music or sound the detector took for speech)",
-                                    start: CheckNumbers.rounded(gap.start), end: CheckNumbers.rounded(gap.end), guidelines: Self.guidelines))
+            findings.append(
+                Rule.syncUncaptionedSpeech.finding(
+                    severity: .warning,
+                    message:
+                        "\(Self.seconds(gap.end - gap.start)) of speech from \(Self.time(gap.start)) has no caption (or it is music or sound the detector took for speech)",
+                    start: CheckNumbers.rounded(gap.start), end: CheckNumbers.rounded(gap.end), guidelines: Self.guidelines))
         }
         if !breakFound {
             let end = duration.map { mediaStart + $0 } ?? .infinity
             for index in report.cuesOverSilence {
                 let cue = captions.cues[dialogue[index].index]
                 guard cue.start.seconds < end else { continue }
-                findings.append(Rule.syncCueOverSilence.finding(severity: .warning,
-                                        message: "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(fix.isIdentity(within: tolerance) ? "" : " once the timing is corrected")",
-                                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
-                                        data: .object([("cue", .integer(Int64(dialogue[index].index + 1))),
-                                                       ("text", .string(cue.plainText(in: captions.format)))])))
+                findings.append(
+                    Rule.syncCueOverSilence.finding(
+                        severity: .warning,
+                        message:
+                            "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(fix.isIdentity(within: tolerance) ? "" : " once the timing is corrected")",
+                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                        data: .object([
+                            ("cue", .integer(Int64(dialogue[index].index + 1))),
+                            ("text", .string(cue.plainText(in: captions.format))),
+                        ])))
             }
         }
         findings.sort { ($0.start ?? -1, $0.rule) < ($1.start ?? -1, $1.rule) }
-        return Outcome(result: CheckResult(file: path, check: .sync, findings: findings, metrics: .object(metrics)),
-                       fix: fix, report: report)
+        return Outcome(
+            result: CheckResult(file: path, check: .sync, findings: findings, metrics: .object(metrics)),
+            fix: fix, report: report)
     }
 
     /// Speech and caption cover per bin (at most 600 bins) over the media, as given (for charts).
@@ -165,48 +207,66 @@ public struct SyncCheck: Sendable {
             }
         }
         let speechCover = (0..<count).map { speech.speech(from: Double($0) * bin, to: Double($0 + 1) * bin) / bin }
-        return .object([("bin", .number(bin)),
-                        ("speech", .array(speechCover.map { .number(min(1, ($0 * 100).rounded() / 100)) })),
-                        ("captions", .array(captions.map { .number(min(1, ($0 * 100).rounded() / 100)) }))])
+        return .object([
+            ("bin", .number(bin)),
+            ("speech", .array(speechCover.map { .number(min(1, ($0 * 100).rounded() / 100)) })),
+            ("captions", .array(captions.map { .number(min(1, ($0 * 100).rounded() / 100)) })),
+        ])
     }
 
     /// Offset, drift, breaks and stray cues, against the tolerances.
     private func timingFindings(_ report: SyncReport, duration: Double) -> [Finding] {
         var findings: [Finding] = []
         let offset = report.offsetSeconds
-        let fixData: JSONValue = .object([("offset", .number(CheckNumbers.rounded(report.shift))),
-                                          ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000))])
+        let fixData: JSONValue = .object([
+            ("offset", .number(CheckNumbers.rounded(report.shift))),
+            ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000)),
+        ])
         if abs(offset) > tolerance {
             let direction = offset > 0 ? "late" : "early"
-            findings.append(Rule.syncOffset.finding(severity: abs(offset) > failTolerance ? .error : .warning,
-                                    message: "captions are \(Self.seconds(abs(offset))) \(direction): move them by \(Self.signed(report.shift))",
-                                    guidelines: Self.guidelines,
-                                    data: .object([("offsetSeconds", .number(CheckNumbers.rounded(offset))), ("fix", fixData)])))
+            findings.append(
+                Rule.syncOffset.finding(
+                    severity: abs(offset) > failTolerance ? .error : .warning,
+                    message: "captions are \(Self.seconds(abs(offset))) \(direction): move them by \(Self.signed(report.shift))",
+                    guidelines: Self.guidelines,
+                    data: .object([("offsetSeconds", .number(CheckNumbers.rounded(offset))), ("fix", fixData)])))
         }
         let driftSeconds = abs(report.scale - 1) * duration
         if driftSeconds > tolerance {
             let ratio = report.driftRatio
             let known = Self.knownRatio(ratio).map { " (\($0))" } ?? ""
-            findings.append(Rule.syncDrift.finding(severity: driftSeconds > failTolerance ? .error : .warning,
-                                    message: "captions drift: their clock runs at \(String(format: "%.4f", ratio))× the media's\(known), \(Self.seconds(driftSeconds)) apart by the end; stretch them by \(String(format: "%.6f", report.scale))",
-                                    guidelines: Self.guidelines,
-                                    data: .object([("driftRatio", .number((ratio * 1_000_000).rounded() / 1_000_000)),
-                                                   ("driftSeconds", .number(CheckNumbers.rounded(driftSeconds))), ("fix", fixData)])))
+            findings.append(
+                Rule.syncDrift.finding(
+                    severity: driftSeconds > failTolerance ? .error : .warning,
+                    message:
+                        "captions drift: their clock runs at \(String(format: "%.4f", ratio))× the media's\(known), \(Self.seconds(driftSeconds)) apart by the end; stretch them by \(String(format: "%.6f", report.scale))",
+                    guidelines: Self.guidelines,
+                    data: .object([
+                        ("driftRatio", .number((ratio * 1_000_000).rounded() / 1_000_000)),
+                        ("driftSeconds", .number(CheckNumbers.rounded(driftSeconds))), ("fix", fixData),
+                    ])))
         }
         for step in report.breaks {
-            findings.append(Rule.syncBreak.finding(severity: .error,
-                                    message: "the offset changes at \(Self.time(step.time)) from \(Self.signed(step.before)) to \(Self.signed(step.after)) (an edit or a cut the captions do not follow): one shift cannot fix this",
-                                    start: CheckNumbers.rounded(step.time), guidelines: Self.guidelines,
-                                    data: .object([("offsetBefore", .number(CheckNumbers.rounded(step.before))),
-                                                   ("offsetAfter", .number(CheckNumbers.rounded(step.after)))])))
+            findings.append(
+                Rule.syncBreak.finding(
+                    severity: .error,
+                    message:
+                        "the offset changes at \(Self.time(step.time)) from \(Self.signed(step.before)) to \(Self.signed(step.after)) (an edit or a cut the captions do not follow): one shift cannot fix this",
+                    start: CheckNumbers.rounded(step.time), guidelines: Self.guidelines,
+                    data: .object([
+                        ("offsetBefore", .number(CheckNumbers.rounded(step.before))),
+                        ("offsetAfter", .number(CheckNumbers.rounded(step.after))),
+                    ])))
         }
         // Cues scattered off their speech while the file as a whole is on time.
         if findings.isEmpty, report.matchedCues >= 5 {
             let off = report.residuals.filter { abs($0.residual) > failTolerance }.count
             if Double(off) > 0.1 * Double(report.matchedCues) {
-                findings.append(Rule.syncCueOffset.finding(severity: .warning,
-                                        message: "\(off) of \(report.matchedCues) cues start more than \(Self.seconds(failTolerance)) away from their speech",
-                                        guidelines: Self.guidelines, data: .object([("cues", .integer(Int64(off)))])))
+                findings.append(
+                    Rule.syncCueOffset.finding(
+                        severity: .warning,
+                        message: "\(off) of \(report.matchedCues) cues start more than \(Self.seconds(failTolerance)) away from their speech",
+                        guidelines: Self.guidelines, data: .object([("cues", .integer(Int64(off)))])))
             }
         }
         return findings
@@ -214,9 +274,11 @@ public struct SyncCheck: Sendable {
 
     /// The name of a frame-rate ratio the drift matches, if any.
     static func knownRatio(_ ratio: Double) -> String? {
-        let known: [(Double, String)] = [(25 / 23.976, "25/23.976: a PAL speed-up"), (23.976 / 25, "23.976/25: a PAL slow-down"),
-                                         (25.0 / 24, "25/24: a PAL speed-up"), (24.0 / 25, "24/25: a PAL slow-down"),
-                                         (1001.0 / 1000, "1001/1000: NTSC"), (1000.0 / 1001, "1000/1001: NTSC")]
+        let known: [(Double, String)] = [
+            (25 / 23.976, "25/23.976: a PAL speed-up"), (23.976 / 25, "23.976/25: a PAL slow-down"),
+            (25.0 / 24, "25/24: a PAL speed-up"), (24.0 / 25, "24/25: a PAL slow-down"),
+            (1001.0 / 1000, "1001/1000: NTSC"), (1000.0 / 1001, "1000/1001: NTSC"),
+        ]
         return known.first { abs($0.0 - ratio) < 0.0003 }?.1
     }
 

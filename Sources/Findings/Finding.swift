@@ -16,8 +16,10 @@ public struct Finding: Sendable, Encodable {
 
     /// A finding under the rule with id `ruleID`. Checks make findings from their `Rule`s (`rule.finding(…)`);
     /// this is for findings read back from JSON, and for tests.
-    public init(ruleID: String, severity: Severity, message: String, start: Double? = nil, end: Double? = nil,
-                line: Int? = nil, guidelines: [String] = [], data: JSONValue = .object([])) {
+    public init(
+        ruleID: String, severity: Severity, message: String, start: Double? = nil, end: Double? = nil,
+        line: Int? = nil, guidelines: [String] = [], data: JSONValue = .object([])
+    ) {
         self.rule = ruleID
         self.severity = severity
         self.message = message

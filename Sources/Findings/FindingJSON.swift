@@ -47,17 +47,20 @@ extension CheckResult {
     /// A result from its JSON form (what `JSONValueEncoder` writes).
     public init(json: JSONValue) throws(JSONValue.ParseError) {
         guard case .string(let file)? = json["file"], case .string(let checkName)? = json["check"], let check = CheckKind(rawValue: checkName),
-              case .string(let verdictName)? = json["verdict"], let verdict = Verdict(rawValue: verdictName),
-              case .array(let findings)? = json["findings"] else { throw JSONValue.ParseError(offset: 0) }
-        self.init(file: file, check: check, verdict: verdict, findings: try findings.map { (item) throws(JSONValue.ParseError) in try Finding(json: item) },
-                  metrics: json["metrics"] ?? .object([]))
+            case .string(let verdictName)? = json["verdict"], let verdict = Verdict(rawValue: verdictName),
+            case .array(let findings)? = json["findings"]
+        else { throw JSONValue.ParseError(offset: 0) }
+        self.init(
+            file: file, check: check, verdict: verdict, findings: try findings.map { (item) throws(JSONValue.ParseError) in try Finding(json: item) },
+            metrics: json["metrics"] ?? .object([]))
     }
 }
 
 extension Finding {
     public init(json: JSONValue) throws(JSONValue.ParseError) {
         guard case .string(let rule)? = json["rule"], case .string(let severityName)? = json["severity"],
-              let severity = Severity(rawValue: severityName), case .string(let message)? = json["message"] else {
+            let severity = Severity(rawValue: severityName), case .string(let message)? = json["message"]
+        else {
             throw JSONValue.ParseError(offset: 0)
         }
         func number(_ key: String) -> Double? {
@@ -69,7 +72,8 @@ extension Finding {
         }
         var guidelines: [String] = []
         if case .array(let items)? = json["guidelines"] { guidelines = items.compactMap { if case .string(let text) = $0 { text } else { nil } } }
-        self.init(ruleID: rule, severity: severity, message: message, start: number("start"), end: number("end"),
-                  line: number("line").map { Int($0) }, guidelines: guidelines, data: json["data"] ?? .object([]))
+        self.init(
+            ruleID: rule, severity: severity, message: message, start: number("start"), end: number("end"),
+            line: number("line").map { Int($0) }, guidelines: guidelines, data: json["data"] ?? .object([]))
     }
 }

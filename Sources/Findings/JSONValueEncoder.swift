@@ -136,8 +136,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         object.set(key.stringValue, .value(try JSONValueEncoder.box(value, codingPath: codingPath + [key])))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested = Node()
         object.set(key.stringValue, .nested(nested))
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested.object(), codingPath: codingPath + [key]))

@@ -15,8 +15,10 @@ public struct Rule: Sendable, Hashable, Identifiable {
     /// The severity of its findings unless a finding says otherwise (thresholds and profiles can raise or lower it).
     public let defaultSeverity: Severity
 
-    public init(_ id: String, title: String, description: String, guidelines: [String] = [], helpURL: String,
-                defaultSeverity: Severity) {
+    public init(
+        _ id: String, title: String, description: String, guidelines: [String] = [], helpURL: String,
+        defaultSeverity: Severity
+    ) {
         self.id = id
         self.title = title
         self.description = description
@@ -31,10 +33,13 @@ public struct Rule: Sendable, Hashable, Identifiable {
 
 extension Rule {
     /// A finding of this rule. `severity` defaults to the rule's, `guidelines` to all of the rule's.
-    public func finding(severity: Severity? = nil, message: String, start: Double? = nil, end: Double? = nil,
-                        line: Int? = nil, guidelines: [String]? = nil, data: JSONValue = .object([])) -> Finding {
-        Finding(ruleID: id, severity: severity ?? defaultSeverity, message: message, start: start, end: end, line: line,
-                guidelines: guidelines ?? self.guidelines, data: data)
+    public func finding(
+        severity: Severity? = nil, message: String, start: Double? = nil, end: Double? = nil,
+        line: Int? = nil, guidelines: [String]? = nil, data: JSONValue = .object([])
+    ) -> Finding {
+        Finding(
+            ruleID: id, severity: severity ?? defaultSeverity, message: message, start: start, end: end, line: line,
+            guidelines: guidelines ?? self.guidelines, data: data)
     }
 }
 
@@ -44,6 +49,7 @@ extension Rule {
     /// this FFmpeg can decode.
     public static let mediaUnreadable = Rule(
         "media.unreadable", title: "input that cannot be read",
-        description: "The file is missing, not a regular file, empty, truncated or corrupt, or has nothing this FFmpeg can decode: it could not be checked, so it neither passes nor fails (exit status 2).",
+        description:
+            "The file is missing, not a regular file, empty, truncated or corrupt, or has nothing this FFmpeg can decode: it could not be checked, so it neither passes nor fails (exit status 2).",
         helpURL: "https://ffmpeg.org/ffmpeg-formats.html", defaultSeverity: .error)
 }

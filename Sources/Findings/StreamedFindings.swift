@@ -13,8 +13,10 @@ public final class StreamedFindings: Sendable {
     private let produce: @Sendable (Int) -> [Finding]
 
     /// `produce(k)` gives the findings of window `k` (of `windows`); the figures must describe what they hold.
-    public init(count: Int, errorCount: Int, warningCount: Int, first: Finding?, firstError: Finding?, rules: [String],
-                windows: Int, produce: @escaping @Sendable (Int) -> [Finding]) {
+    public init(
+        count: Int, errorCount: Int, warningCount: Int, first: Finding?, firstError: Finding?, rules: [String],
+        windows: Int, produce: @escaping @Sendable (Int) -> [Finding]
+    ) {
         self.count = count
         self.errorCount = errorCount
         self.warningCount = warningCount

@@ -32,8 +32,10 @@ struct AreaMeter {
         for top in 0...(rows - fieldRows) {
             for left in 0...(columns - fieldColumns) {
                 let (bottom, right) = (top + fieldRows, left + fieldColumns)
-                smallest = min(smallest, areaTable[bottom * stride + right] - areaTable[top * stride + right]
-                    - areaTable[bottom * stride + left] + areaTable[top * stride + left])
+                smallest = min(
+                    smallest,
+                    areaTable[bottom * stride + right] - areaTable[top * stride + right]
+                        - areaTable[bottom * stride + left] + areaTable[top * stride + left])
             }
         }
         smallestFieldArea = smallest

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Measures each block of a picture: mean relative luminance (linear light, through a lookup table from the
@@ -109,9 +109,11 @@ final class BlockMeasurer {
         }
     }
 
-    private func sumLuma<Sample: FixedWidthInteger>(_ plane: SamplePlane, _: Sample.Type, _ linear: UnsafeBufferPointer<Float>,
-                                                    _ lum: UnsafeMutableBufferPointer<Float>,
-                                                    _ code: UnsafeMutableBufferPointer<Float>, withCode: Bool) {
+    private func sumLuma<Sample: FixedWidthInteger>(
+        _ plane: SamplePlane, _: Sample.Type, _ linear: UnsafeBufferPointer<Float>,
+        _ lum: UnsafeMutableBufferPointer<Float>,
+        _ code: UnsafeMutableBufferPointer<Float>, withCode: Bool
+    ) {
         let mask = linear.count - 1
         let width = min(width, plane.width), height = min(height, plane.height)
         let shift = blockSize.trailingZeroBitCount
@@ -190,8 +192,10 @@ final class BlockMeasurer {
         }
     }
 
-    private func sumChroma<Sample: FixedWidthInteger>(_ plane: SamplePlane, _: Sample.Type, _ shiftX: Int, _ shiftY: Int,
-                                                      _ out: UnsafeMutableBufferPointer<Float>) {
+    private func sumChroma<Sample: FixedWidthInteger>(
+        _ plane: SamplePlane, _: Sample.Type, _ shiftX: Int, _ shiftY: Int,
+        _ out: UnsafeMutableBufferPointer<Float>
+    ) {
         let blockWidth = max(1, blockSize >> shiftX), blockHeight = max(1, blockSize >> shiftY)
         let chromaXStep = max(1, min(xStep, blockWidth)), chromaYStep = max(1, min(yStep >> shiftY, blockHeight))
         let offset = chromaOffset, scale = chromaScale

@@ -53,16 +53,20 @@ public final class FlashAnalyzer {
         // Transitions per block, then whether enough area transitions one way: general, then red.
         let fieldAtLeast = measuresEveryFrame || configuration.areaBasis == .frame ? nil : Optional(configuration.areaFraction)
         let darker = configuration.darkerStateLimit.map(Float.init)
-        let (up, down) = frameTransitions(values: blockLuminance, flags: nil, threshold: Float(configuration.luminanceChange),
-                                          tracker: &luminanceTracker, mask: &transitions, area: &area, fieldAtLeast: fieldAtLeast) { from, to, _, _ in
+        let (up, down) = frameTransitions(
+            values: blockLuminance, flags: nil, threshold: Float(configuration.luminanceChange),
+            tracker: &luminanceTracker, mask: &transitions, area: &area, fieldAtLeast: fieldAtLeast
+        ) { from, to, _, _ in
             guard let darker else { return true }
             return min(from, to) < darker
         }
         general.add(time: frame.time, up: up, down: down, qualifies: qualifies)
         if detectsRed {
-            let (redUp, redDown) = frameTransitions(values: redValues, flags: redSaturated, threshold: Float(configuration.redChange),
-                                                    tracker: &redTracker, mask: &redTransitions, area: &area,
-                                                    fieldAtLeast: fieldAtLeast) { _, _, wasRed, isRed in wasRed || isRed }
+            let (redUp, redDown) = frameTransitions(
+                values: redValues, flags: redSaturated, threshold: Float(configuration.redChange),
+                tracker: &redTracker, mask: &redTransitions, area: &area,
+                fieldAtLeast: fieldAtLeast
+            ) { _, _, wasRed, isRed in wasRed || isRed }
             red.add(time: frame.time, up: redUp, down: redDown, qualifies: qualifies)
         }
         self.area = area
@@ -82,16 +86,19 @@ public final class FlashAnalyzer {
             return sum / Double(measurer.width * measurer.height)
         }
         let larger = up.frame >= down.frame ? up : down
-        return FrameMeasurement(time: frame.time, meanLuminance: meanLuminance, flashingFrameArea: larger.frame,
-                                flashingFieldArea: max(up.field, down.field), transitionsInLastSecond: general.inLastSecond,
-                                redTransitionsInLastSecond: red.inLastSecond)
+        return FrameMeasurement(
+            time: frame.time, meanLuminance: meanLuminance, flashingFrameArea: larger.frame,
+            flashingFieldArea: max(up.field, down.field), transitionsInLastSecond: general.inLastSecond,
+            redTransitionsInLastSecond: red.inLastSecond)
     }
 
     /// Follows each block's `values` and returns the area (of the frame, and of the worst 10° field)
     /// completing a rising and a falling transition in this frame.
-    private func frameTransitions(values: [Float], flags: [Bool]?, threshold: Float, tracker: inout TransitionTracker?,
-                                  mask: inout [Int8], area: inout AreaMeter, fieldAtLeast: Double?,
-                                  accept: (Float, Float, Bool, Bool) -> Bool) -> (up: (frame: Double, field: Double), down: (frame: Double, field: Double)) {
+    private func frameTransitions(
+        values: [Float], flags: [Bool]?, threshold: Float, tracker: inout TransitionTracker?,
+        mask: inout [Int8], area: inout AreaMeter, fieldAtLeast: Double?,
+        accept: (Float, Float, Bool, Bool) -> Bool
+    ) -> (up: (frame: Double, field: Double), down: (frame: Double, field: Double)) {
         let completed = values.withUnsafeBufferPointer { values in
             mask.withUnsafeMutableBufferPointer { out in
                 if let flags {
@@ -113,10 +120,11 @@ public final class FlashAnalyzer {
         if configuration.detectsExtendedRisk { incidents += extended.finish() }
         incidents.sort { $0.start < $1.start }
         let span = intervals.reduce(0, +)
-        return FlashReport(configuration: configuration, framesAnalysed: frames, firstFrameTime: firstTime ?? 0,
-                           lastFrameTime: lastTime, measuredFPS: span > 0 ? Double(intervals.count) / span : 0, incidents: incidents,
-                           maxFlashesPerSecond: Double(general.maximumInOneSecond) / 2,
-                           maxRedFlashesPerSecond: Double(red.maximumInOneSecond) / 2)
+        return FlashReport(
+            configuration: configuration, framesAnalysed: frames, firstFrameTime: firstTime ?? 0,
+            lastFrameTime: lastTime, measuredFPS: span > 0 ? Double(intervals.count) / span : 0, incidents: incidents,
+            maxFlashesPerSecond: Double(general.maximumInOneSecond) / 2,
+            maxRedFlashesPerSecond: Double(red.maximumInOneSecond) / 2)
     }
 
     /// Whether an area (fraction of frame, fraction of worst field) is enough to count.
@@ -128,13 +136,15 @@ public final class FlashAnalyzer {
     /// (Re)builds the per-size state when the picture size or format changes.
     private func prepare(for frame: FlashFrame) {
         if let measurer, measurer.matches(frame) { return }
-        let measurer = BlockMeasurer(width: frame.luma.width, height: frame.luma.height, color: frame.color,
-                                     blockSize: configuration.blockSize(width: frame.luma.width),
-                                     sampling: configuration.sampling(width: frame.luma.width, height: frame.luma.height))
+        let measurer = BlockMeasurer(
+            width: frame.luma.width, height: frame.luma.height, color: frame.color,
+            blockSize: configuration.blockSize(width: frame.luma.width),
+            sampling: configuration.sampling(width: frame.luma.width, height: frame.luma.height))
         self.measurer = measurer
         let blocks = measurer.columns * measurer.rows
-        area = AreaMeter(columns: measurer.columns, rows: measurer.rows, blockArea: measurer.blockArea,
-                         width: measurer.width, height: measurer.height, blockSize: measurer.blockSize)
+        area = AreaMeter(
+            columns: measurer.columns, rows: measurer.rows, blockArea: measurer.blockArea,
+            width: measurer.width, height: measurer.height, blockSize: measurer.blockSize)
         luminanceTracker = TransitionTracker(blocks: blocks, noise: 0.002)
         redTracker = TransitionTracker(blocks: blocks, noise: 0.5)
         transitions = [Int8](repeating: 0, count: blocks)
@@ -219,8 +229,10 @@ struct TransitionCounter {
 
     /// One frame: the area rising and falling. At most one transition a frame counts, and only when its
     /// direction differs from the last one counted (a flash is a pair of opposing changes).
-    mutating func add(time: Double, up: (frame: Double, field: Double), down: (frame: Double, field: Double),
-                      qualifies: ((frame: Double, field: Double)) -> Bool) {
+    mutating func add(
+        time: Double, up: (frame: Double, field: Double), down: (frame: Double, field: Double),
+        qualifies: ((frame: Double, field: Double)) -> Bool
+    ) {
         // "In any one second": transitions a full second apart are not in the same second. Containers round
         // timestamps (Matroska to the millisecond), so "a full second" allows 2 ms.
         recent.removeAll { $0 <= time - 1 + 0.002 }
@@ -251,8 +263,9 @@ struct TransitionCounter {
                     open = incident
                 } else {
                     if let finished = open { incidents.append(finished) }
-                    open = FlashIncident(kind: kind, start: windowStart, end: time, peakFlashesPerSecond: Double(recent.count) / 2,
-                                         peakFrameArea: counted.frame, peakFieldArea: counted.field, transitions: recent.count)
+                    open = FlashIncident(
+                        kind: kind, start: windowStart, end: time, peakFlashesPerSecond: Double(recent.count) / 2,
+                        peakFrameArea: counted.frame, peakFieldArea: counted.field, transitions: recent.count)
                 }
             }
         }
@@ -299,8 +312,9 @@ struct ExtendedRiskWatch {
             open = incident
         } else {
             if let finished = open { incidents.append(finished) }
-            open = FlashIncident(kind: .extended, start: window.first.map { $0.time } ?? start, end: time,
-                                 peakFlashesPerSecond: Double(count) / 2, peakFrameArea: 0, peakFieldArea: 0, transitions: 0)
+            open = FlashIncident(
+                kind: .extended, start: window.first.map { $0.time } ?? start, end: time,
+                peakFlashesPerSecond: Double(count) / 2, peakFrameArea: 0, peakFieldArea: 0, transitions: 0)
         }
         if var incident = open {
             incident.peakFlashesPerSecond = max(incident.peakFlashesPerSecond, Double(count) / 2)

@@ -44,8 +44,10 @@ public struct FlashFrame {
     public var chromaShiftY: Int
     public var color: PictureColor
 
-    public init(time: Double, luma: SamplePlane, cb: SamplePlane? = nil, cr: SamplePlane? = nil,
-                chromaShiftX: Int = 1, chromaShiftY: Int = 1, color: PictureColor) {
+    public init(
+        time: Double, luma: SamplePlane, cb: SamplePlane? = nil, cr: SamplePlane? = nil,
+        chromaShiftX: Int = 1, chromaShiftY: Int = 1, color: PictureColor
+    ) {
         self.time = time
         self.luma = luma
         self.cb = cb

@@ -28,9 +28,11 @@ struct TransitionTracker {
     /// (e.g. "saturated red") remembered at the start of each trend.
     /// Returns how many blocks completed a transition.
     @discardableResult
-    mutating func update(values: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<Bool>?, threshold: Float,
-                         transitions: UnsafeMutableBufferPointer<Int8>,
-                         accept: (Float, Float, Bool, Bool) -> Bool) -> Int {
+    mutating func update(
+        values: UnsafeBufferPointer<Float>, flags: UnsafeBufferPointer<Bool>?, threshold: Float,
+        transitions: UnsafeMutableBufferPointer<Int8>,
+        accept: (Float, Float, Bool, Bool) -> Bool
+    ) -> Int {
         let count = values.count
         var completed = 0
         guard primed else {
@@ -48,33 +50,34 @@ struct TransitionTracker {
                 direction.withUnsafeMutableBufferPointer { direction in
                     counted.withUnsafeMutableBufferPointer { counted in
                         startFlag.withUnsafeMutableBufferPointer { startFlag in
-                          previousFlag.withUnsafeMutableBufferPointer { previousFlag in
-                            for i in 0..<count {
-                                let value = values[i]
-                                let change = value - previous[i]
-                                transitions[i] = 0
-                                if change > noise || change < -noise {
-                                    let sign: Int8 = change > 0 ? 1 : -1
-                                    if sign != direction[i] {
-                                        direction[i] = sign
-                                        trendStart[i] = previous[i]
-                                        startFlag[i] = previousFlag[i]
-                                        counted[i] = false
+                            previousFlag.withUnsafeMutableBufferPointer { previousFlag in
+                                for i in 0..<count {
+                                    let value = values[i]
+                                    let change = value - previous[i]
+                                    transitions[i] = 0
+                                    if change > noise || change < -noise {
+                                        let sign: Int8 = change > 0 ? 1 : -1
+                                        if sign != direction[i] {
+                                            direction[i] = sign
+                                            trendStart[i] = previous[i]
+                                            startFlag[i] = previousFlag[i]
+                                            counted[i] = false
+                                        }
+                                    }
+                                    previous[i] = value
+                                    let flag = flags?[i] ?? false
+                                    previousFlag[i] = flag
+                                    guard !counted[i], direction[i] != 0 else { continue }
+                                    let total = value - trendStart[i]
+                                    if (total >= threshold || total <= -threshold),
+                                        accept(trendStart[i], value, startFlag[i], flag)
+                                    {
+                                        counted[i] = true
+                                        transitions[i] = direction[i]
+                                        completed += 1
                                     }
                                 }
-                                previous[i] = value
-                                let flag = flags?[i] ?? false
-                                previousFlag[i] = flag
-                                guard !counted[i], direction[i] != 0 else { continue }
-                                let total = value - trendStart[i]
-                                if (total >= threshold || total <= -threshold),
-                                   accept(trendStart[i], value, startFlag[i], flag) {
-                                    counted[i] = true
-                                    transitions[i] = direction[i]
-                                    completed += 1
-                                }
                             }
-                          }
                         }
                     }
                 }

@@ -18,9 +18,11 @@ public struct LibraryChecker: Sendable {
     /// becomes an error result before it is read, and the run goes on.
     public var memoryLimitPerFile: Int64 = 2048 << 20
 
-    public init(flash: FlashCheck = FlashCheck(), sync: SyncCheck = SyncCheck(),
-                lint: LintCheck = LintCheck(), autoplay: AutoplayCheck = AutoplayCheck(),
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        flash: FlashCheck = FlashCheck(), sync: SyncCheck = SyncCheck(),
+        lint: LintCheck = LintCheck(), autoplay: AutoplayCheck = AutoplayCheck(),
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.flash = flash
         // Several files at once keep the cores busy between them: one decoder thread each.
         if jobs > 1 { self.flash.decodeThreads = 1 }
@@ -38,8 +40,10 @@ public struct LibraryChecker: Sendable {
 
     /// Checks every item; each item's results, in item order. Once `stop` says so, no new item is started
     /// (the ones being checked finish) and the items never started have no results.
-    public func runEach(_ items: [LibraryItem], stop: (@Sendable () -> Bool)? = nil,
-                        finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil) -> [[CheckResult]] {
+    public func runEach(
+        _ items: [LibraryItem], stop: (@Sendable () -> Bool)? = nil,
+        finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil
+    ) -> [[CheckResult]] {
         let slots = ResultSlots(count: items.count)
         let next = Counter()
         let workers = min(jobs, max(1, items.count))
@@ -56,7 +60,8 @@ public struct LibraryChecker: Sendable {
     /// The results for one file.
     public func check(_ item: LibraryItem) -> [CheckResult] {
         if item.kind != .media, let size = try? FileManager.default.attributesOfItem(atPath: item.path)[.size] as? Int64,
-           let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.text(size: size, kind: item.kind), limit: memoryLimitPerFile) {
+            let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.text(size: size, kind: item.kind), limit: memoryLimitPerFile)
+        {
             return [.unreadable(file: item.path, check: item.kind == .page ? .autoplay : .lint, reason: refusal, rule: .checkMemoryLimit)]
         }
         switch item.kind {

@@ -32,8 +32,10 @@ public struct LibraryProblem: Sendable, Equatable {
 /// are walked recursively; a directory reached twice (a symlink loop, or two links to one place) is walked once;
 /// what cannot be read is reported, not fatal.
 public enum LibraryScanner {
-    public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "mpg", "mpeg", "ts", "m2ts", "wmv",
-                                                      "flv", "ogv", "mp3", "m4a", "aac", "wav", "ogg", "oga", "opus", "flac"]
+    public static let mediaExtensions: Set<String> = [
+        "mp4", "m4v", "mov", "mkv", "webm", "avi", "mpg", "mpeg", "ts", "m2ts", "wmv",
+        "flv", "ogv", "mp3", "m4a", "aac", "wav", "ogg", "oga", "opus", "flac",
+    ]
     public static let captionExtensions: Set<String> = ["vtt", "srt"]
     public static let pageExtensions: Set<String> = ["html", "htm"]
 
@@ -61,7 +63,10 @@ public enum LibraryScanner {
             if info.st_mode & S_IFMT == S_IFDIR {
                 walk(path, root: path, realRoot: PathContainment.realPath(path) ?? path, &items, &problems, &visited)
             } else {
-                items.append(LibraryItem(kind: kind(of: path) ?? .media, path: path, root: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent))
+                items.append(
+                    LibraryItem(
+                        kind: kind(of: path) ?? .media, path: path,
+                        root: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent))
             }
         }
         return (items, problems)
@@ -72,8 +77,10 @@ public enum LibraryScanner {
         var inode: UInt64
     }
 
-    private static func walk(_ directory: String, root: String, realRoot: String, _ items: inout [LibraryItem],
-                             _ problems: inout [LibraryProblem], _ visited: inout Set<FileIdentity>) {
+    private static func walk(
+        _ directory: String, root: String, realRoot: String, _ items: inout [LibraryItem],
+        _ problems: inout [LibraryProblem], _ visited: inout Set<FileIdentity>
+    ) {
         var info = stat()
         guard stat(directory, &info) == 0 else {
             problems.append(LibraryProblem(path: directory, message: String(cString: strerror(errno))))
@@ -97,10 +104,13 @@ public enum LibraryScanner {
             // A link is followed only while it stays inside the root given: the library is what is under it.
             var link = stat()
             if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, let real = PathContainment.realPath(path),
-               !PathContainment.isWithin(real, root: realRoot) {
+                !PathContainment.isWithin(real, root: realRoot)
+            {
                 if entry.st_mode & S_IFMT == S_IFDIR || kind(of: name) != nil {
-                    problems.append(LibraryProblem(path: path, message: "a link that leads outside the checked root (to \(real)): not read",
-                                                   rule: .mediaOutsideRoot))
+                    problems.append(
+                        LibraryProblem(
+                            path: path, message: "a link that leads outside the checked root (to \(real)): not read",
+                            rule: .mediaOutsideRoot))
                 }
                 continue
             }

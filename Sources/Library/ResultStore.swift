@@ -27,8 +27,9 @@ public struct FileStamp: Sendable, Equatable {
             fingerprint = FNV1a.hash("\(companion)|\(companionSize)|\(companionHash)".utf8, seed: fingerprint)
             stampModified = max(stampModified, companionModified)
         }
-        return FileStamp(path: PathContainment.realPath(path) ?? path, size: size, modified: stampModified,
-                         fingerprint: String(fingerprint, radix: 16), setup: setup)
+        return FileStamp(
+            path: PathContainment.realPath(path) ?? path, size: size, modified: stampModified,
+            fingerprint: String(fingerprint, radix: 16), setup: setup)
     }
 
     private static func measure(_ path: String) -> (Int64, Double, UInt64)? {
@@ -86,24 +87,26 @@ public final class ResultStore: @unchecked Sendable {
             } catch {
                 throw Failure(description: "damaged, and it cannot be moved aside: \(error)")
             }
-            notes.append("\(path): the results store was damaged (\(Self.oneLine(error))); it was moved to \(aside) and a new one started: every file is checked again")
+            notes.append(
+                "\(path): the results store was damaged (\(Self.oneLine(error))); it was moved to \(aside) and a new one started: every file is checked again")
             database = try DatabaseQueue(path: path, configuration: configuration)
         }
         self.database = database
         guard writable else { return }
         do {
             let dropped = try database.write { db -> Int in
-                try db.execute(sql: """
-                    CREATE TABLE IF NOT EXISTS checked_file (
-                        path TEXT PRIMARY KEY NOT NULL,
-                        size INTEGER NOT NULL,
-                        modified DOUBLE NOT NULL,
-                        fingerprint TEXT NOT NULL,
-                        setup TEXT NOT NULL,
-                        results TEXT NOT NULL,
-                        checked_at DOUBLE NOT NULL
-                    )
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS checked_file (
+                            path TEXT PRIMARY KEY NOT NULL,
+                            size INTEGER NOT NULL,
+                            modified DOUBLE NOT NULL,
+                            fingerprint TEXT NOT NULL,
+                            setup TEXT NOT NULL,
+                            results TEXT NOT NULL,
+                            checked_at DOUBLE NOT NULL
+                        )
+                        """)
                 // Rows of older versions are keyed by the path as typed: dropped, their files checked again.
                 var dropped = 0
                 if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < Self.version {
@@ -133,9 +136,11 @@ public final class ResultStore: @unchecked Sendable {
     /// The stored results of a file whose stamp still matches, else nil.
     public func results(for stamp: FileStamp) throws -> [CheckResult]? {
         let text = try database.read { db in
-            try String.fetchOne(db, sql: """
-                SELECT results FROM checked_file WHERE path = ? AND size = ? AND modified = ? AND fingerprint = ? AND setup = ?
-                """, arguments: [stamp.path, stamp.size, stamp.modified, stamp.fingerprint, stamp.setup])
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT results FROM checked_file WHERE path = ? AND size = ? AND modified = ? AND fingerprint = ? AND setup = ?
+                    """, arguments: [stamp.path, stamp.size, stamp.modified, stamp.fingerprint, stamp.setup])
         }
         guard let text else { return nil }
         return try Self.decode(text)
@@ -145,10 +150,11 @@ public final class ResultStore: @unchecked Sendable {
     public func save(_ stamp: FileStamp, results: [CheckResult]) throws {
         let text = CheckResult.json(results)
         try database.write { db in
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO checked_file (path, size, modified, fingerprint, setup, results, checked_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [stamp.path, stamp.size, stamp.modified, stamp.fingerprint, stamp.setup, text, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO checked_file (path, size, modified, fingerprint, setup, results, checked_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [stamp.path, stamp.size, stamp.modified, stamp.fingerprint, stamp.setup, text, Date().timeIntervalSince1970])
         }
     }
 

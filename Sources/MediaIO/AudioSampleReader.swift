@@ -114,8 +114,9 @@ private final class Resampler {
         }
         var mono = AVChannelLayout()
         mlav_channel_layout_mono(&mono)
-        var status = swr_alloc_set_opts2(&context, &mono, AV_SAMPLE_FMT_FLT, Int32(outputRate), &inputLayout,
-                                         AVSampleFormat(inputFormat), inputRate, 0, nil)
+        var status = swr_alloc_set_opts2(
+            &context, &mono, AV_SAMPLE_FMT_FLT, Int32(outputRate), &inputLayout,
+            AVSampleFormat(inputFormat), inputRate, 0, nil)
         if status >= 0, let context {
             // Normalise the downmix so that a full-scale signal on every channel stays full scale.
             av_opt_set_double(UnsafeMutableRawPointer(context), "rematrix_maxval", 1.0, 0)
@@ -149,7 +150,8 @@ private final class Resampler {
         let produced = samples.withUnsafeMutableBytes { bytes -> Int32 in
             var output: UnsafeMutablePointer<UInt8>? = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
             guard let frame else { return swr_convert(context, &output, Int32(capacity), nil, 0) }
-            return frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(max(1, frame.pointee.ch_layout.nb_channels))) { input in
+            return frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(max(1, frame.pointee.ch_layout.nb_channels))) {
+                input in
                 swr_convert(context, &output, Int32(capacity), input, inputCount)
             }
         }

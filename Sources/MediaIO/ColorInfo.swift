@@ -41,8 +41,10 @@ public struct ColorInfo: Sendable, Codable, Equatable {
 
 extension ColorInfo {
     /// Reads FFmpeg's enums; `unspecified`/`unknown` become `nil`.
-    init(space: AVColorSpace, range: AVColorRange, transfer: AVColorTransferCharacteristic,
-         primaries: AVColorPrimaries) {
+    init(
+        space: AVColorSpace, range: AVColorRange, transfer: AVColorTransferCharacteristic,
+        primaries: AVColorPrimaries
+    ) {
         self.init(
             matrix: space == AVCOL_SPC_UNSPECIFIED ? nil : cString(av_color_space_name(space)),
             range: range == AVCOL_RANGE_UNSPECIFIED ? nil : cString(av_color_range_name(range)),
@@ -53,7 +55,8 @@ extension ColorInfo {
 
     /// Fills what this leaves unspecified from `fallback`.
     func filling(from fallback: ColorInfo) -> ColorInfo {
-        ColorInfo(matrix: matrix ?? fallback.matrix, range: range ?? fallback.range,
-                  transfer: transfer ?? fallback.transfer, primaries: primaries ?? fallback.primaries)
+        ColorInfo(
+            matrix: matrix ?? fallback.matrix, range: range ?? fallback.range,
+            transfer: transfer ?? fallback.transfer, primaries: primaries ?? fallback.primaries)
     }
 }

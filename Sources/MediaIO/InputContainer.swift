@@ -35,8 +35,9 @@ final class InputContainer {
             try Self.checkIO(io, path: path, context: contextAddress)
             if let format, Self.refusedFormat(format) {
                 let name = cString(format.pointee.long_name) ?? cString(format.pointee.name) ?? "a playlist"
-                throw MediaError(.playlist, path: path,
-                                 reason: "\(name): a playlist or manifest that names other files, not a single media file; only single files are read")
+                throw MediaError(
+                    .playlist, path: path,
+                    reason: "\(name): a playlist or manifest that names other files, not a single media file; only single files are read")
             }
             throw Self.openFailure(path: path, code: probed, context: contextAddress, io: io)
         }
@@ -56,8 +57,9 @@ final class InputContainer {
         let infoStatus = avformat_find_stream_info(context, nil)
         try Self.checkIO(io, path: path, context: context)
         if infoStatus < 0 {
-            throw MediaError.ffmpeg(.corrupt, path: path, reason: "the streams could not be read",
-                                    code: infoStatus, context: context)
+            throw MediaError.ffmpeg(
+                .corrupt, path: path, reason: "the streams could not be read",
+                code: infoStatus, context: context)
         }
         try checkIndexCoversData()
     }
@@ -85,8 +87,9 @@ final class InputContainer {
         let type = kind.mediaType
         if let index {
             guard let stream = stream(at: index) else {
-                throw MediaError(.noSuchStream, path: path,
-                                 reason: "there is no stream #\(index) (the file has \(context.pointee.nb_streams))")
+                throw MediaError(
+                    .noSuchStream, path: path,
+                    reason: "there is no stream #\(index) (the file has \(context.pointee.nb_streams))")
             }
             guard stream.pointee.codecpar.pointee.codec_type == type else {
                 throw MediaError(.noSuchStream, path: path, reason: "stream #\(index) is not \(kind.withArticle) stream")
@@ -118,8 +121,9 @@ final class InputContainer {
         try Self.checkIO(io, path: path, context: context)
         if status == mlav_error_eof() { return false }
         if status < 0 {
-            throw MediaError.ffmpeg(.corrupt, path: path, reason: "the media data is truncated or corrupt",
-                                    code: status, context: context)
+            throw MediaError.ffmpeg(
+                .corrupt, path: path, reason: "the media data is truncated or corrupt",
+                code: status, context: context)
         }
         return true
     }
@@ -137,8 +141,9 @@ final class InputContainer {
                 end = max(end, mlav_index_entry_end(entry))
             }
             if end > size {
-                throw MediaError(.corrupt, path: path,
-                                 reason: "the file is truncated: stream #\(stream.pointee.index)'s data runs to byte \(end) but the file ends at byte \(size)")
+                throw MediaError(
+                    .corrupt, path: path,
+                    reason: "the file is truncated: stream #\(stream.pointee.index)'s data runs to byte \(end) but the file ends at byte \(size)")
             }
         }
     }
@@ -148,7 +153,8 @@ final class InputContainer {
     var statedDuration: Double? {
         let c = context.pointee
         guard c.duration != mlav_nopts_value(), c.duration > 0,
-              c.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE else { return nil }
+            c.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
+        else { return nil }
         return Double(c.duration) / Double(mlav_time_base())
     }
 
@@ -173,8 +179,10 @@ final class InputContainer {
 
     /// Demuxers that read other files or URLs named inside the file: never used (their first reference would be
     /// refused anyway; refusing the format gives the clearer message).
-    static let refusedFormats: Set<String> = ["hls", "applehttp", "dash", "concat", "image2", "imf", "vobsub", "sdp", "rtsp", "rtp",
-                                               "avisynth", "vapoursynth"]
+    static let refusedFormats: Set<String> = [
+        "hls", "applehttp", "dash", "concat", "image2", "imf", "vobsub", "sdp", "rtsp", "rtp",
+        "avisynth", "vapoursynth",
+    ]
 
     private static func refusedFormat(_ format: UnsafePointer<AVInputFormat>?) -> Bool {
         guard let format, let names = cString(format.pointee.name) else { return false }
@@ -186,15 +194,17 @@ final class InputContainer {
     private static func checkIO(_ io: MediaFileIO, path: String, context: UnsafeRawPointer?) throws(MediaError) {
         if let refusal = io.refusedReference {
             _ = FFmpegLog.takeError(for: context)
-            let reason = PlaylistPolicy.current == nil
+            let reason =
+                PlaylistPolicy.current == nil
                 ? "refers to other files (\(refusal.url)): a playlist or manifest, not a single media file; only single files are read"
                 : "refers to \(refusal.url), which is not read: \(refusal.reason)"
             throw MediaError(.playlist, path: path, reason: reason)
         }
         if io.pastDeadline() {
             _ = FFmpegLog.takeError(for: context)
-            throw MediaError(.timedOut, path: path,
-                             reason: "reading took longer than the \(formatSeconds(io.allowedSeconds)) s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)")
+            throw MediaError(
+                .timedOut, path: path,
+                reason: "reading took longer than the \(formatSeconds(io.allowedSeconds)) s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)")
         }
     }
 

@@ -44,15 +44,17 @@ final class CodecContext {
         let parameters = stream.pointee.codecpar!
         let codecID = parameters.pointee.codec_id
         guard let decoder = avcodec_find_decoder(codecID) else {
-            throw MediaError(.decoderMissing, path: path,
-                             reason: "stream #\(stream.pointee.index): this FFmpeg has no decoder for \(codecDescription(parameters.pointee))")
+            throw MediaError(
+                .decoderMissing, path: path,
+                reason: "stream #\(stream.pointee.index): this FFmpeg has no decoder for \(codecDescription(parameters.pointee))")
         }
         guard let context = avcodec_alloc_context3(decoder) else { preconditionFailure("avcodec_alloc_context3: out of memory") }
         pointer = context
         var status = avcodec_parameters_to_context(context, parameters)
         if status < 0 {
-            throw MediaError.ffmpeg(.corrupt, path: path, reason: "stream #\(stream.pointee.index): unusable codec parameters",
-                                    code: status, context: context)
+            throw MediaError.ffmpeg(
+                .corrupt, path: path, reason: "stream #\(stream.pointee.index): unusable codec parameters",
+                code: status, context: context)
         }
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(clamping: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount)
@@ -62,9 +64,10 @@ final class CodecContext {
         context.pointee.max_pixels = Int64(7680 * 4320 * 2)
         status = avcodec_open2(context, decoder, nil)
         if status < 0 {
-            throw MediaError.ffmpeg(.decoderMissing, path: path,
-                                    reason: "stream #\(stream.pointee.index): the \(codecDescription(parameters.pointee)) decoder could not be opened",
-                                    code: status, context: context)
+            throw MediaError.ffmpeg(
+                .decoderMissing, path: path,
+                reason: "stream #\(stream.pointee.index): the \(codecDescription(parameters.pointee)) decoder could not be opened",
+                code: status, context: context)
         }
     }
 

@@ -57,8 +57,10 @@ extension Substring {
 
 extension MediaError {
     /// An error for a failed libav call on `context`, with the message libav logged for it if any.
-    static func ffmpeg(_ kind: Kind, path: String, reason: String, code: Int32,
-                       context: UnsafeRawPointer? = nil) -> MediaError {
+    static func ffmpeg(
+        _ kind: Kind, path: String, reason: String, code: Int32,
+        context: UnsafeRawPointer? = nil
+    ) -> MediaError {
         let logged = FFmpegLog.takeError(for: context)
         return MediaError(kind, path: path, reason: reason, ffmpegMessage: logged ?? FFmpegLog.describe(code))
     }

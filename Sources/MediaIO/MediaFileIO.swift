@@ -111,8 +111,9 @@ final class MediaFileIO {
         deadline = Self.now() &+ UInt64(min(allowedSeconds, 1e9) * 1e9)
         let size: Int32 = 1 << 16
         guard let buffer = av_malloc(Int(size)) else { preconditionFailure("av_malloc: out of memory") }
-        context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0,
-                                     Unmanaged.passUnretained(self).toOpaque(), mediaFileRead, nil, mediaFileSeek)
+        context = avio_alloc_context(
+            buffer.assumingMemoryBound(to: UInt8.self), size, 0,
+            Unmanaged.passUnretained(self).toOpaque(), mediaFileRead, nil, mediaFileSeek)
         if context == nil { preconditionFailure("avio_alloc_context: out of memory") }
     }
 
@@ -196,8 +197,10 @@ private func mediaFileInterrupt(_ opaque: UnsafeMutableRawPointer?) -> Int32 {
 
 /// libav's `io_open` for everything but the file itself: refused, unless a `PlaylistPolicy` is in force and admits
 /// it (a nested demuxer — concat's — has no MediaFileIO of its own: the policy is the process's).
-private func mediaFileRefuseOpen(_ format: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
-                                 _ url: UnsafePointer<CChar>?, _ flags: Int32, _ options: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+private func mediaFileRefuseOpen(
+    _ format: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+    _ url: UnsafePointer<CChar>?, _ flags: Int32, _ options: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     guard let url else { return mlav_error(EINVAL) }
     let text = String(cString: url)
     let owner = format?.pointee.opaque.map { Unmanaged<MediaFileIO>.fromOpaque($0).takeUnretainedValue() }

@@ -99,7 +99,9 @@ public enum MediaProbe {
         func valid(_ rate: AVRational) -> Bool { rate.num > 0 && rate.den > 0 }
         let isCoverArt = st.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
         // The average rate; else the container's base rate, except for cover art (one picture, no rate).
-        let fps = valid(st.avg_frame_rate) ? av_q2d(st.avg_frame_rate)
+        let fps =
+            valid(st.avg_frame_rate)
+            ? av_q2d(st.avg_frame_rate)
             : valid(st.r_frame_rate) && !isCoverArt ? av_q2d(st.r_frame_rate) : nil
         let aspect = parameters.sample_aspect_ratio
         return VideoStreamInfo(
@@ -109,8 +111,9 @@ public enum MediaProbe {
             frameRate: valid(st.avg_frame_rate) ? "\(st.avg_frame_rate.num)/\(st.avg_frame_rate.den)" : nil,
             pixelFormat: cString(av_get_pix_fmt_name(pixelFormat)),
             bitDepth: descriptor.map { Int($0.pointee.comp.0.depth) },
-            color: ColorInfo(space: parameters.color_space, range: parameters.color_range,
-                             transfer: parameters.color_trc, primaries: parameters.color_primaries),
+            color: ColorInfo(
+                space: parameters.color_space, range: parameters.color_range,
+                transfer: parameters.color_trc, primaries: parameters.color_primaries),
             rotation: rotation(of: stream),
             sampleAspectRatio: aspect.num > 0 && aspect.den > 0 ? "\(aspect.num):\(aspect.den)" : nil
         )
@@ -161,8 +164,9 @@ public enum MediaProbe {
         guard let start = starts.min(), let end = ends.max() else { return }
         let missing = stated - (end - start)
         if missing > max(1.0, 0.02 * stated) {
-            throw MediaError(.corrupt, path: input.path,
-                             reason: "the file is truncated: its data ends at \(formatSeconds(end - start)) but the container says it lasts \(formatSeconds(stated))")
+            throw MediaError(
+                .corrupt, path: input.path,
+                reason: "the file is truncated: its data ends at \(formatSeconds(end - start)) but the container says it lasts \(formatSeconds(stated))")
         }
     }
 

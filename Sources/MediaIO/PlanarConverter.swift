@@ -10,8 +10,9 @@ final class PlanarConverter {
     /// The layout of `format` when it can be used as it is, else nil.
     static func nativeLayout(of format: AVPixelFormat) -> PixelLayout? {
         guard let descriptor = av_pix_fmt_desc_get(format)?.pointee else { return nil }
-        let rejected = UInt64(AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL
-                              | AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_FLOAT)
+        let rejected = UInt64(
+            AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL
+                | AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_FLOAT)
         guard descriptor.flags & rejected == 0 else { return nil }
         let depth = Int(descriptor.comp.0.depth)
         let bytes: Int32 = depth > 8 ? 2 : 1
@@ -19,13 +20,15 @@ final class PlanarConverter {
         let colorComponents = descriptor.nb_components >= 3 ? 3 : 1
         for (i, component) in components.prefix(colorComponents).enumerated() {
             guard component.plane == Int32(i), component.step == bytes, component.shift == 0, component.offset == 0,
-                  component.depth == Int32(depth) else { return nil }
+                component.depth == Int32(depth)
+            else { return nil }
         }
         if colorComponents == 1, descriptor.nb_components == 2 { return nil }  // grey + interleaved alpha
-        return PixelLayout(pixelFormat: cString(av_get_pix_fmt_name(format)) ?? "unknown", bitDepth: depth,
-                           chromaShiftX: colorComponents == 3 ? Int(descriptor.log2_chroma_w) : 0,
-                           chromaShiftY: colorComponents == 3 ? Int(descriptor.log2_chroma_h) : 0,
-                           hasChroma: colorComponents == 3)
+        return PixelLayout(
+            pixelFormat: cString(av_get_pix_fmt_name(format)) ?? "unknown", bitDepth: depth,
+            chromaShiftX: colorComponents == 3 ? Int(descriptor.log2_chroma_w) : 0,
+            chromaShiftY: colorComponents == 3 ? Int(descriptor.log2_chroma_h) : 0,
+            hasChroma: colorComponents == 3)
     }
 
     /// The planar format that `format` is converted to.
@@ -38,11 +41,12 @@ final class PlanarConverter {
             name = depth <= 8 ? "gray" : "gray" + depthSuffix
         } else {
             let isRGB = descriptor.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
-            let subsampling = switch (isRGB, descriptor.log2_chroma_w, descriptor.log2_chroma_h) {
-            case (false, 1, 1): "420"
-            case (false, 1, 0): "422"
-            default: "444"
-            }
+            let subsampling =
+                switch (isRGB, descriptor.log2_chroma_w, descriptor.log2_chroma_h) {
+                case (false, 1, 1): "420"
+                case (false, 1, 0): "422"
+                default: "444"
+                }
             name = "yuv\(subsampling)p" + depthSuffix
         }
         let target = av_get_pix_fmt(name)
@@ -56,11 +60,13 @@ final class PlanarConverter {
         let sourceFormat = AVPixelFormat(src.pointee.format)
         let targetFormat = Self.planarTarget(for: sourceFormat)
         let width = src.pointee.width, height = src.pointee.height
-        context = sws_getCachedContext(context, width, height, sourceFormat, width, height, targetFormat,
-                                       SWS_BICUBIC, nil, nil, nil)
+        context = sws_getCachedContext(
+            context, width, height, sourceFormat, width, height, targetFormat,
+            SWS_BICUBIC, nil, nil, nil)
         guard let context else {
-            throw MediaError(.corrupt, path: path,
-                             reason: "cannot convert \(cString(av_get_pix_fmt_name(sourceFormat)) ?? "this") picture format to planar YCbCr")
+            throw MediaError(
+                .corrupt, path: path,
+                reason: "cannot convert \(cString(av_get_pix_fmt_name(sourceFormat)) ?? "this") picture format to planar YCbCr")
         }
         var converted = color
         let isRGB = (av_pix_fmt_desc_get(sourceFormat)?.pointee.flags ?? 0) & UInt64(AV_PIX_FMT_FLAG_RGB) != 0

@@ -40,8 +40,9 @@ final class StreamDecoder {
                 noteDecodeError(status)
                 consecutiveErrors += 1
                 if consecutiveErrors > Self.maximumConsecutiveErrors {
-                    throw MediaError(.corrupt, path: input.path,
-                                     reason: "stream #\(stream.pointee.index) cannot be decoded", ffmpegMessage: lastDecodeError)
+                    throw MediaError(
+                        .corrupt, path: input.path,
+                        reason: "stream #\(stream.pointee.index) cannot be decoded", ffmpegMessage: lastDecodeError)
                 }
             }
         }

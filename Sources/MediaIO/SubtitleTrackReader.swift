@@ -24,8 +24,10 @@ public struct EmbeddedCue: Sendable, Equatable {
     public var identifier: String?
     public var settings: String?
 
-    public init(start: Double, end: Double?, text: String, markup: SubtitleMarkup, identifier: String? = nil,
-                settings: String? = nil) {
+    public init(
+        start: Double, end: Double?, text: String, markup: SubtitleMarkup, identifier: String? = nil,
+        settings: String? = nil
+    ) {
         self.start = start
         self.end = end
         self.text = text
@@ -43,12 +45,13 @@ public enum SubtitleTrackReader {
         let stream = try textSubtitleStream(in: input, index: streamIndex)
         input.discardAll(except: [stream.pointee.index])
         let codecID = stream.pointee.codecpar.pointee.codec_id
-        let raw: SubtitleMarkup? = switch codecID {
-        case AV_CODEC_ID_SUBRIP: .srt
-        case AV_CODEC_ID_WEBVTT: .webvtt
-        case AV_CODEC_ID_TEXT: .plain
-        default: nil
-        }
+        let raw: SubtitleMarkup? =
+            switch codecID {
+            case AV_CODEC_ID_SUBRIP: .srt
+            case AV_CODEC_ID_WEBVTT: .webvtt
+            case AV_CODEC_ID_TEXT: .plain
+            default: nil
+            }
         // Raw tracks keep their text as written; the others are decoded to ASS dialogue text.
         let codec = raw == nil ? try CodecContext(stream: stream, path: path) : nil
         let timeBase = stream.pointee.time_base
@@ -91,8 +94,11 @@ public enum SubtitleTrackReader {
             stream = first
         }
         guard isTextSubtitle(stream) else {
-            throw MediaError(.noSuchStream, path: input.path,
-                             reason: "stream #\(stream.pointee.index) is a bitmap subtitle track (\(codecName(stream.pointee.codecpar.pointee.codec_id))); only text tracks can be read")
+            throw MediaError(
+                .noSuchStream, path: input.path,
+                reason:
+                    "stream #\(stream.pointee.index) is a bitmap subtitle track (\(codecName(stream.pointee.codecpar.pointee.codec_id))); only text tracks can be read"
+            )
         }
         return stream
     }

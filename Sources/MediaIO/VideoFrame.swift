@@ -38,8 +38,9 @@ public final class VideoFrame: @unchecked Sendable {
             let bytes = layout.bytesPerSample
             func plane(_ i: Int, width: Int, height: Int) -> ImagePlane? {
                 guard let data = f.planePointers[i] else { return nil }
-                return ImagePlane(baseAddress: UnsafeRawPointer(data), bytesPerRow: Int(f.planeStrides[i]),
-                                  width: width, height: height, bytesPerSample: bytes)
+                return ImagePlane(
+                    baseAddress: UnsafeRawPointer(data), bytesPerRow: Int(f.planeStrides[i]),
+                    width: width, height: height, bytesPerSample: bytes)
             }
             let chromaWidth = -((-width) >> layout.chromaShiftX)
             let chromaHeight = -((-height) >> layout.chromaShiftY)

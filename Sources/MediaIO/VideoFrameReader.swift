@@ -67,8 +67,10 @@ public final class VideoFrameReader {
         }
         lastTime = time
 
-        var color = ColorInfo(space: f.colorspace, range: f.color_range, transfer: f.color_trc,
-                              primaries: f.color_primaries).filling(from: streamColor)
+        var color = ColorInfo(
+            space: f.colorspace, range: f.color_range, transfer: f.color_trc,
+            primaries: f.color_primaries
+        ).filling(from: streamColor)
         let format = AVPixelFormat(f.format)
         let layout: PixelLayout
         if let native = PlanarConverter.nativeLayout(of: format) {

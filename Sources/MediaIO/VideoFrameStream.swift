@@ -53,8 +53,10 @@ public final class AudioSampleStream: @unchecked Sendable {
     /// Opens `path` and starts decoding. Chunks that follow each other without a gap are handed over
     /// joined, about `chunkSeconds` at a time (one decoded frame each would cost more in hand-overs than the
     /// work they carry).
-    public init(path: String, options: AudioSampleReader.Options = .init(), chunkSeconds: Double = 0.5,
-                capacity: Int = 8) throws(MediaError) {
+    public init(
+        path: String, options: AudioSampleReader.Options = .init(), chunkSeconds: Double = 0.5,
+        capacity: Int = 8
+    ) throws(MediaError) {
         let reader = try AudioSampleReader(path: path, options: options)
         stream = reader.stream
         sampleRate = reader.sampleRate

@@ -42,14 +42,18 @@ enum Benchmarks {
 
     /// Decoding a 1080p30 H.264 clip to luma planes ≤ 1.10× `ffmpeg -threads 2 -i clip -f null -`; memory flat.
     static func decodeLuma() throws -> BenchmarkReport {
-        let clip = try generated("clip-1080p30-h264.mp4", "20 s of 1080p30 H.264 (moving test pattern with light grain, ~5 Mb/s)",
-                                 ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=20,noise=alls=3:allf=t",
-                                  "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p"])
+        let clip = try generated(
+            "clip-1080p30-h264.mp4", "20 s of 1080p30 H.264 (moving test pattern with light grain, ~5 Mb/s)",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=20,noise=alls=3:allf=t",
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
+            ])
         let (ours, reference) = try Measure.compare(
             ours: (selfPath, ["decode-luma", clip]),
             reference: ("ffmpeg", ["-nostdin", "-v", "error", "-threads", "2", "-i", clip, "-f", "null", "-"]))
-        let long = try generated("clip-1080p30-h264-60s.mp4", "the same clip three times over (60 s)",
-                                 ["-stream_loop", "2", "-i", clip, "-c", "copy"])
+        let long = try generated(
+            "clip-1080p30-h264-60s.mp4", "the same clip three times over (60 s)",
+            ["-stream_loop", "2", "-i", clip, "-c", "copy"])
         let longRun = try Measure.run(selfPath, ["decode-luma", long])
         var report = BenchmarkReport(title: "Decode 1080p30 H.264 to luma planes (600 frames) — issue 2")
         report.lines = [
@@ -58,8 +62,9 @@ enum Benchmarks {
         ]
         let ratio = ours.seconds / reference.seconds
         report.check("time ratio \(format(ratio))× ≤ 1.10×", ratio <= 1.10)
-        report.check("memory flat with length: 20 s clip \(mib(ours.peakMemoryMiB)), 60 s clip \(mib(longRun.peakMemoryMiB)) (≤ 1.10×)",
-                     longRun.peakMemoryMiB <= ours.peakMemoryMiB * 1.10)
+        report.check(
+            "memory flat with length: 20 s clip \(mib(ours.peakMemoryMiB)), 60 s clip \(mib(longRun.peakMemoryMiB)) (≤ 1.10×)",
+            longRun.peakMemoryMiB <= ours.peakMemoryMiB * 1.10)
         return report
     }
 
@@ -67,9 +72,12 @@ enum Benchmarks {
 
     /// `medialint flash` on the 1080p30 clip ≤ 1.10× `ffmpeg -threads 2 -i clip -f null -`, peak memory ≤ 120 MB.
     static func flash() throws -> BenchmarkReport {
-        let clip = try generated("clip-1080p30-h264.mp4", "20 s of 1080p30 H.264 (moving test pattern with light grain, ~5 Mb/s)",
-                                 ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=20,noise=alls=3:allf=t",
-                                  "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p"])
+        let clip = try generated(
+            "clip-1080p30-h264.mp4", "20 s of 1080p30 H.264 (moving test pattern with light grain, ~5 Mb/s)",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=20,noise=alls=3:allf=t",
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
+            ])
         let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
         let (ours, reference) = try Measure.compare(
             ours: (medialint, ["flash", clip]),
@@ -125,9 +133,10 @@ enum Benchmarks {
             let name = format == .srt ? "SRT" : "WebVTT"
             let parseRate = megabytes / parse.cpu, writeRate = megabytes / write.cpu
             let referenceRate = megabytes / referenceBest
-            report.lines.append("\(name) \(format1(megabytes)) MB: parse \(Int(parseRate)) MB/s (wall \(Int(megabytes / parse.wall))), "
-                                + "write \(Int(writeRate)) MB/s (wall \(Int(megabytes / write.wall))), parse peak \(mib(peak)); "
-                                + "ffmpeg read+write \(format1(referenceRate)) MB/s wall: parsing is \(Int((megabytes / parse.wall / referenceRate).rounded()))× faster")
+            report.lines.append(
+                "\(name) \(format1(megabytes)) MB: parse \(Int(parseRate)) MB/s (wall \(Int(megabytes / parse.wall))), "
+                    + "write \(Int(writeRate)) MB/s (wall \(Int(megabytes / write.wall))), parse peak \(mib(peak)); "
+                    + "ffmpeg read+write \(format1(referenceRate)) MB/s wall: parsing is \(Int((megabytes / parse.wall / referenceRate).rounded()))× faster")
             report.check("\(name) parse \(Int(parseRate)) MB/s on one core ≥ 150", parseRate >= 150)
             report.check("\(name) write \(Int(writeRate)) MB/s on one core ≥ 150", writeRate >= 150)
             let sizeMiB = size / 1_048_576
@@ -158,8 +167,9 @@ enum Benchmarks {
                 findings = linted[2]
             }
             let name = format == .srt ? "SRT" : "WebVTT"
-            report.lines.append("\(name) \(format1(megabytes)) MB: lint \(Int(megabytes / lint)) MB/s (\(Int(findings)) findings), "
-                                + "transcript \(Int(megabytes / transcript)) MB/s; reading alone \(Int(megabytes / reading)) MB/s in this run")
+            report.lines.append(
+                "\(name) \(format1(megabytes)) MB: lint \(Int(megabytes / lint)) MB/s (\(Int(findings)) findings), "
+                    + "transcript \(Int(megabytes / transcript)) MB/s; reading alone \(Int(megabytes / reading)) MB/s in this run")
             report.check("\(name) lint \(Int(megabytes / lint)) MB/s ≥ 50", megabytes / lint >= 50)
             report.check("\(name) transcript \(Int(megabytes / transcript)) MB/s ≥ 50", megabytes / transcript >= 50)
         }

@@ -7,8 +7,10 @@ enum CaptionBench {
     /// Writes a deterministic caption file of `cues` cues (about 100 bytes each) in `format`.
     static func generate(cues count: Int, format: CaptionFormat, to path: String) throws {
         var random = SeededRandom(seed: 2026)
-        let words = ["the", "a", "caption", "speech", "video", "sound", "music", "door", "opens", "quietly", "laughter", "running",
-                     "we", "you", "they", "said", "never", "always", "here", "there", "coffee", "morning", "station", "train"]
+        let words = [
+            "the", "a", "caption", "speech", "video", "sound", "music", "door", "opens", "quietly", "laughter", "running",
+            "we", "you", "they", "said", "never", "always", "here", "there", "coffee", "morning", "station", "train",
+        ]
         var document = CaptionDocument(format: format)
         document.cues.reserveCapacity(count)
         for i in 0..<count {
@@ -19,8 +21,10 @@ enum CaptionBench {
                 if random.next() % 8 == 0 { line = "<i>\(line)</i>" }
                 lines.append(line)
             }
-            document.cues.append(Cue(identifier: format == .srt ? String(i + 1) : "", start: CaptionTime(milliseconds: start),
-                                     end: CaptionTime(milliseconds: start + 1500), text: lines.joined(separator: "\n")))
+            document.cues.append(
+                Cue(
+                    identifier: format == .srt ? String(i + 1) : "", start: CaptionTime(milliseconds: start),
+                    end: CaptionTime(milliseconds: start + 1500), text: lines.joined(separator: "\n")))
         }
         let bytes = CaptionFile.encode(document, as: format).bytes
         try Data(bytes).write(to: URL(fileURLWithPath: path + ".partial"))
@@ -66,18 +70,22 @@ import Transcripts
 extension CaptionBench {
     /// Reads and lints `path` three times; prints `bestSeconds bestCPUSeconds findings`.
     static func lint(path: String) throws {
-        try printBest(of: 3, {
-            let document = try CaptionFile.read(path)
-            return (document, CaptionLinter(profile: .netflix).lint(document))
-        }, size: \.1.count)
+        try printBest(
+            of: 3,
+            {
+                let document = try CaptionFile.read(path)
+                return (document, CaptionLinter(profile: .netflix).lint(document))
+            }, size: \.1.count)
     }
 
     /// Reads `path`, builds its transcript and renders it as text, three times; prints
     /// `bestSeconds bestCPUSeconds characters`.
     static func transcribe(path: String) throws {
-        try printBest(of: 3, {
-            let document = try CaptionFile.read(path)
-            return (document, TranscriptRenderer.render(TranscriptBuilder().build(document, title: "bench"), as: .text))
-        }, size: \.1.utf8.count)
+        try printBest(
+            of: 3,
+            {
+                let document = try CaptionFile.read(path)
+                return (document, TranscriptRenderer.render(TranscriptBuilder().build(document, title: "bench"), as: .text))
+            }, size: \.1.utf8.count)
     }
 }

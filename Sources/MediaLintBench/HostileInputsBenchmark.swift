@@ -9,8 +9,9 @@ extension Benchmarks {
     /// (peak memory < 3× the file, over the ~41 MiB every run starts with).
     static func hostile() throws -> BenchmarkReport {
         var report = BenchmarkReport(title: "Hostile pages and caption files — issue 14")
-        report.lines.append("before: 20k attributes 0.42 s, 80k 8.9 s, 160k 25–31 s; a 10 MB page > 120 s; autoplay json on 40k elements 13 s "
-                            + "(text 0.7 s); 3M stray blocks 1.3–1.5 GB")
+        report.lines.append(
+            "before: 20k attributes 0.42 s, 80k 8.9 s, 160k 25–31 s; a 10 MB page > 120 s; autoplay json on 40k elements 13 s "
+                + "(text 0.7 s); 3M stray blocks 1.3–1.5 GB")
         var perAttribute: [Int: Double] = [:]
         var attributeTimes: [String] = []
         for count in [20_000, 80_000, 160_000] {
@@ -30,7 +31,8 @@ extension Benchmarks {
         let bigPage = try generatedBytes("page-14mb.html", "100,000 blocks of markup with an autoplaying <video> each") {
             var html = ""
             for index in 0..<100_000 {
-                html += "<div class=\"c\(index)\" id=\"d\(index)\" data-x=\"\(index)\"><p>Some text &amp; more \(index)</p>"
+                html +=
+                    "<div class=\"c\(index)\" id=\"d\(index)\" data-x=\"\(index)\"><p>Some text &amp; more \(index)</p>"
                     + "<video autoplay muted src=\"v\(index % 50).mp4\" controls></video></div>\n"
             }
             return Array(html.utf8)

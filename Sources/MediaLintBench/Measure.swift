@@ -62,11 +62,14 @@ enum Measure {
         }
         var peakKiB = Double(usage.ru_maxrss)
         if measured, let text = try? String(contentsOfFile: timeOutput, encoding: .utf8),
-           let kib = text.split(whereSeparator: \.isNewline).last.flatMap({ Double($0) }) {
+            let kib = text.split(whereSeparator: \.isNewline).last.flatMap({ Double($0) })
+        {
             peakKiB = kib
         }
-        return (ProcessRun(seconds: elapsed, peakMemoryMiB: peakKiB / 1024),
-                String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return (
+            ProcessRun(seconds: elapsed, peakMemoryMiB: peakKiB / 1024),
+            String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        )
     }
 
     /// GNU time (Debian's `time`), which measures a child's peak memory from a process of its own.
@@ -75,8 +78,10 @@ enum Measure {
     /// Best (shortest) of `repetitions` runs of each command, interleaved so both see the same machine load.
     /// `removing` lists files each run writes: they are removed before every run (a file system may take a while
     /// to free an old output's blocks, which is no part of either tool's work).
-    static func compare(ours: (String, [String]), reference: (String, [String]), repetitions: Int = 5,
-                        allowedStatuses: Set<Int32> = [0], removing outputs: [String] = []) throws -> (ours: ProcessRun, reference: ProcessRun) {
+    static func compare(
+        ours: (String, [String]), reference: (String, [String]), repetitions: Int = 5,
+        allowedStatuses: Set<Int32> = [0], removing outputs: [String] = []
+    ) throws -> (ours: ProcessRun, reference: ProcessRun) {
         var best: (ours: ProcessRun?, reference: ProcessRun?) = (nil, nil)
         for _ in 0..<repetitions {
             for output in outputs { unlink(output) }
@@ -94,7 +99,8 @@ enum Measure {
     /// nil where it is not reported. A large share during a measurement makes it unreliable.
     static func stolenSeconds() -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+            let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
+        else { return nil }
         let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard fields.count > 7 else { return nil }
         return fields[7] / Double(sysconf(Int32(_SC_CLK_TCK)))

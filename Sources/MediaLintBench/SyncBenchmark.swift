@@ -47,7 +47,12 @@ extension Benchmarks {
         var spoken: [[Int16]] = []
         for (index, text) in syncSentences.enumerated() {
             let raw = work.appendingPathComponent("\(index).raw").path
-            _ = try Measure.run("/bin/sh", ["-c", "espeak-ng -v en-us -s \(150 + index % 4 * 8) --stdout '\(text)' | sox -t wav - -t raw -r 16000 -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse"])
+            _ = try Measure.run(
+                "/bin/sh",
+                [
+                    "-c",
+                    "espeak-ng -v en-us -s \(150 + index % 4 * 8) --stdout '\(text)' | sox -t wav - -t raw -r 16000 -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse",
+                ])
             let data = try Data(contentsOf: URL(fileURLWithPath: raw))
             spoken.append(data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) })
         }
@@ -77,8 +82,12 @@ extension Benchmarks {
         try out.write(contentsOf: Data(count: (hour - samples) * 2))
         try out.close()
         let partial = media + ".partial.m4a"
-        _ = try Measure.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "s16le", "-ar", "16000", "-ac", "1", "-i", rawPath,
-                                       "-ar", "48000", "-ac", "2", "-c:a", "aac", "-b:a", "128k", partial])
+        _ = try Measure.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "s16le", "-ar", "16000", "-ac", "1", "-i", rawPath,
+                "-ar", "48000", "-ac", "2", "-c:a", "aac", "-b:a", "128k", partial,
+            ])
         try vtt.write(toFile: captions, atomically: true, encoding: .utf8)
         try FileManager.default.moveItem(atPath: partial, toPath: media)
         return (media, captions)
@@ -104,8 +113,9 @@ extension Benchmarks {
         ]
         report.check("an hour analysed in \(format(ours.seconds)) s ≤ 5 s", ours.seconds <= 5)
         report.check("peak memory \(mib(ours.peakMemoryMiB)) < 100 MB (\(mib(100_000_000 / 1_048_576)))", ours.peakMemoryMiB * 1_048_576 < 100_000_000)
-        report.check("fit within 50 ms and 1e-4 of the truth (+1.200 s, ×1.0007)",
-                     abs(offset - syncTruth.offset) <= 0.05 && abs(drift - syncTruth.scale) <= 1e-4)
+        report.check(
+            "fit within 50 ms and 1e-4 of the truth (+1.200 s, ×1.0007)",
+            abs(offset - syncTruth.offset) <= 0.05 && abs(drift - syncTruth.scale) <= 1e-4)
         return report
     }
 }
@@ -114,9 +124,12 @@ extension Benchmarks {
 extension Benchmarks {
     static func library() throws -> BenchmarkReport {
         let folder = mediaDirectory.appendingPathComponent("library-200")
-        let clip = try generated("library-clip.mp4", "3 s of 320x180 video with a tone (the library's clips)",
-                                 ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
-                                  "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"])
+        let clip = try generated(
+            "library-clip.mp4", "3 s of 320x180 video with a tone (the library's clips)",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=3", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+            ])
         if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("clip200.mp4").path) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for index in 1...200 {
@@ -130,9 +143,13 @@ extension Benchmarks {
         var analysed = true
         /// One timed run; every clip must have been decoded for its flash result (no store: nothing reused).
         func check(jobs: Int) throws -> Double {
-            let (run, output) = try Measure.runCapturing(medialint, ["check", folder.path, "--no-store", "--jobs", String(jobs), "--format", "jsonl"],
-                                                         allowedStatuses: [0, 1])
-            analysed = analysed && output.split(separator: "\n").filter { $0.contains(#""check":"flash","verdict":"pass""#) && $0.contains(#""framesAnalysed":75"#) }.count == 200
+            let (run, output) = try Measure.runCapturing(
+                medialint, ["check", folder.path, "--no-store", "--jobs", String(jobs), "--format", "jsonl"],
+                allowedStatuses: [0, 1])
+            analysed =
+                analysed
+                && output.split(separator: "\n").filter { $0.contains(#""check":"flash","verdict":"pass""#) && $0.contains(#""framesAnalysed":75"#) }.count
+                    == 200
             return run.seconds
         }
         let stolenBefore = Measure.stolenSeconds()

@@ -22,8 +22,10 @@ extension Benchmarks {
 
     /// The best wall time and the highest peak memory of `runs` runs; `removing` lists the files a run writes,
     /// removed before each run (freeing an old output's blocks is the file system's work, not the tool's).
-    static func best(of runs: Int, _ executable: String, _ arguments: [String], allowedStatuses: Set<Int32> = [0],
-                     removing outputs: [String] = []) throws -> ProcessRun {
+    static func best(
+        of runs: Int, _ executable: String, _ arguments: [String], allowedStatuses: Set<Int32> = [0],
+        removing outputs: [String] = []
+    ) throws -> ProcessRun {
         var best = ProcessRun(seconds: .infinity, peakMemoryMiB: 0)
         for _ in 0..<runs {
             for output in outputs { unlink(output) }
@@ -71,16 +73,19 @@ extension Benchmarks {
             let ours: ProcessRun
             var line: String
             if let reference = job.reference {
-                let (o, r) = try Measure.compare(ours: (medialintPath, job.arguments),
-                                                 reference: ("ffmpeg", ["-nostdin", "-v", "error"] + reference), repetitions: 5,
-                                                 removing: outputs)
+                let (o, r) = try Measure.compare(
+                    ours: (medialintPath, job.arguments),
+                    reference: ("ffmpeg", ["-nostdin", "-v", "error"] + reference), repetitions: 5,
+                    removing: outputs)
                 ours = o
-                line = "\(job.name): \(format(o.seconds)) s, \(Int(megabytes / o.seconds)) MB/s, peak \(mib(o.peakMemoryMiB)) "
+                line =
+                    "\(job.name): \(format(o.seconds)) s, \(Int(megabytes / o.seconds)) MB/s, peak \(mib(o.peakMemoryMiB)) "
                     + "(\(format1(o.peakMemoryMiB / mebibytes))× file); ffmpeg \(format(r.seconds)) s, \(format1(megabytes / r.seconds)) MB/s, "
                     + "peak \(mib(r.peakMemoryMiB)): \(Int((r.seconds / o.seconds).rounded()))× faster"
             } else {
                 ours = try best(of: 5, medialintPath, job.arguments, removing: outputs)
-                line = "\(job.name): \(format(ours.seconds)) s, \(Int(megabytes / ours.seconds)) MB/s, peak \(mib(ours.peakMemoryMiB)) "
+                line =
+                    "\(job.name): \(format(ours.seconds)) s, \(Int(megabytes / ours.seconds)) MB/s, peak \(mib(ours.peakMemoryMiB)) "
                     + "(\(format1(ours.peakMemoryMiB / mebibytes))× file)"
             }
             report.lines.append(line)
@@ -101,8 +106,10 @@ extension Benchmarks {
         let lf = try generatedBytes("cues-480k-lf.srt", "480,000 cues, LF line endings") {
             var document = CaptionDocument(format: .srt)
             for i in 0..<480_000 {
-                document.cues.append(Cue(identifier: String(i + 1), start: CaptionTime(milliseconds: Int64(i) * 2000),
-                                         end: CaptionTime(milliseconds: Int64(i) * 2000 + 1500), text: "caption number \(i + 1)\nsecond line"))
+                document.cues.append(
+                    Cue(
+                        identifier: String(i + 1), start: CaptionTime(milliseconds: Int64(i) * 2000),
+                        end: CaptionTime(milliseconds: Int64(i) * 2000 + 1500), text: "caption number \(i + 1)\nsecond line"))
             }
             return CaptionFile.encode(document, as: .srt).bytes
         }
@@ -118,8 +125,9 @@ extension Benchmarks {
             crBest = min(crBest, c[0])
             cues = c[2]
         }
-        report.lines.append("480,000 cues (\(format1(fileSize(lf) / 1_000_000)) MB): LF read in \(format(lfBest)) s, CR-only in \(format(crBest)) s "
-                            + "(\(Int(cues)) cues; before: 17.3 s at 120,000 cues, a 4 MB file > 100 s)")
+        report.lines.append(
+            "480,000 cues (\(format1(fileSize(lf) / 1_000_000)) MB): LF read in \(format(lfBest)) s, CR-only in \(format(crBest)) s "
+                + "(\(Int(cues)) cues; before: 17.3 s at 120,000 cues, a 4 MB file > 100 s)")
         report.check("CR-only read \(format(crBest / lfBest))× the LF time ≤ 1.25×", crBest / lfBest <= 1.25)
         report.check("CR-only read every cue (\(Int(cues)))", Int(cues) == 480_000)
 
@@ -130,10 +138,14 @@ extension Benchmarks {
         let lineMiB = fileSize(line) / 1_048_576
         let out = mediaDirectory.appendingPathComponent("shapes-out").path
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        for (name, arguments) in [("cues", ["cues", line, "-o", out + "/cues.txt"]), ("cues --format json", ["cues", line, "--format", "json", "-o", out + "/cues.json"]),
-                                  ("convert", ["convert", line, out + "/line.vtt"]), ("shift", ["shift", line, "--by", "1", "-o", out + "/line.srt"])] {
+        for (name, arguments) in [
+            ("cues", ["cues", line, "-o", out + "/cues.txt"]), ("cues --format json", ["cues", line, "--format", "json", "-o", out + "/cues.json"]),
+            ("convert", ["convert", line, out + "/line.vtt"]), ("shift", ["shift", line, "--by", "1", "-o", out + "/line.srt"]),
+        ] {
             let run = try best(of: 2, medialintPath, arguments, removing: [arguments.last!])
-            report.lines.append("one 100 MB line: \(name) \(format(run.seconds)) s, peak \(mib(run.peakMemoryMiB)) (\(format1(run.peakMemoryMiB / lineMiB))× file; before: 2.5 GB)")
+            report.lines.append(
+                "one 100 MB line: \(name) \(format(run.seconds)) s, peak \(mib(run.peakMemoryMiB)) (\(format1(run.peakMemoryMiB / lineMiB))× file; before: 2.5 GB)"
+            )
             report.check("one 100 MB line: \(name) peak \(mib(run.peakMemoryMiB)) < 3 × file (\(mib(3 * lineMiB)))", run.peakMemoryMiB < 3 * lineMiB)
         }
 
@@ -151,13 +163,16 @@ extension Benchmarks {
             let smallRun = try best(of: 3, medialintPath, ["convert", small, out + "/nested.\(webVTT ? "srt" : "vtt")"])
             let bigRun = try best(of: 3, medialintPath, ["convert", big, out + "/nested.\(webVTT ? "srt" : "vtt")"])
             let text = try Measure.runCapturing(medialintPath, ["cues", big]).output
-            report.lines.append("1,000,000 nested tags (\(ext), \(format1(fileSize(big) / 1_000_000)) MB): convert \(format(bigRun.seconds)) s, peak \(mib(bigRun.peakMemoryMiB)); "
-                                + "250,000: \(format(smallRun.seconds)) s, peak \(mib(smallRun.peakMemoryMiB))")
+            report.lines.append(
+                "1,000,000 nested tags (\(ext), \(format1(fileSize(big) / 1_000_000)) MB): convert \(format(bigRun.seconds)) s, peak \(mib(bigRun.peakMemoryMiB)); "
+                    + "250,000: \(format(smallRun.seconds)) s, peak \(mib(smallRun.peakMemoryMiB))")
             report.check("\(ext): a million nested tags give one cue", text.hasPrefix("1 cue ·"))
             // Four times the input: about four times the time above the process's start (flat: no more).
-            report.check("\(ext): 4× the nesting in \(format(bigRun.seconds / smallRun.seconds))× the time ≤ 4× (linear)", bigRun.seconds <= 4 * smallRun.seconds)
-            report.check("\(ext): peak memory with 4× the nesting \(mib(bigRun.peakMemoryMiB)) ≤ 1.25 × \(mib(smallRun.peakMemoryMiB)) + 4 × 7 MB (flat)",
-                         bigRun.peakMemoryMiB <= 1.25 * smallRun.peakMemoryMiB + 28)
+            report.check(
+                "\(ext): 4× the nesting in \(format(bigRun.seconds / smallRun.seconds))× the time ≤ 4× (linear)", bigRun.seconds <= 4 * smallRun.seconds)
+            report.check(
+                "\(ext): peak memory with 4× the nesting \(mib(bigRun.peakMemoryMiB)) ≤ 1.25 × \(mib(smallRun.peakMemoryMiB)) + 4 × 7 MB (flat)",
+                bigRun.peakMemoryMiB <= 1.25 * smallRun.peakMemoryMiB + 28)
         }
         try? FileManager.default.removeItem(atPath: out)
         return report
@@ -189,8 +204,9 @@ extension Benchmarks {
         report.lines.append("\(findings) findings of one result, rendered in-process (best of 3, output discarded):")
         for format in ReportFormat.allCases {
             guard let seconds = times[format.rawValue], let bytes = sizes[format.rawValue] else { continue }
-            report.lines.append("  \(format.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(Self.format(seconds)) s  "
-                                + "\(format1(bytes / 1_000_000)) MB  \(Int(bytes / 1_000_000 / seconds)) MB/s  \(Self.format(seconds / text))× the text time")
+            report.lines.append(
+                "  \(format.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(Self.format(seconds)) s  "
+                    + "\(format1(bytes / 1_000_000)) MB  \(Int(bytes / 1_000_000 / seconds)) MB/s  \(Self.format(seconds / text))× the text time")
         }
         report.check("\(findings) findings ≥ 500,000", findings >= 500_000)
         // End to end: lint and render, to a file.
@@ -199,7 +215,8 @@ extension Benchmarks {
         var endToEnd: [String] = []
         var textEnd = Double.nan
         for format in ReportFormat.allCases {
-            let run = try best(of: 2, medialintPath, ["lint", lintInput] + lintOptions + ["--format", format.rawValue, "-o", out + "/lint." + format.rawValue])
+            let run = try best(
+                of: 2, medialintPath, ["lint", lintInput] + lintOptions + ["--format", format.rawValue, "-o", out + "/lint." + format.rawValue])
             if format == .text { textEnd = run.seconds }
             endToEnd.append("\(format.rawValue) \(Self.format(run.seconds)) s")
             report.check("medialint lint --format \(format.rawValue) end to end \(Self.format(run.seconds / textEnd))× text ≤ 2×", run.seconds <= 2 * textEnd)
@@ -219,8 +236,9 @@ extension Benchmarks {
             stored = min(stored, try Measure.run(medialintPath, ["check", folder, "--db", out + "/store.sqlite"]).seconds)
             again = min(again, try Measure.run(medialintPath, ["check", folder, "--db", out + "/store.sqlite"]).seconds)
         }
-        report.lines.append("check of a 26,000-cue SRT: \(format(noStore.seconds)) s with --no-store, \(format(stored)) s storing its result, "
-                            + "\(format(again)) s from the store (before: 9.9 s storing)")
+        report.lines.append(
+            "check of a 26,000-cue SRT: \(format(noStore.seconds)) s with --no-store, \(format(stored)) s storing its result, "
+                + "\(format(again)) s from the store (before: 9.9 s storing)")
         report.check("storing the result \(format(stored / noStore.seconds))× the run without the store ≤ 2×", stored <= 2 * noStore.seconds)
         try? FileManager.default.removeItem(atPath: out)
         return report

@@ -74,7 +74,8 @@ enum Mutation: String, CaseIterable {
                 let a = random.below(boxes.count), b = random.below(boxes.count)
                 let (first, second) = (boxes[min(a, b)], boxes[max(a, b)])
                 guard first != second else { return }
-                data = Array(data[..<first.lowerBound]) + Array(data[second]) + Array(data[first.upperBound..<second.lowerBound])
+                data =
+                    Array(data[..<first.lowerBound]) + Array(data[second]) + Array(data[first.upperBound..<second.lowerBound])
                     + Array(data[first]) + Array(data[second.upperBound...])
             } else {
                 let block = 1024, blocks = count / block
@@ -123,7 +124,8 @@ struct Run {
 }
 
 /// Runs medialint with a time limit, measuring wall time and peak memory (the child's own, from wait4).
-func execute(_ medialint: String, _ arguments: [String], timeout: Double) -> (status: Int32?, signal: Int32?, timedOut: Bool, seconds: Double, peakMiB: Double) {
+func execute(_ medialint: String, _ arguments: [String], timeout: Double) -> (status: Int32?, signal: Int32?, timedOut: Bool, seconds: Double, peakMiB: Double)
+{
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -204,7 +206,9 @@ for index in 0..<options.variants {
 
 /// The commands each variant goes through: the name, then the options after the file.
 let commands: [(name: String, after: [String])] = [("probe", []), ("flash", []), ("sync", []), ("check", ["--no-store"])]
-print("make fuzz-media: \(variants.count) variants of \(seeds.map(\.kind).joined(separator: ", ")) (\(Mutation.allCases.map(\.rawValue).joined(separator: ", "))) × \(commands.count) commands, \(Int(options.timeout)) s limit each")
+print(
+    "make fuzz-media: \(variants.count) variants of \(seeds.map(\.kind).joined(separator: ", ")) (\(Mutation.allCases.map(\.rawValue).joined(separator: ", "))) × \(commands.count) commands, \(Int(options.timeout)) s limit each"
+)
 let started = Date()
 /// The runs so far, gathered from the worker threads.
 final class Runs: @unchecked Sendable {
@@ -224,8 +228,10 @@ for variant in variants {
         slots.wait()
         queue.async(group: group) {
             let outcome = execute(medialint, [name, variant] + after, timeout: timeout)
-            gathered.add(Run(command: name, variant: variant, status: outcome.status, signal: outcome.signal, timedOut: outcome.timedOut,
-                             seconds: outcome.seconds, peakMiB: outcome.peakMiB))
+            gathered.add(
+                Run(
+                    command: name, variant: variant, status: outcome.status, signal: outcome.signal, timedOut: outcome.timedOut,
+                    seconds: outcome.seconds, peakMiB: outcome.peakMiB))
             slots.signal()
         }
     }
@@ -245,10 +251,16 @@ var statusCounts: [Int32: Int] = [:]
 for run in runs { if let status = run.status { statusCounts[status, default: 0] += 1 } }
 let slowest = runs.max { $0.seconds < $1.seconds }
 let largest = runs.max { $0.peakMiB < $1.peakMiB }
-print("  \(runs.count) runs in \(String(format: "%.0f", elapsed)) s: " + statusCounts.keys.sorted().map { "exit \($0): \(statusCounts[$0]!)" }.joined(separator: " · "))
-print("  crashes: \(crashes.count) · hangs: \(hangs.count) · other exit statuses: \(oddStatuses.count) · over 1 GiB: \(heavy.count) · inputs modified: \(modified.count)")
+print(
+    "  \(runs.count) runs in \(String(format: "%.0f", elapsed)) s: "
+        + statusCounts.keys.sorted().map { "exit \($0): \(statusCounts[$0]!)" }.joined(separator: " · "))
+print(
+    "  crashes: \(crashes.count) · hangs: \(hangs.count) · other exit statuses: \(oddStatuses.count) · over 1 GiB: \(heavy.count) · inputs modified: \(modified.count)"
+)
 if let slowest, let largest {
-    print("  slowest: \(String(format: "%.2f", slowest.seconds)) s (\(slowest.command) \(slowest.variant)) · most memory: \(String(format: "%.0f", largest.peakMiB)) MiB (\(largest.command) \(largest.variant))")
+    print(
+        "  slowest: \(String(format: "%.2f", slowest.seconds)) s (\(slowest.command) \(slowest.variant)) · most memory: \(String(format: "%.0f", largest.peakMiB)) MiB (\(largest.command) \(largest.variant))"
+    )
 }
 for kind in seeds.map(\.kind) {
     let mine = runs.filter { $0.variant.hasSuffix("." + kind) }

@@ -16,7 +16,8 @@ public struct HTMLReport {
 
     /// Writes the page, finding by finding.
     public func write(_ results: [CheckResult], to out: inout ByteWriter) {
-        out.append("""
+        out.append(
+            """
             <!DOCTYPE html>
             <html lang="en">
             <head>
@@ -25,7 +26,8 @@ public struct HTMLReport {
             <title>
             """ as StaticString)
         out.append(xmlEscaped: title)
-        out.append("""
+        out.append(
+            """
             </title>
             <style>
             body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1a1a1a}
@@ -43,15 +45,19 @@ public struct HTMLReport {
         out.append("</h1>\n" as StaticString)
         let files = Self.grouped(results)
         let counts = [Verdict.pass, .warn, .fail, .unverified, .error].map { verdict in (verdict, files.filter { Self.overall($0.results) == verdict }.count) }
-        out.append("<p>\(files.count) files, \(results.count) results: "
-            + counts.filter { $0.1 > 0 }.map { "<span class=\"\($0.0.rawValue)\">\($0.1) \($0.0.rawValue)</span>" }.joined(separator: ", ")
-            + " · \(ToolInfo.name) \(ToolInfo.version)</p>\n")
-        out.append("<table>\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n" as StaticString)
+        out.append(
+            "<p>\(files.count) files, \(results.count) results: "
+                + counts.filter { $0.1 > 0 }.map { "<span class=\"\($0.0.rawValue)\">\($0.1) \($0.0.rawValue)</span>" }.joined(separator: ", ")
+                + " · \(ToolInfo.name) \(ToolInfo.version)</p>\n")
+        out.append(
+            "<table>\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
+                as StaticString)
         for (index, file) in files.enumerated() {
             let verdict = Self.overall(file.results)
             let checks = file.results.map { "\($0.check.rawValue) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
-            out.append("<tr><td><a href=\"#f\(index)\">\(XMLText.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
-                + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findingCount })</td></tr>\n")
+            out.append(
+                "<tr><td><a href=\"#f\(index)\">\(XMLText.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
+                    + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findingCount })</td></tr>\n")
             out.handOnIfFull()
         }
         out.append("</tbody>\n</table>\n" as StaticString)
@@ -123,39 +129,47 @@ public struct HTMLReport {
     /// Luminance (0–1, grey line) and flashes a second (red line, 3 a second dashed) over time; incidents shaded.
     static func flashChart(_ result: CheckResult) -> String? {
         guard let bin = result.metrics["series"]?["bin"]?.doubleValue,
-              case .array(let luminance)? = result.metrics["series"]?["luminance"],
-              case .array(let flashes)? = result.metrics["series"]?["flashesPerSecond"], !luminance.isEmpty else { return nil }
+            case .array(let luminance)? = result.metrics["series"]?["luminance"],
+            case .array(let flashes)? = result.metrics["series"]?["flashesPerSecond"], !luminance.isEmpty
+        else { return nil }
         let duration = Double(luminance.count) * bin
         let peak = max(5, flashes.compactMap(\.doubleValue).max() ?? 0)
         func x(_ time: Double) -> String { format(time / duration * width) }
-        var svg = "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(height + axisHeight))\" width=\"\(format(width))\" height=\"\(format(height + axisHeight))\">\n"
+        var svg =
+            "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(height + axisHeight))\" width=\"\(format(width))\" height=\"\(format(height + axisHeight))\">\n"
             + "<title>Luminance and flashes a second over \(format(duration)) s</title>\n"
         for finding in result.allFindings where finding.rule.hasPrefix("flash.") {
             guard let start = finding.start, let end = finding.end else { continue }
-            svg += "<rect x=\"\(x(start))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * width)))\" height=\"\(format(height))\" fill=\"#ffd6d6\"><title>\(XMLText.escape(finding.message))</title></rect>\n"
+            svg +=
+                "<rect x=\"\(x(start))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * width)))\" height=\"\(format(height))\" fill=\"#ffd6d6\"><title>\(XMLText.escape(finding.message))</title></rect>\n"
         }
         let threshold = height - 3 / peak * height
         svg += "<line x1=\"0\" y1=\"\(format(threshold))\" x2=\"\(format(width))\" y2=\"\(format(threshold))\" stroke=\"#b00020\" stroke-dasharray=\"4 4\" />\n"
         svg += polyline(luminance.compactMap(\.doubleValue).map { height - $0 * height }, bin: bin, duration: duration, color: "#777")
         svg += polyline(flashes.compactMap(\.doubleValue).map { height - $0 / peak * height }, bin: bin, duration: duration, color: "#b00020")
         svg += axis(duration: duration, at: height)
-        svg += "</svg>\n<p class=\"legend\">Grey: mean relative luminance (0–1). Red: flashes a second (dashed: 3 a second; top: \(format(peak))). Shaded: incidents.</p>\n"
+        svg +=
+            "</svg>\n<p class=\"legend\">Grey: mean relative luminance (0–1). Red: flashes a second (dashed: 3 a second; top: \(format(peak))). Shaded: incidents.</p>\n"
         return svg
     }
 
     /// Speech (grey) and caption cover (blue) per bin, as given.
     static func syncChart(_ result: CheckResult) -> String? {
         guard let bin = result.metrics["timeline"]?["bin"]?.doubleValue, case .array(let speech)? = result.metrics["timeline"]?["speech"],
-              case .array(let captions)? = result.metrics["timeline"]?["captions"], !speech.isEmpty else { return nil }
+            case .array(let captions)? = result.metrics["timeline"]?["captions"], !speech.isEmpty
+        else { return nil }
         let duration = Double(speech.count) * bin
         let barWidth = width / Double(speech.count)
-        var svg = "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(90 + axisHeight))\" width=\"\(format(width))\" height=\"\(format(90 + axisHeight))\">\n"
+        var svg =
+            "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(90 + axisHeight))\" width=\"\(format(width))\" height=\"\(format(90 + axisHeight))\">\n"
             + "<title>Captions against detected speech over \(format(duration)) s</title>\n"
         for (index, value) in speech.compactMap(\.doubleValue).enumerated() where value > 0 {
-            svg += "<rect x=\"\(format(Double(index) * barWidth))\" y=\"\(format(40 - value * 35))\" width=\"\(format(barWidth))\" height=\"\(format(value * 35))\" fill=\"#888\" />\n"
+            svg +=
+                "<rect x=\"\(format(Double(index) * barWidth))\" y=\"\(format(40 - value * 35))\" width=\"\(format(barWidth))\" height=\"\(format(value * 35))\" fill=\"#888\" />\n"
         }
         for (index, value) in captions.compactMap(\.doubleValue).enumerated() where value > 0 {
-            svg += "<rect x=\"\(format(Double(index) * barWidth))\" y=\"50\" width=\"\(format(barWidth))\" height=\"\(format(min(1, value) * 35))\" fill=\"#285a9c\" />\n"
+            svg +=
+                "<rect x=\"\(format(Double(index) * barWidth))\" y=\"50\" width=\"\(format(barWidth))\" height=\"\(format(min(1, value) * 35))\" fill=\"#285a9c\" />\n"
         }
         svg += axis(duration: duration, at: 90)
         svg += "</svg>\n<p class=\"legend\">Top, grey: speech detected in the audio. Bottom, blue: caption cues as given (\(format(bin)) s a bar).</p>\n"
@@ -174,7 +188,8 @@ public struct HTMLReport {
         while tick <= duration + step / 1000 {
             let x = tick / duration * width
             let anchor = x < 20 ? "start" : x > width - 20 ? "end" : "middle"
-            svg += "<line x1=\"\(format(x))\" y1=\"\(format(y))\" x2=\"\(format(x))\" y2=\"\(format(y + 4))\" />"
+            svg +=
+                "<line x1=\"\(format(x))\" y1=\"\(format(y))\" x2=\"\(format(x))\" y2=\"\(format(y + 4))\" />"
                 + "<text x=\"\(format(x))\" y=\"\(format(y + 15))\" text-anchor=\"\(anchor)\" stroke=\"none\">\(timeLabel(tick, minutes: duration >= 120))</text>\n"
             tick += step
         }

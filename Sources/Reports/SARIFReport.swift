@@ -55,7 +55,8 @@ public struct SARIFReport {
             if let rule {
                 writer.key("fullDescription"); writer.beginObject(); writer.key("text"); writer.string(rule.description); writer.endObject()
                 writer.key("helpUri"); writer.string(rule.helpURL)
-                writer.key("defaultConfiguration"); writer.beginObject(); writer.key("level"); writer.string(Self.level(rule.defaultSeverity)); writer.endObject()
+                writer.key("defaultConfiguration"); writer.beginObject(); writer.key("level"); writer.string(Self.level(rule.defaultSeverity));
+                writer.endObject()
             }
             writer.key("properties")
             writer.beginObject()
@@ -149,7 +150,7 @@ public struct SARIFReport {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 output.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let digits = Array("0123456789ABCDEF".unicodeScalars)

@@ -22,13 +22,14 @@ public struct TextReport {
 
     /// Writes one result: its header line, a line per finding, the metrics line.
     public func write(_ result: CheckResult, metricsLine: String? = nil, to out: inout ByteWriter) {
-        let (verdict, verdictCode): (StaticString, StaticString) = switch result.verdict {
-        case .pass: ("PASS", "32")
-        case .warn: ("WARN", "33")
-        case .fail: ("FAIL", "31;1")
-        case .unverified: ("UNVERIFIED", "36")
-        case .error: ("ERROR", "31")
-        }
+        let (verdict, verdictCode): (StaticString, StaticString) =
+            switch result.verdict {
+            case .pass: ("PASS", "32")
+            case .warn: ("WARN", "33")
+            case .fail: ("FAIL", "31;1")
+            case .unverified: ("UNVERIFIED", "36")
+            case .error: ("ERROR", "31")
+            }
         open("1", &out)
         out.append(result.file)
         close(&out)
@@ -40,11 +41,12 @@ public struct TextReport {
         out.append(result.check.rawValue)
         out.append(0x0A)
         for finding in result.allFindings {
-            let (mark, markCode): (StaticString, StaticString) = switch finding.severity {
-            case .error: ("✗", "31")
-            case .warning: ("!", "33")
-            case .info: ("·", "2")
-            }
+            let (mark, markCode): (StaticString, StaticString) =
+                switch finding.severity {
+                case .error: ("✗", "31")
+                case .warning: ("!", "33")
+                case .info: ("·", "2")
+                }
             out.append("  " as StaticString)
             open(markCode, &out)
             out.append(mark)

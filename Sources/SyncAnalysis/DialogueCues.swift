@@ -27,7 +27,8 @@ public enum DialogueCues {
             var rest = Substring(line)
             // A speaker label: "NAME:" or "Name:" at the start of a line.
             if let colon = rest.firstIndex(of: ":"), rest.distance(from: rest.startIndex, to: colon) <= 24,
-               !rest[..<colon].contains(where: { $0.isNumber }) {
+                !rest[..<colon].contains(where: { $0.isNumber })
+            {
                 rest = rest[rest.index(after: colon)...]
             }
             if rest.contains(where: { $0.isLetter || $0.isNumber }) { return true }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where speech is, in 10 ms frames on the media's timeline.
@@ -23,8 +23,10 @@ public struct SpeechTimeline: Sendable {
     public var onsets: [Double]
 
     /// A timeline from its speech mask; `onsets` default to the starts of the mask's segments.
-    public init(start: Double, mask: [UInt8], onsets: [Double]? = nil, thresholdDecibels: Double = 0,
-                noiseFloorDecibels: Double = 0) {
+    public init(
+        start: Double, mask: [UInt8], onsets: [Double]? = nil, thresholdDecibels: Double = 0,
+        noiseFloorDecibels: Double = 0
+    ) {
         self.start = start
         self.mask = mask
         var prefix = [Int32](repeating: 0, count: mask.count + 1)
@@ -186,8 +188,9 @@ public struct SpeechDetector: Sendable {
             if lastSpeech >= 0, i - lastSpeech - 1 <= gap { for j in (lastSpeech + 1)..<i { mask[j] = 1 } }
             lastSpeech = i
         }
-        return SpeechTimeline(start: start ?? 0, mask: mask, onsets: onsets, thresholdDecibels: thresholdSum / Double(count),
-                              noiseFloorDecibels: floorSum / Double(count))
+        return SpeechTimeline(
+            start: start ?? 0, mask: mask, onsets: onsets, thresholdDecibels: thresholdSum / Double(count),
+            noiseFloorDecibels: floorSum / Double(count))
     }
 }
 

@@ -177,20 +177,22 @@ public struct SyncAligner: Sendable {
         let chance = min(0.9, Double(onsets.count) / max(1, speech.duration) * 0.2)
         let evidence = min(1, max(0, (share - chance) / (1 - chance)) / 0.5)
         let confidence = evidence * min(1, Double(inliers) / 5) * min(1, max(0, best.score) / 0.6)
-        return SyncReport(scale: fit.scale, shift: fit.shift, matchedCues: inliers, dialogueCues: dialogue.count,
-                          confidence: confidence, overlapScore: best.score, chanceShare: chance,
-                          speechCoverage: totalSpeech > 0 ? min(1, coveredSpeech(dialogue, speech) / totalSpeech) : 0,
-                          captionCoverage: captionTime > 0 ? captionSpeech / captionTime : 0,
-                          residuals: residuals, breaks: breaks, uncaptionedSpeech: uncaptioned,
-                          cuesOverSilence: cuesOverSilence, cueSpeechCoverage: cueSpeech,
-                          onTimeFraction: dialogue.isEmpty ? 0 : Double(onTime) / Double(dialogue.count))
+        return SyncReport(
+            scale: fit.scale, shift: fit.shift, matchedCues: inliers, dialogueCues: dialogue.count,
+            confidence: confidence, overlapScore: best.score, chanceShare: chance,
+            speechCoverage: totalSpeech > 0 ? min(1, coveredSpeech(dialogue, speech) / totalSpeech) : 0,
+            captionCoverage: captionTime > 0 ? captionSpeech / captionTime : 0,
+            residuals: residuals, breaks: breaks, uncaptionedSpeech: uncaptioned,
+            cuesOverSilence: cuesOverSilence, cueSpeechCoverage: cueSpeech,
+            onTimeFraction: dialogue.isEmpty ? 0 : Double(onTime) / Double(dialogue.count))
     }
 
     /// A line grown from a starting fit: cue starts are paired with onsets near it and the line refitted, a
     /// few times over (so a fit that holds for part of the file extends to all of it when the line is right).
     /// Inliers: pairs within 0.1 s of the final line.
     func refine(_ start: (scale: Double, shift: Double), _ cues: [(start: Double, end: Double)], _ onsets: [Double])
-        -> (fit: (scale: Double, shift: Double), pairs: [(cue: Int, caption: Double, media: Double)], inliers: Int) {
+        -> (fit: (scale: Double, shift: Double), pairs: [(cue: Int, caption: Double, media: Double)], inliers: Int)
+    {
         var fit = start
         var pairs: [(cue: Int, caption: Double, media: Double)] = []
         for _ in 0..<3 {
@@ -203,8 +205,10 @@ public struct SyncAligner: Sendable {
     }
 
     /// The best shift at each of `scales`, computed on all cores.
-    func scan(_ scales: [Double], _ cues: [(start: Double, end: Double)],
-              _ segments: [(start: Double, end: Double)]) -> [(scale: Double, shift: Double, score: Double)] {
+    func scan(
+        _ scales: [Double], _ cues: [(start: Double, end: Double)],
+        _ segments: [(start: Double, end: Double)]
+    ) -> [(scale: Double, shift: Double, score: Double)] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, scales.count))
         let fits = ScanResults(count: scales.count)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -218,8 +222,10 @@ public struct SyncAligner: Sendable {
 
     /// Cue starts paired with the nearest speech onset within the pairing window of where `scale` and `shift`
     /// put them.
-    func pair(_ cues: [(start: Double, end: Double)], _ onsets: [Double], scale: Double,
-              shift: Double) -> [(cue: Int, caption: Double, media: Double)] {
+    func pair(
+        _ cues: [(start: Double, end: Double)], _ onsets: [Double], scale: Double,
+        shift: Double
+    ) -> [(cue: Int, caption: Double, media: Double)] {
         var pairs: [(cue: Int, caption: Double, media: Double)] = []
         for (index, cue) in cues.enumerated() {
             let predicted = scale * cue.start + shift
@@ -233,8 +239,10 @@ public struct SyncAligner: Sendable {
     /// Where the offset steps part-way (an edit or an ad cut): runs of cues are fitted on their own (shift
     /// only, at the global scale); a run whose shift differs from the one before by more than half a second
     /// starts a new part, and the break is put at the first cue of the new part that fits it better.
-    func findBreaks(_ cues: [(start: Double, end: Double)], _ segments: [(start: Double, end: Double)],
-                    fit: (scale: Double, shift: Double)) -> [(time: Double, before: Double, after: Double)] {
+    func findBreaks(
+        _ cues: [(start: Double, end: Double)], _ segments: [(start: Double, end: Double)],
+        fit: (scale: Double, shift: Double)
+    ) -> [(time: Double, before: Double, after: Double)] {
         let run = max(6, min(20, cues.count / 4))
         guard cues.count >= 2 * run else { return [] }
         var parts: [(first: Int, end: Int, shift: Double)] = []
@@ -270,13 +278,16 @@ public struct SyncAligner: Sendable {
 
     /// The shift (within `range` of `around`, in steps of `step`) that puts most cue time on speech, and that
     /// share of cue time.
-    func bestShift(_ cues: [(start: Double, end: Double)], _ segments: [(start: Double, end: Double)], scale: Double,
-                   step: Double, around: Double, range: Double) -> (shift: Double, score: Double) {
+    func bestShift(
+        _ cues: [(start: Double, end: Double)], _ segments: [(start: Double, end: Double)], scale: Double,
+        step: Double, around: Double, range: Double
+    ) -> (shift: Double, score: Double) {
         let total = cues.reduce(0.0) { $0 + max(0, $1.end - $1.start) } * scale
         guard total > 0 else { return (around, 0) }
         let steps = Int((range / step).rounded())
-        let overlaps = overlapByShift(cues, segments, scale: scale, from: around - Double(steps) * step, step: step,
-                                      count: 2 * steps + 1)
+        let overlaps = overlapByShift(
+            cues, segments, scale: scale, from: around - Double(steps) * step, step: step,
+            count: 2 * steps + 1)
         var best = (shift: around, score: -1.0)
         for (k, overlap) in overlaps.enumerated() {
             let shift = around + Double(k - steps) * step
@@ -295,8 +306,10 @@ public struct SyncAligner: Sendable {
     /// ends pass each other (+1, −1, −1, +1 slope). Each ramp is added to a second-difference array split
     /// between the two grid points around its start, so the sum on the grid is exact and costs one pass per
     /// cue–segment pair that can meet, not one per shift.
-    func overlapByShift(_ cues: [(start: Double, end: Double)], _ segments: [(start: Double, end: Double)],
-                        scale: Double, from low: Double, step: Double, count: Int) -> [Double] {
+    func overlapByShift(
+        _ cues: [(start: Double, end: Double)], _ segments: [(start: Double, end: Double)],
+        scale: Double, from low: Double, step: Double, count: Int
+    ) -> [Double] {
         var differences = [Double](repeating: 0, count: count + 2)
         let high = low + Double(count - 1) * step
         differences.withUnsafeMutableBufferPointer { d in

@@ -6,13 +6,21 @@ public indirect enum JSONNode: Decodable, Equatable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONNode].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONNode].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONNode].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONNode].self))
+        }
     }
 
     public static func parse(_ text: String) throws -> JSONNode { try JSONDecoder().decode(JSONNode.self, from: Data(text.utf8)) }
@@ -32,9 +40,11 @@ public struct JSONSchemaValidator {
 
     public init(root: JSONNode) { self.root = root }
 
-    static let known: Set<String> = ["$schema", "$id", "$ref", "title", "description", "default", "definitions", "type", "enum",
-                                     "required", "properties", "additionalProperties", "items", "minItems", "uniqueItems",
-                                     "minimum", "maximum", "pattern", "format", "anyOf", "oneOf"]
+    static let known: Set<String> = [
+        "$schema", "$id", "$ref", "title", "description", "default", "definitions", "type", "enum",
+        "required", "properties", "additionalProperties", "items", "minItems", "uniqueItems",
+        "minimum", "maximum", "pattern", "format", "anyOf", "oneOf",
+    ]
 
     /// Every violation, as `path: problem`.
     public func errors(in value: JSONNode) -> [String] {
@@ -60,11 +70,12 @@ public struct JSONSchemaValidator {
             return  // draft-07: $ref's siblings are ignored
         }
         if let type = keywords["type"] {
-            let allowed: [String] = switch type {
-            case .string(let name): [name]
-            case .array(let names): names.compactMap { if case .string(let name) = $0 { name } else { nil } }
-            default: []
-            }
+            let allowed: [String] =
+                switch type {
+                case .string(let name): [name]
+                case .array(let names): names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+                default: []
+                }
             if !allowed.contains(where: { Self.matches(value, type: $0) }) { errors.append("\(path): expected \(allowed.joined(separator: " or "))") }
         }
         if case .array(let options)? = keywords["enum"], !options.contains(value) { errors.append("\(path): \(value) is not one of \(options)") }
@@ -78,8 +89,11 @@ public struct JSONSchemaValidator {
                 if let schema = properties[name] {
                     validate(member, schema, "\(path).\(name)", &errors)
                 } else if let additional = keywords["additionalProperties"] {
-                    if additional == .bool(false) { errors.append("\(path): property \(name) is not allowed") }
-                    else if case .object = additional { validate(member, additional, "\(path).\(name)", &errors) }
+                    if additional == .bool(false) {
+                        errors.append("\(path): property \(name) is not allowed")
+                    } else if case .object = additional {
+                        validate(member, additional, "\(path).\(name)", &errors)
+                    }
                 }
             }
         }
@@ -106,7 +120,9 @@ public struct JSONSchemaValidator {
                 let valid = text.unicodeScalars.allSatisfy { uriCharacters.contains($0) }
                 switch format {
                 case "uri":
-                    if !valid || text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) == nil { errors.append("\(path): not an absolute URI: \(text)") }
+                    if !valid || text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) == nil {
+                        errors.append("\(path): not an absolute URI: \(text)")
+                    }
                 case "uri-reference":
                     if !valid || text.isEmpty { errors.append("\(path): not a URI reference: \(text)") }
                 default:
@@ -115,12 +131,16 @@ public struct JSONSchemaValidator {
             }
         }
         if case .array(let options)? = keywords["anyOf"] {
-            if !options.contains(where: { option in var scratch: [String] = []; validate(value, option, path, &scratch); return scratch.isEmpty }) {
+            if !options.contains(where: { option in
+                var scratch: [String] = []; validate(value, option, path, &scratch); return scratch.isEmpty
+            }) {
                 errors.append("\(path): matches none of anyOf")
             }
         }
         if case .array(let options)? = keywords["oneOf"] {
-            let matching = options.filter { option in var scratch: [String] = []; validate(value, option, path, &scratch); return scratch.isEmpty }
+            let matching = options.filter { option in
+                var scratch: [String] = []; validate(value, option, path, &scratch); return scratch.isEmpty
+            }
             if matching.count != 1 { errors.append("\(path): matches \(matching.count) of oneOf (exactly 1 expected)") }
         }
     }
@@ -128,7 +148,8 @@ public struct JSONSchemaValidator {
     static func matches(_ value: JSONNode, type: String) -> Bool {
         switch (type, value) {
         case ("object", .object), ("array", .array), ("string", .string), ("boolean", .bool), ("null", .null), ("integer", .integer),
-             ("number", .integer), ("number", .number): true
+            ("number", .integer), ("number", .number):
+            true
         case ("integer", .number(let number)): number == number.rounded()
         default: false
         }

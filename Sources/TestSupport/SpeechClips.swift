@@ -39,8 +39,10 @@ public enum SpeechClips {
         "Thank you for listening to this short lesson.",
     ]
     /// Silence before each sentence, in seconds.
-    public static let gaps = [1.0, 0.7, 1.9, 0.8, 2.6, 0.9, 1.3, 0.75, 2.2, 1.1, 0.85, 3.1,
-                       0.95, 1.6, 0.7, 2.4, 1.0, 1.8, 0.8, 1.2, 2.0, 0.9]
+    public static let gaps = [
+        1.0, 0.7, 1.9, 0.8, 2.6, 0.9, 1.3, 0.75, 2.2, 1.1, 0.85, 3.1,
+        0.95, 1.6, 0.7, 2.4, 1.0, 1.8, 0.8, 1.2, 2.0, 0.9,
+    ]
 
     public static let directory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-speech-\(getpid())")
@@ -60,7 +62,9 @@ public enum SpeechClips {
         var samples: [Float] = []
         for (index, text) in texts.enumerated() {
             let raw = directory.appendingPathComponent("sentence\(index).raw").path
-            try ExternalTool.shell("espeak-ng -v en-us -s 165 --stdout '\(text)' | sox -t wav - -t raw -r \(sampleRate) -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse")
+            try ExternalTool.shell(
+                "espeak-ng -v en-us -s 165 --stdout '\(text)' | sox -t wav - -t raw -r \(sampleRate) -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse"
+            )
             let data = try Data(contentsOf: URL(fileURLWithPath: raw))
             let spoken = data.withUnsafeBytes { bytes in
                 bytes.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32768 }
@@ -102,14 +106,17 @@ public enum SpeechClips {
         let raw = path + ".raw"
         let bytes = samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))).littleEndian }
         try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
-        try ExternalTool.shell("ffmpeg -nostdin -v error -y -f s16le -ar \(sampleRate) -ac 1 -i '\(raw)' -c:a aac -b:a 64k '\(path).part.m4a' && mv '\(path).part.m4a' '\(path)'")
+        try ExternalTool.shell(
+            "ffmpeg -nostdin -v error -y -f s16le -ar \(sampleRate) -ac 1 -i '\(raw)' -c:a aac -b:a 64k '\(path).part.m4a' && mv '\(path).part.m4a' '\(path)'")
         try? FileManager.default.removeItem(atPath: raw)
         return path
     }
 
     /// Cues as a WebVTT file: the true times passed through `transform` (caption = transform(media)).
-    public static func captions(_ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],
-                         transform: (Double) -> Double = { $0 }) throws -> String {
+    public static func captions(
+        _ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],
+        transform: (Double) -> Double = { $0 }
+    ) throws -> String {
         var text = "WEBVTT\n"
         var cues = try script.get().sentences.enumerated().filter { !dropped.contains($0.offset) }
             .map { (transform($0.element.start), transform($0.element.end), $0.element.text) }

@@ -173,7 +173,8 @@ public struct TranscriptBuilder: Sendable {
             if overlap < lines.count, let last = previousLines.last, !last.isEmpty {
                 let first = lines.lines[overlap]
                 if first.utf8.count > last.utf8.count, first.utf8.starts(with: last.utf8),
-                   first.utf8[first.utf8.index(first.startIndex, offsetBy: last.utf8.count)] == UInt8(ascii: " ") {
+                    first.utf8[first.utf8.index(first.startIndex, offsetBy: last.utf8.count)] == UInt8(ascii: " ")
+                {
                     extended = first[first.utf8.index(first.startIndex, offsetBy: last.utf8.count)...].drop { $0 == " " }
                 }
             }
@@ -274,7 +275,8 @@ public struct TranscriptBuilder: Sendable {
                     var j = i + 1
                     if j < bytes.count, bytes[j] == UInt8(ascii: "/") { j += 1 }
                     guard j + 1 < bytes.count, bytes[j + 1] == UInt8(ascii: ">"),
-                          [UInt8(ascii: "i"), UInt8(ascii: "b"), UInt8(ascii: "u")].contains(bytes[j] | 0x20) else { return nil }
+                        [UInt8(ascii: "i"), UInt8(ascii: "b"), UInt8(ascii: "u")].contains(bytes[j] | 0x20)
+                    else { return nil }
                     tags = true
                     i = j + 2
                     continue
@@ -343,14 +345,16 @@ public struct TranscriptBuilder: Sendable {
             rest = rest.dropFirst().drop { $0 == " " }
         }
         // A label is short: look for its colon in the first few bytes only.
-        let colonOffset: Int? = rest.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.prefix(32).firstIndex(of: UInt8(ascii: ":"))
-        } ?? rest.utf8.prefix(32).firstIndex(of: UInt8(ascii: ":")).map { rest.utf8.distance(from: rest.startIndex, to: $0) }
+        let colonOffset: Int? =
+            rest.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.prefix(32).firstIndex(of: UInt8(ascii: ":"))
+            } ?? rest.utf8.prefix(32).firstIndex(of: UInt8(ascii: ":")).map { rest.utf8.distance(from: rest.startIndex, to: $0) }
         if let colonOffset {
             let colon = rest.utf8.index(rest.startIndex, offsetBy: colonOffset)
             let label = rest[..<colon]
             let words = label.split(separator: " ")
-            let isName = !label.isEmpty && words.count <= 3 && label.count <= 30
+            let isName =
+                !label.isEmpty && words.count <= 3 && label.count <= 30
                 && words.allSatisfy { $0.first?.isUppercase == true || $0.first?.isNumber == true }
                 && label.allSatisfy { $0.isLetter || $0 == " " || $0 == "." || $0 == "'" || $0 == "-" || $0.isNumber }
                 && rest[rest.index(after: colon)...].first == " "

@@ -16,7 +16,8 @@ public enum TranscriptRenderer {
         case .markdown:
             var output = "# \(markdownEscaped(transcript.title))\n"
             for paragraph in transcript.paragraphs {
-                output += "\n" + (timestamps ? "`\(stamp(paragraph.start))` " : "")
+                output +=
+                    "\n" + (timestamps ? "`\(stamp(paragraph.start))` " : "")
                     + (paragraph.speaker.map { "**\(markdownEscaped($0)):** " } ?? "") + markdownEscaped(paragraph.text) + "\n"
             }
             return output
@@ -38,7 +39,8 @@ public enum TranscriptRenderer {
             for paragraph in transcript.paragraphs {
                 output += "<p>"
                 if timestamps {
-                    output += "<a class=\"time\" href=\"\(escaped(mediaURL))#t=\(JSONValue.number(milliseconds(paragraph.start)).serialized())\">\(stamp(paragraph.start))</a> "
+                    output +=
+                        "<a class=\"time\" href=\"\(escaped(mediaURL))#t=\(JSONValue.number(milliseconds(paragraph.start)).serialized())\">\(stamp(paragraph.start))</a> "
                 }
                 if let speaker = paragraph.speaker { output += "<span class=\"speaker\">\(escaped(speaker)):</span> " }
                 output += escaped(paragraph.text) + "</p>\n"
@@ -46,11 +48,14 @@ public enum TranscriptRenderer {
             return output + "</main>\n</body>\n</html>\n"
         case .json:
             // A paragraph a line.
-            var output = "{\"title\":\(JSONValue.string(transcript.title).serialized()),"
+            var output =
+                "{\"title\":\(JSONValue.string(transcript.title).serialized()),"
                 + "\"language\":\(JSONValue.string(transcript.language).serialized()),\"paragraphs\":["
             for (index, paragraph) in transcript.paragraphs.enumerated() {
-                let object = JSONValue.object([("start", .number(milliseconds(paragraph.start))), ("end", .number(milliseconds(paragraph.end))),
-                                               ("speaker", paragraph.speaker.map { .string($0) } ?? .null), ("text", .string(paragraph.text))])
+                let object = JSONValue.object([
+                    ("start", .number(milliseconds(paragraph.start))), ("end", .number(milliseconds(paragraph.end))),
+                    ("speaker", paragraph.speaker.map { .string($0) } ?? .null), ("text", .string(paragraph.text)),
+                ])
                 output += (index == 0 ? "\n" : ",\n") + object.serialized()
             }
             return output + "\n]}\n"

@@ -13,6 +13,9 @@ struct MediaLintCommand: ParsableCommand {
             Shell completions: medialint --generate-completion-script bash|zsh|fish
             """,
         version: ToolInfo.version,
-        subcommands: [CheckCommand.self, ReportCommand.self, FlashCommand.self, SyncCommand.self, LintCommand.self, TranscriptCommand.self, AutoplayCommand.self, ProbeCommand.self, CuesCommand.self, ConvertCommand.self, ShiftCommand.self, RulesCommand.self]
+        subcommands: [
+            CheckCommand.self, ReportCommand.self, FlashCommand.self, SyncCommand.self, LintCommand.self, TranscriptCommand.self, AutoplayCommand.self,
+            ProbeCommand.self, CuesCommand.self, ConvertCommand.self, ShiftCommand.self, RulesCommand.self,
+        ]
     )
 }

@@ -54,7 +54,8 @@ struct HTMLTokenizerTests {
 /// What the scanner makes of pages.
 struct PageScannerTests {
     @Test func elementsAndTheirSources() {
-        let (elements, reviews) = PageScanner.scan("""
+        let (elements, reviews) = PageScanner.scan(
+            """
             <audio autoplay="false" loop controls src=" a.mp3 "></audio>
             <video autoplay muted><source src="v.webm"><source src="v.mp4"></video>
             <video src=x.mp4 autoplay><source src=ignored.mp4></video>
@@ -88,7 +89,8 @@ struct PageScannerTests {
 
     @Test func audibleStretches() {
         // 10 ms frames: 1 s of sound, a 0.3 s gap (bridged), 0.5 s of sound, 1 s of quiet, a 50 ms burst (dropped).
-        let levels: [Float] = Array(repeating: -20, count: 100) + Array(repeating: -80, count: 30) + Array(repeating: -30, count: 50)
+        let levels: [Float] =
+            Array(repeating: -20, count: 100) + Array(repeating: -80, count: 30) + Array(repeating: -30, count: 50)
             + Array(repeating: -90, count: 100) + Array(repeating: -10, count: 5) + Array(repeating: -90, count: 10)
         let stretches = AudioActivity.stretches(levels: levels, frameSeconds: 0.01)
         #expect(stretches.count == 1)

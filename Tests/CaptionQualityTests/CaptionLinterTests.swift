@@ -19,19 +19,20 @@ struct CaptionLinterTests {
     @Test func everyRuleOnce() throws {
         let linter = CaptionLinter(profile: .netflix, framesPerSecond: 24, mediaDuration: 32.5)
         let issues = linter.lint(try Self.read("every-rule.vtt"))
-        #expect(Self.located(issues) == [
-            "lint.min-duration cue 2 line 6",
-            "lint.min-gap cue 3 line 9",
-            "lint.max-duration cue 4 line 12",
-            "lint.reading-speed cue 5 line 15",
-            "lint.line-length cue 6 line 19",
-            "lint.max-lines cue 7 line 22",
-            "lint.overlap cue 9 line 30",
-            "lint.empty cue 10 line 33",
-            "lint.negative-duration cue 11 line 35",
-            "lint.markup cue 12 line 38",
-            "lint.after-end cue 12 line 38",
-        ])
+        #expect(
+            Self.located(issues) == [
+                "lint.min-duration cue 2 line 6",
+                "lint.min-gap cue 3 line 9",
+                "lint.max-duration cue 4 line 12",
+                "lint.reading-speed cue 5 line 15",
+                "lint.line-length cue 6 line 19",
+                "lint.max-lines cue 7 line 22",
+                "lint.overlap cue 9 line 30",
+                "lint.empty cue 10 line 33",
+                "lint.negative-duration cue 11 line 35",
+                "lint.markup cue 12 line 38",
+                "lint.after-end cue 12 line 38",
+            ])
         let byRule = Dictionary(grouping: issues, by: \.rule)
         #expect(byRule["lint.min-duration"]?.first?.data["measured"] == .number(0.5) && byRule["lint.min-duration"]?.first?.data["limit"] == .number(0.833))
         #expect(byRule["lint.reading-speed"]?.first?.data["measured"] == .number(47))
@@ -56,11 +57,17 @@ struct CaptionLinterTests {
             CaptionLinter(profile: profile).lint(document).filter { Self.cue($0) > 0 }.map { "\($0.rule) \(Self.cue($0)) \($0.severity)" }
         }
         #expect(summary(.netflix) == ["lint.line-length 3 warning", "lint.reading-speed 5 warning", "lint.markup 6 warning"])
-        #expect(summary(.bbc) == ["lint.line-length 2 warning", "lint.line-length 3 warning", "lint.reading-speed 4 warning",
-                                  "lint.reading-speed 5 warning", "lint.markup 6 warning"])
-        #expect(summary(.dcmp) == ["lint.line-length 1 warning", "lint.line-length 2 warning", "lint.line-length 3 warning",
-                                   "lint.reading-speed 4 warning", "lint.line-length 4 warning", "lint.reading-speed 5 error",
-                                   "lint.line-length 5 warning", "lint.line-length 5 warning", "lint.markup 6 warning"])
+        #expect(
+            summary(.bbc) == [
+                "lint.line-length 2 warning", "lint.line-length 3 warning", "lint.reading-speed 4 warning",
+                "lint.reading-speed 5 warning", "lint.markup 6 warning",
+            ])
+        #expect(
+            summary(.dcmp) == [
+                "lint.line-length 1 warning", "lint.line-length 2 warning", "lint.line-length 3 warning",
+                "lint.reading-speed 4 warning", "lint.line-length 4 warning", "lint.reading-speed 5 error",
+                "lint.line-length 5 warning", "lint.line-length 5 warning", "lint.markup 6 warning",
+            ])
         // The Windows-1252 file: the encoding rule and the reader's note.
         let fileLevel = CaptionLinter().lint(document).filter { Self.cue($0) == 0 }.map(\.rule)
         #expect(fileLevel == ["lint.syntax", "lint.encoding"])
@@ -84,8 +91,11 @@ struct CaptionLinterTests {
 
     @Test func notesTurnRulesOff() throws {
         let issues = CaptionLinter().lint(try Self.read("suppressed.vtt"))
-        #expect(Self.located(issues) == ["lint.line-length cue 2 line 10", "lint.min-duration cue 4 line 18",
-                                         "lint.reading-speed cue 4 line 18"])
+        #expect(
+            Self.located(issues) == [
+                "lint.line-length cue 2 line 10", "lint.min-duration cue 4 line 18",
+                "lint.reading-speed cue 4 line 18",
+            ])
     }
 
     @Test func findingsCarryTheirPlace() throws {
@@ -97,7 +107,6 @@ struct CaptionLinterTests {
         #expect(finding.data == .object([("cue", .integer(6)), ("measured", .number(58)), ("limit", .number(42))]))
     }
 }
-
 
 /// The one-pass ASCII measurement agrees with the full cue text parser on every text it accepts.
 struct CueReadingTests {
@@ -115,7 +124,8 @@ struct CueReadingTests {
             #expect(fast.readingCharacters == slow.readingCharacters, "\(format) \(text)")
             #expect(fast.words == slow.words, "\(format) \(text)")
             #expect(fast.isEmpty == slow.isEmpty, "\(format) \(text)")
-            #expect(fast.longLines.map(\.line) == slow.longLines.map(\.line) && fast.longLines.map(\.length) == slow.longLines.map(\.length), "\(format) \(text)")
+            #expect(
+                fast.longLines.map(\.line) == slow.longLines.map(\.line) && fast.longLines.map(\.length) == slow.longLines.map(\.length), "\(format) \(text)")
             #expect(fast.markupProblem == slow.markupProblem, "\(format) \(text)")
         }
     }

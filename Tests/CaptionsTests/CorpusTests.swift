@@ -38,11 +38,13 @@ import Testing
             guard let document = try? CaptionFile.read(bytes, format: format) else { continue }
             try expectStableWriting(document, context: "\(file) read as \(format)")
             // Read in parts, as long files are: the one-pass document (text that needs no decoding first).
-            let plainUTF8 = !bytes.contains(0) && !bytes.starts(with: [0xEF, 0xBB, 0xBF])
+            let plainUTF8 =
+                !bytes.contains(0) && !bytes.starts(with: [0xEF, 0xBB, 0xBF])
                 && bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil
             for parts in [2, 3] where plainUTF8 {
                 let inParts = bytes.withUnsafeBufferPointer { buffer in
-                    format == .srt ? SRTReader.parseInParts(ByteText(bytes: buffer, collapsesCarriageReturnRuns: true), parts: parts)?.0
+                    format == .srt
+                        ? SRTReader.parseInParts(ByteText(bytes: buffer, collapsesCarriageReturnRuns: true), parts: parts)?.0
                         : WebVTTReader.parseInParts(ByteText(bytes: buffer), parts: parts)
                 }
                 guard let inParts else { continue }
@@ -59,8 +61,9 @@ import Testing
         #expect(guessed.diagnostics.first?.rule == "srt.encoding")
         let named = try CaptionFile.read(gb, encoding: "gb2312")
         #expect(named.cues.contains { $0.text.contains("宇宙守护神") })
-        let cyrillic = try CaptionFile.read(Fixtures.url("captions-corpus/subtitleedit__libse_auto_detect_windows-1251.srt").path,
-                                            encoding: "windows-1251")
+        let cyrillic = try CaptionFile.read(
+            Fixtures.url("captions-corpus/subtitleedit__libse_auto_detect_windows-1251.srt").path,
+            encoding: "windows-1251")
         #expect(cyrillic.cues.contains { $0.text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) } })
     }
 }

@@ -25,8 +25,9 @@ import Testing
         var random = SeededRandom(seed: seed &+ 1000)
         var document = CaptionDocument(format: .srt)
         for i in 0..<Int.random(in: 0...12, using: &random) {
-            var cue = Cue(identifier: String(i + 1), start: randomTime(&random), end: randomTime(&random),
-                          text: randomText(&random, markup: ["<i>", "</i>", "<b>", "</b>", "<font color=\"red\">", "</font>", "{\\an8}"]))
+            var cue = Cue(
+                identifier: String(i + 1), start: randomTime(&random), end: randomTime(&random),
+                text: randomText(&random, markup: ["<i>", "</i>", "<b>", "</b>", "<font color=\"red\">", "</font>", "{\\an8}"]))
             if Bool.random(using: &random) {
                 var settings = CueSettings()
                 settings.srtCoordinates = "X1:\(Int.random(in: 0...999, using: &random)) X2:1 Y1:2 Y2:3"
@@ -63,8 +64,9 @@ import Testing
         }
         let cueCount = Int.random(in: 0...15, using: &random)
         for _ in 0..<cueCount {
-            var cue = Cue(identifier: Bool.random(using: &random) ? word(&random) : "", start: randomTime(&random), end: randomTime(&random),
-                          text: randomText(&random, markup: ["<i>", "</i>", "<v Ann>", "</v>", "<c.x>", "</c>", "&amp;", "&lt;", "<00:00:01.000>"]))
+            var cue = Cue(
+                identifier: Bool.random(using: &random) ? word(&random) : "", start: randomTime(&random), end: randomTime(&random),
+                text: randomText(&random, markup: ["<i>", "</i>", "<v Ann>", "</v>", "<c.x>", "</c>", "&amp;", "&lt;", "<00:00:01.000>"]))
             var settings = CueSettings()
             if Bool.random(using: &random) {
                 settings.line = Bool.random(using: &random) ? Double(Int.random(in: -5...20, using: &random)) : percentage(&random)

@@ -52,8 +52,9 @@ import Testing
         let document = try read("missing-and-broken-timecodes.srt")
         #expect(document.cues.map(\.text) == ["The first cue.", "The third cue."])
         #expect(times(document) == [[0, 1234], [7_204_567, 7_208_901]])
-        #expect(document.diagnostics.filter { $0.severity == .error }.map { "\($0.line) \($0.rule)" }
-            == ["5 srt.garbage", "14 srt.timing", "18 srt.timing"])
+        #expect(
+            document.diagnostics.filter { $0.severity == .error }.map { "\($0.line) \($0.rule)" }
+                == ["5 srt.garbage", "14 srt.timing", "18 srt.timing"])
         #expect(document.diagnostics.first { $0.line == 14 }?.message == "unreadable timing line \"--> 02:00:10,901\": block skipped")
     }
 
@@ -130,30 +131,40 @@ import Testing
 
     @Test func markupPlayersKnowAndTagsTheyDoNot() throws {
         let document = try read("markup-players-know-and-unknown-tags.srt")
-        #expect(document.cues.map { $0.plainText(in: .srt) } == [
-            "italic struck Little a\nb",
-            "line one\nline two\nline three",
-            "closing nothing and spaced",
-            "5 < 6 and 7 > 3 stay text, so does <3",
-            "yellow bold",
-        ])
+        #expect(
+            document.cues.map { $0.plainText(in: .srt) } == [
+                "italic struck Little a\nb",
+                "line one\nline two\nline three",
+                "closing nothing and spaced",
+                "5 < 6 and 7 > 3 stay text, so does <3",
+                "yellow bold",
+            ])
         // The raw markup is kept as written.
         #expect(document.cues[0].text == "<i>italic <s>struck</s> <sub>Little</sub> a<br>b</i>")
-        #expect(document.cues[0].nodes(in: .srt) == [
-            .element(CueElement(kind: .italic, children: [
-                .text("italic "), .element(CueElement(kind: .strike, children: [.text("struck")])), .text(" Little a\nb"),
-            ])),
-        ])
-        #expect(SRTMarkup.problems(of: document.cues[0].text).map(\.message) == ["unknown tag <sub> left out of the text",
-                                                                                  "unknown tag </sub> left out of the text"])
-        #expect(SRTMarkup.problems(of: document.cues[2].text).map(\.message) == [
-            "unknown tag </xyz> left out of the text", "malformed tag < u> (read as a tag, left out of the text)",
-        ])
+        #expect(
+            document.cues[0].nodes(in: .srt) == [
+                .element(
+                    CueElement(
+                        kind: .italic,
+                        children: [
+                            .text("italic "), .element(CueElement(kind: .strike, children: [.text("struck")])), .text(" Little a\nb"),
+                        ]))
+            ])
+        #expect(
+            SRTMarkup.problems(of: document.cues[0].text).map(\.message) == [
+                "unknown tag <sub> left out of the text",
+                "unknown tag </sub> left out of the text",
+            ])
+        #expect(
+            SRTMarkup.problems(of: document.cues[2].text).map(\.message) == [
+                "unknown tag </xyz> left out of the text", "malformed tag < u> (read as a tag, left out of the text)",
+            ])
         #expect(SRTMarkup.problems(of: document.cues[3].text).isEmpty)
-        #expect(SRTMarkup.nodes(of: document.cues[4].text) == [
-            .element(CueElement(kind: .font, annotation: "#ffff00", children: [.text("yellow")])), .text(" "),
-            .element(CueElement(kind: .bold, children: [.text("bold")])),
-        ])
+        #expect(
+            SRTMarkup.nodes(of: document.cues[4].text) == [
+                .element(CueElement(kind: .font, annotation: "#ffff00", children: [.text("yellow")])), .text(" "),
+                .element(CueElement(kind: .bold, children: [.text("bold")])),
+            ])
     }
 }
 
@@ -174,7 +185,8 @@ import Testing
         let document: CaptionDocument
         if blocks > 100_000 {
             // Long enough to be parsed in parts (written to a file: the parallel reader works on mapped files).
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stray-\(blocks)-\(UUID().uuidString).\(format == .srt ? "srt" : "vtt")").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("stray-\(blocks)-\(UUID().uuidString).\(format == .srt ? "srt" : "vtt")")
+                .path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             defer { try? FileManager.default.removeItem(atPath: path) }
             #expect(bytes.count >= ParallelParsing.minimumSize)

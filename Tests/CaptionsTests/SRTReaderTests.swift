@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func looseTimes() throws {
-        let document = try read("""
+        let document = try read(
+            """
             1
             0:0:1.5 --> 0:00:02,25
             dot, loose digits, short fractions
@@ -48,7 +49,8 @@ import Testing
 
     /// Whatever hours a writer writes (any Int64 of milliseconds) read back; beyond that it is not a time.
     @Test func hugeHours() throws {
-        let document = try read("1\n2222222222222:01:00,000 --> 2562047788015:12:55,807\nfar\n\n2\n9999999999999:00:00,000 --> 9999999999999:00:00,001\ntoo far\n")
+        let document = try read(
+            "1\n2222222222222:01:00,000 --> 2562047788015:12:55,807\nfar\n\n2\n9999999999999:00:00,000 --> 9999999999999:00:00,001\ntoo far\n")
         #expect(times(document) == [[7_999_999_999_999_260_000, Int64.max]])
         #expect(document.cues.map(\.text) == ["far"])
         #expect(document.diagnostics.map(\.rule) == ["srt.timing"])

@@ -9,8 +9,10 @@ import TestSupport
     private func model(_ bytes: [UInt8]) -> (cr: Bool, arrow: Bool, empty: Bool, blank: Bool) {
         let text = String(decoding: bytes, as: UTF8.self)
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        return (bytes.contains(0x0D), text.contains("-->"), lines.contains { $0.isEmpty },
-                lines.contains { $0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0C || $0 == 0x0D } })
+        return (
+            bytes.contains(0x0D), text.contains("-->"), lines.contains { $0.isEmpty },
+            lines.contains { $0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0C || $0 == 0x0D } }
+        )
     }
 
     @Test func agreesWithTheByteModel() {
@@ -21,8 +23,9 @@ import TestSupport
             let bytes = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
             let shape = bytes.withUnsafeBufferPointer { TextShape(utf8: $0) }
             let expected = model(bytes)
-            #expect(shape.hasCarriageReturn == expected.cr && shape.hasArrow == expected.arrow
-                        && shape.hasEmptyLine == expected.empty && shape.hasBlankLine == expected.blank, "\(bytes)")
+            #expect(
+                shape.hasCarriageReturn == expected.cr && shape.hasArrow == expected.arrow
+                    && shape.hasEmptyLine == expected.empty && shape.hasBlankLine == expected.blank, "\(bytes)")
         }
     }
 }

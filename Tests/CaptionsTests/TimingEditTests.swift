@@ -4,9 +4,11 @@ import Testing
 
 @Suite struct TimingEditTests {
     private func document(_ ranges: [(Int64, Int64)], text: String = "x") -> CaptionDocument {
-        CaptionDocument(format: .webvtt, cues: ranges.map {
-            Cue(start: CaptionTime(milliseconds: $0.0), end: CaptionTime(milliseconds: $0.1), text: text)
-        })
+        CaptionDocument(
+            format: .webvtt,
+            cues: ranges.map {
+                Cue(start: CaptionTime(milliseconds: $0.0), end: CaptionTime(milliseconds: $0.1), text: text)
+            })
     }
 
     @Test func shift() {

@@ -96,13 +96,19 @@ import Testing
             case "startTime": #expect(Self.jsSeconds(cue.start) == (value as? NSNumber)?.doubleValue, "\(context) start")
             case "endTime": #expect(Self.jsSeconds(cue.end) == (value as? NSNumber)?.doubleValue, "\(context) end")
             case "line":
-                if value as? String == "auto" { #expect(settings.line == nil, "\(context) line") }
-                else { expectSameValue(settings.line, value, "\(context) line") }
+                if value as? String == "auto" {
+                    #expect(settings.line == nil, "\(context) line")
+                } else {
+                    expectSameValue(settings.line, value, "\(context) line")
+                }
             case "snapToLines": #expect(settings.snapToLines == (value as? Bool), "\(context) snapToLines")
             case "lineAlign": #expect(settings.lineAlign.rawValue == value as? String, "\(context) lineAlign")
             case "position":
-                if value as? String == "auto" { #expect(settings.position == nil, "\(context) position") }
-                else { expectSameValue(settings.position, value, "\(context) position") }
+                if value as? String == "auto" {
+                    #expect(settings.position == nil, "\(context) position")
+                } else {
+                    expectSameValue(settings.position, value, "\(context) position")
+                }
             case "positionAlign": #expect(settings.positionAlign.rawValue == value as? String, "\(context) positionAlign")
             case "size": expectSameValue(settings.size, value, "\(context) size")
             case "align": #expect(settings.align.rawValue == value as? String, "\(context) align")
@@ -124,17 +130,18 @@ import Testing
 
     private func compare(_ region: CueRegion, with fields: [String: Any], context: String) {
         for (key, value) in fields {
-            let actual: Any = switch key {
-            case "id": region.identifier
-            case "width": region.width
-            case "lines": region.lines
-            case "regionAnchorX": region.anchorX
-            case "regionAnchorY": region.anchorY
-            case "viewportAnchorX": region.viewportAnchorX
-            case "viewportAnchorY": region.viewportAnchorY
-            case "scroll": region.scrollUp ? "up" : ""
-            default: "unknown"
-            }
+            let actual: Any =
+                switch key {
+                case "id": region.identifier
+                case "width": region.width
+                case "lines": region.lines
+                case "regionAnchorX": region.anchorX
+                case "regionAnchorY": region.anchorY
+                case "viewportAnchorX": region.viewportAnchorX
+                case "viewportAnchorY": region.viewportAnchorY
+                case "scroll": region.scrollUp ? "up" : ""
+                default: "unknown"
+                }
             if let number = actual as? Double {
                 expectSameValue(number, value, "\(context) region \(key)")
             } else {

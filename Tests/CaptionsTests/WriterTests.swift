@@ -18,7 +18,8 @@ import TestSupport
         settings.align = .start
         settings.region = "left"
         document.cues = [
-            Cue(identifier: "intro", start: CaptionTime(milliseconds: 1000), end: CaptionTime(milliseconds: 2500),
+            Cue(
+                identifier: "intro", start: CaptionTime(milliseconds: 1000), end: CaptionTime(milliseconds: 2500),
                 text: "<v Ann>Hello <c.loud>there</c></v>", settings: settings),
             Cue(start: CaptionTime(milliseconds: 3_723_004), end: CaptionTime(milliseconds: 3_725_000), text: "two\nlines"),
         ]
@@ -61,12 +62,16 @@ import TestSupport
     @Test func srtCanonicalOutput() throws {
         var settings = CueSettings()
         settings.srtCoordinates = "X1:1 X2:2 Y1:3 Y2:4"
-        let document = CaptionDocument(format: .srt, cues: [
-            Cue(identifier: "7", start: CaptionTime(milliseconds: 0), end: CaptionTime(milliseconds: 1001), text: "<i>one</i>"),
-            Cue(start: CaptionTime(milliseconds: 360_000_000), end: CaptionTime(milliseconds: 360_000_001), text: "a\nb", settings: settings),
-        ])
+        let document = CaptionDocument(
+            format: .srt,
+            cues: [
+                Cue(identifier: "7", start: CaptionTime(milliseconds: 0), end: CaptionTime(milliseconds: 1001), text: "<i>one</i>"),
+                Cue(start: CaptionTime(milliseconds: 360_000_000), end: CaptionTime(milliseconds: 360_000_001), text: "a\nb", settings: settings),
+            ])
         let (bytes, _) = SRTWriter().write(document)
-        #expect(String(decoding: bytes, as: UTF8.self) == "1\n00:00:00,000 --> 00:00:01,001\n<i>one</i>\n\n2\n100:00:00,000 --> 100:00:00,001 X1:1 X2:2 Y1:3 Y2:4\na\nb\n\n")
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == "1\n00:00:00,000 --> 00:00:01,001\n<i>one</i>\n\n2\n100:00:00,000 --> 100:00:00,001 X1:1 X2:2 Y1:3 Y2:4\na\nb\n\n")
         let crlf = SRTWriter(lineEnding: .crlf).write(document).bytes
         #expect(String(decoding: crlf, as: UTF8.self).hasPrefix("1\r\n00:00:00,000 --> 00:00:01,001\r\n<i>one</i>\r\n\r\n2\r\n"))
         let read = try SRTReader().read(utf8: bytes)
@@ -77,9 +82,11 @@ import TestSupport
 
     /// What a format cannot hold inside a cue is made safe, so the output reads back as the same cues.
     @Test func unsafeTextIsRepaired() throws {
-        let document = CaptionDocument(format: .webvtt, cues: [
-            Cue(identifier: "a-->b", start: .zero, end: CaptionTime(milliseconds: 1000), text: "\nfirst\n\nsecond --> third\n"),
-        ])
+        let document = CaptionDocument(
+            format: .webvtt,
+            cues: [
+                Cue(identifier: "a-->b", start: .zero, end: CaptionTime(milliseconds: 1000), text: "\nfirst\n\nsecond --> third\n")
+            ])
         let (bytes, diagnostics) = WebVTTWriter().write(document)
         #expect(String(decoding: bytes, as: UTF8.self) == "WEBVTT\n\na->b\n00:00:00.000 --> 00:00:01.000\nfirst\nsecond --&gt; third\n")
         #expect(diagnostics.count == 3)
@@ -87,9 +94,12 @@ import TestSupport
         #expect(read.cues.count == 1)
         #expect(read.cues[0].plainText == "first\nsecond --> third")
 
-        let srt = SRTWriter().write(CaptionDocument(format: .srt, cues: [
-            Cue(start: .zero, end: CaptionTime(milliseconds: 1000), text: "one\n  \ntwo --> three"),
-        ]))
+        let srt = SRTWriter().write(
+            CaptionDocument(
+                format: .srt,
+                cues: [
+                    Cue(start: .zero, end: CaptionTime(milliseconds: 1000), text: "one\n  \ntwo --> three")
+                ]))
         #expect(String(decoding: srt.bytes, as: UTF8.self) == "1\n00:00:00,000 --> 00:00:01,000\none\ntwo -> three\n\n")
     }
 
@@ -105,19 +115,31 @@ import TestSupport
     /// Found by `make fuzz`: cases where written output did not read back the same.
     @Test func fuzzFindings() throws {
         // "---->" in SRT text: replacing "-->" once leaves "--->"… every arrow must go.
-        let arrows = SRTWriter().write(CaptionDocument(format: .srt, cues: [
-            Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "a ----> b"),
-        ])).bytes
+        let arrows = SRTWriter().write(
+            CaptionDocument(
+                format: .srt,
+                cues: [
+                    Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "a ----> b")
+                ])
+        ).bytes
         #expect(String(decoding: arrows, as: UTF8.self).contains("a -> b"))
         // A line of a form feed is text in WebVTT but blank in SRT.
-        let formFeed = SRTWriter().write(CaptionDocument(format: .srt, cues: [
-            Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "x\n\u{0C}"),
-        ])).bytes
+        let formFeed = SRTWriter().write(
+            CaptionDocument(
+                format: .srt,
+                cues: [
+                    Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "x\n\u{0C}")
+                ])
+        ).bytes
         #expect(String(decoding: formFeed, as: UTF8.self) == "1\n00:00:00,000 --> 00:00:00,001\nx\n\n")
         // NUL reads as U+FFFD in WebVTT, so it is written so.
-        let nul = WebVTTWriter().write(CaptionDocument(format: .webvtt, cues: [
-            Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "a\u{0}b"),
-        ])).bytes
+        let nul = WebVTTWriter().write(
+            CaptionDocument(
+                format: .webvtt,
+                cues: [
+                    Cue(start: .zero, end: CaptionTime(milliseconds: 1), text: "a\u{0}b")
+                ])
+        ).bytes
         #expect(try WebVTTReader().read(nul).cues.first?.text == "a\u{FFFD}b")
         #expect(!nul.contains(0))
         // A region of defaults still needs a settings line to be a region.
@@ -157,8 +179,9 @@ import TestSupport
             for (arrow, replacement, dropWhitespace) in [(SafeLines.Arrow.escaped, "--&gt;", false), (.shortened, "->", true)] {
                 let crlf = round % 2 == 0 && arrow == .shortened
                 var out: [UInt8] = []
-                let outcome = SafeLines.append(text, to: &out, dropping: dropWhitespace ? SafeLines.isBlank : SafeLines.isEmpty, arrow: arrow,
-                                               crlf: crlf, spill: nil)
+                let outcome = SafeLines.append(
+                    text, to: &out, dropping: dropWhitespace ? SafeLines.isBlank : SafeLines.isEmpty, arrow: arrow,
+                    crlf: crlf, spill: nil)
                 let expected = model(text, dropWhitespace: dropWhitespace, replacement: replacement, crlf: crlf)
                 #expect(out == expected.bytes, "\(arrow) \(text.debugDescription)")
                 #expect(outcome.droppedLines == expected.dropped && outcome.replacedArrows == expected.replaced, "\(text.debugDescription)")

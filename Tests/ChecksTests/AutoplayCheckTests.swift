@@ -20,16 +20,25 @@ enum AutoplaySite {
     static let media: Result<Void, Error> = Result {
         // A talk: espeak-ng reading a paragraph, cut to 20 s.
         let talk = directory.appendingPathComponent("talk.wav").path
-        try ExternalTool.run("espeak-ng", ["-v", "en-us", "-s", "150", "-w", talk,
-                                           "Good morning and welcome to the open day. Today we will walk through the library, the new studios and the garden. "
-                                           + "Please keep your badge with you at all times, and ask any of our volunteers if you need help finding your way. "
-                                           + "Refreshments are served in the main hall from eleven until two, and the last tour leaves at four."])
+        try ExternalTool.run(
+            "espeak-ng",
+            [
+                "-v", "en-us", "-s", "150", "-w", talk,
+                "Good morning and welcome to the open day. Today we will walk through the library, the new studios and the garden. "
+                    + "Please keep your badge with you at all times, and ask any of our volunteers if you need help finding your way. "
+                    + "Refreshments are served in the main hall from eleven until two, and the last tour leaves at four.",
+            ])
         let clips: [(String, [String])] = [
             ("talk-20s.m4a", ["-i", talk, "-t", "20", "-c:a", "aac"]),
             ("chime-2s.m4a", ["-f", "lavfi", "-i", "sine=frequency=880:duration=2", "-c:a", "aac"]),
             ("silence-10s.m4a", ["-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "10", "-c:a", "aac"]),
-            ("music-8s.ogg", ["-f", "lavfi", "-i", "sine=frequency=220:duration=8", "-f", "lavfi", "-i", "sine=frequency=330:duration=8",
-                              "-filter_complex", "amix=inputs=2", "-c:a", "libvorbis"]),
+            (
+                "music-8s.ogg",
+                [
+                    "-f", "lavfi", "-i", "sine=frequency=220:duration=8", "-f", "lavfi", "-i", "sine=frequency=330:duration=8",
+                    "-filter_complex", "amix=inputs=2", "-c:a", "libvorbis",
+                ]
+            ),
             ("video-no-audio.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=3", "-c:v", "libx264", "-pix_fmt", "yuv420p"]),
         ]
         for (name, arguments) in clips {

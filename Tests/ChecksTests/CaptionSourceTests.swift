@@ -13,9 +13,11 @@ struct CaptionSourceTests {
     }
 
     @Test func cuesBecomeADocument() {
-        let cues = [EmbeddedCue(start: 1, end: 2.5, text: "First\n\nline --> two", markup: .srt),
-                    EmbeddedCue(start: 3, end: nil, text: "No end", markup: .srt),
-                    EmbeddedCue(start: 4, end: nil, text: "Last", markup: .srt)]
+        let cues = [
+            EmbeddedCue(start: 1, end: 2.5, text: "First\n\nline --> two", markup: .srt),
+            EmbeddedCue(start: 3, end: nil, text: "No end", markup: .srt),
+            EmbeddedCue(start: 4, end: nil, text: "Last", markup: .srt),
+        ]
         let document = EmbeddedCaptions.document(from: cues)
         #expect(document.format == .srt)
         #expect(document.cues.map(\.text) == ["First\nline -> two", "No end", "Last"])

@@ -53,8 +53,9 @@ import Testing
 
     /// 2 s of video and 6 s of audio in Matroska (no per-stream duration): the video was seen whole.
     @Test func videoShorterThanTheAudioPasses() throws {
-        let path = try GeneratedClips.make("short-video.mkv", source: "testsrc=size=64x36:rate=25:duration=2",
-                                           arguments: ["-f", "lavfi", "-i", "sine=duration=6", "-c:v", "mpeg4", "-c:a", "libvorbis"])
+        let path = try GeneratedClips.make(
+            "short-video.mkv", source: "testsrc=size=64x36:rate=25:duration=2",
+            arguments: ["-f", "lavfi", "-i", "sine=duration=6", "-c:v", "mpeg4", "-c:a", "libvorbis"])
         let result = try GeneratedClips.check(path)
         #expect(result.verdict == .pass)
         #expect(result.metrics["framesAnalysed"]?.intValue == 50)
@@ -63,7 +64,10 @@ import Testing
         var partial = result
         try FlashCheck.checkCoverage(&partial, frames: 12, decoded: 0.5, stated: 6.003, stream: 0, path: path)
         #expect(partial.verdict == .unverified)
-        #expect(partial.findings.map(\.message) == ["only 0.500 s of video (12 frames) could be decoded of the 6.003 s the file states: the rest was not checked for flashing"])
+        #expect(
+            partial.findings.map(\.message) == [
+                "only 0.500 s of video (12 frames) could be decoded of the 6.003 s the file states: the rest was not checked for flashing"
+            ])
         #expect(partial.findings.map(\.rule) == ["flash.unverified"])
     }
 
@@ -71,8 +75,12 @@ import Testing
     @Test func aTransportStreamCutToOneFrameIsUnverified() throws {
         let whole = GeneratedClips.directory.appendingPathComponent("speech.ts").path
         if !FileManager.default.fileExists(atPath: whole) {
-            try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", Self.media.appendingPathComponent("speech.mp4").path,
-                                            "-c", "copy", "-f", "mpegts", whole])
+            try ExternalTool.run(
+                "ffmpeg",
+                [
+                    "-nostdin", "-v", "error", "-y", "-i", Self.media.appendingPathComponent("speech.mp4").path,
+                    "-c", "copy", "-f", "mpegts", whole,
+                ])
         }
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
         let path = GeneratedClips.directory.appendingPathComponent("one-frame.ts").path

@@ -10,8 +10,10 @@ import Reports
 @Suite(.serialized) struct FlashVerdictTests {
     let frame = 1.0 / 30
 
-    private func expectSpan(_ finding: Finding?, _ start: Double, _ end: Double, frame: Double = 1.0 / 30,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSpan(
+        _ finding: Finding?, _ start: Double, _ end: Double, frame: Double = 1.0 / 30,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard let finding, let from = finding.start, let to = finding.end else {
             Issue.record("no timed finding", sourceLocation: sourceLocation)
             return
@@ -46,7 +48,11 @@ import Reports
     /// A flashing square on grey: 5×5 blocks is 19% of a 10° field (13×10 blocks at 320 px wide), 6×6 is 28%.
     @Test func areaAroundAQuarterOfTheField() throws {
         func square(_ name: String, x: Int, y: Int, size: Int) throws -> String {
-            try GeneratedClips.make(name, source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(between(X,\(x),\(x + size - 1))*between(Y,\(y),\(y + size - 1)),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128")
+            try GeneratedClips.make(
+                name,
+                source:
+                    "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(between(X,\(x),\(x + size - 1))*between(Y,\(y),\(y + size - 1)),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128"
+            )
         }
         #expect(try GeneratedClips.check(square("sq40.mkv", x: 144, y: 104, size: 40)).verdict == .pass)
         let larger = try GeneratedClips.check(square("sq48.mkv", x: 144, y: 96, size: 48))
@@ -61,7 +67,11 @@ import Reports
     /// 25% of the whole frame (BT.1702): 144×128 is 24%, 160×128 is 26.7%.
     @Test func areaAroundAQuarterOfTheFrame() throws {
         func rectangle(_ name: String, width: Int) throws -> String {
-            try GeneratedClips.make(name, source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(between(X,0,\(width - 1))*between(Y,0,127),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128")
+            try GeneratedClips.make(
+                name,
+                source:
+                    "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(between(X,0,\(width - 1))*between(Y,0,127),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128"
+            )
         }
         #expect(try GeneratedClips.check(rectangle("r144.mkv", width: 144), profile: "bt1702").verdict == .pass)
         let larger = try GeneratedClips.check(rectangle("r160.mkv", width: 160), profile: "bt1702")
@@ -74,9 +84,11 @@ import Reports
     /// 10° field (20×15 blocks), 10×6 blocks 20%.
     @Test func areaAtFullHD() throws {
         func square(_ name: String, height: Int) throws -> String {
-            try GeneratedClips.make(name, source: "color=c=0x808080:s=1920x1080:r=30:d=2,format=yuv420p,"
-                + "drawbox=x=640:y=320:w=320:h=\(height):color=white:t=fill:enable='lt(mod(n,6),3)',"
-                + "drawbox=x=640:y=320:w=320:h=\(height):color=black:t=fill:enable='gte(mod(n,6),3)'")
+            try GeneratedClips.make(
+                name,
+                source: "color=c=0x808080:s=1920x1080:r=30:d=2,format=yuv420p,"
+                    + "drawbox=x=640:y=320:w=320:h=\(height):color=white:t=fill:enable='lt(mod(n,6),3)',"
+                    + "drawbox=x=640:y=320:w=320:h=\(height):color=black:t=fill:enable='gte(mod(n,6),3)'")
         }
         let larger = try GeneratedClips.check(square("hd30.mkv", height: 288))
         #expect(larger.verdict == .fail)
@@ -110,7 +122,11 @@ import Reports
 
     /// Saturated red against a grey of the same relative luminance (0.2126): red flashing, no general flashing.
     @Test func redAgainstEquallyLuminousGrey() throws {
-        let clip = try GeneratedClips.make("red.mkv", source: "nullsrc=s=320x240:r=30:d=3,format=gbrp,geq=r='if(lt(mod(floor(N/3),2),1),255,127)':g='if(lt(mod(floor(N/3),2),1),0,127)':b='if(lt(mod(floor(N/3),2),1),0,127)',format=yuv420p")
+        let clip = try GeneratedClips.make(
+            "red.mkv",
+            source:
+                "nullsrc=s=320x240:r=30:d=3,format=gbrp,geq=r='if(lt(mod(floor(N/3),2),1),255,127)':g='if(lt(mod(floor(N/3),2),1),0,127)':b='if(lt(mod(floor(N/3),2),1),0,127)',format=yuv420p"
+        )
         let result = try GeneratedClips.check(clip)
         #expect(result.verdict == .fail)
         #expect(result.rules == ["flash.red"])
@@ -121,7 +137,9 @@ import Reports
 
     /// A checkerboard of 40-px squares inverting 10 times a second: the frame's mean never changes.
     @Test func invertingCheckerboard() throws {
-        let clip = try GeneratedClips.make("checker.mkv", source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(eq(mod(floor(X/40)+floor(Y/40)+floor(N/3),2),0),235,16)':cb=128:cr=128")
+        let clip = try GeneratedClips.make(
+            "checker.mkv",
+            source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(eq(mod(floor(X/40)+floor(Y/40)+floor(N/3),2),0),235,16)':cb=128:cr=128")
         let result = try GeneratedClips.check(clip)
         #expect(result.verdict == .fail)
         #expect(result.rules == ["flash.general"])
@@ -131,7 +149,9 @@ import Reports
     /// The left half flashing by ΔL 0.15 (0.30 ⇄ 0.45), the right half still.
     @Test func halfFrameFlash() throws {
         let low = GeneratedClips.code(forLuminance: 0.30), high = GeneratedClips.code(forLuminance: 0.45)
-        let clip = try GeneratedClips.make("half.mkv", source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(lt(X,160),if(lt(mod(floor(N/3),2),1),\(high),\(low)),128)':cb=128:cr=128")
+        let clip = try GeneratedClips.make(
+            "half.mkv", source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(lt(X,160),if(lt(mod(floor(N/3),2),1),\(high),\(low)),128)':cb=128:cr=128"
+        )
         let result = try GeneratedClips.check(clip)
         #expect(result.verdict == .fail)
         #expect(result.rules == ["flash.general"])
@@ -141,13 +161,15 @@ import Reports
 
     /// Black to white over 2 s and back: a slow ramp is one transition, not many.
     @Test func slowFades() throws {
-        let clip = try GeneratedClips.make("fade.mkv", source: "nullsrc=s=320x240:r=30:d=4,format=yuv420p,geq=lum='16+219*if(lt(N,60),N/60,(120-N)/60)':cb=128:cr=128")
+        let clip = try GeneratedClips.make(
+            "fade.mkv", source: "nullsrc=s=320x240:r=30:d=4,format=yuv420p,geq=lum='16+219*if(lt(N,60),N/60,(120-N)/60)':cb=128:cr=128")
         #expect(try GeneratedClips.check(clip).verdict == .pass)
     }
 
     /// A hard cut between two scenes every second: one transition a second.
     @Test func hardCutsOnceASecond() throws {
-        let clip = try GeneratedClips.make("cuts.mkv", source: "nullsrc=s=320x240:r=30:d=5,format=yuv420p,geq=lum='if(lt(mod(floor(N/30),2),1),40+X/4,220-Y/4)':cb=128:cr=128")
+        let clip = try GeneratedClips.make(
+            "cuts.mkv", source: "nullsrc=s=320x240:r=30:d=5,format=yuv420p,geq=lum='if(lt(mod(floor(N/30),2),1),40+X/4,220-Y/4)':cb=128:cr=128")
         #expect(try GeneratedClips.check(clip).verdict == .pass)
     }
 
@@ -163,8 +185,9 @@ import Reports
 
     /// 10-bit HEVC (x265, yuv420p10le).
     @Test func tenBitHEVC() throws {
-        let clip = try GeneratedClips.make("hevc10.mp4", source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p10le,geq=lum='if(lt(mod(floor(N/3),2),1),940,64)':cb=512:cr=512",
-                                           arguments: ["-c:v", "libx265", "-x265-params", "log-level=error:lossless=1", "-pix_fmt", "yuv420p10le"])
+        let clip = try GeneratedClips.make(
+            "hevc10.mp4", source: "nullsrc=s=320x240:r=30:d=3,format=yuv420p10le,geq=lum='if(lt(mod(floor(N/3),2),1),940,64)':cb=512:cr=512",
+            arguments: ["-c:v", "libx265", "-x265-params", "log-level=error:lossless=1", "-pix_fmt", "yuv420p10le"])
         let result = try GeneratedClips.check(clip)
         #expect(result.verdict == .fail)
         #expect(result.rules == ["flash.general"])
@@ -174,7 +197,11 @@ import Reports
     /// Portrait 180×320: the 10° field is a third of the width (60×45 px), so a 40×40 square is over half a
     /// field (fail) but 3% of the screen (BT.1702 pass).
     @Test func portraitVideo() throws {
-        let clip = try GeneratedClips.make("portrait.mkv", source: "nullsrc=s=180x320:r=30:d=3,format=yuv420p,geq=lum='if(between(X,64,103)*between(Y,136,175),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128")
+        let clip = try GeneratedClips.make(
+            "portrait.mkv",
+            source:
+                "nullsrc=s=180x320:r=30:d=3,format=yuv420p,geq=lum='if(between(X,64,103)*between(Y,136,175),if(lt(mod(floor(N/3),2),1),235,16),128)':cb=128:cr=128"
+        )
         let result = try GeneratedClips.check(clip)
         #expect(result.verdict == .fail)
         #expect(result.rules == ["flash.general"])
@@ -184,7 +211,8 @@ import Reports
 
     /// 20 s of grey with one second of 5 Hz flashing at 12 s.
     @Test func longClipWithOneShortBurst() throws {
-        let clip = try GeneratedClips.make("burst.mkv", source: "nullsrc=s=160x120:r=30:d=20,format=yuv420p,geq=lum='if(between(N,360,389),if(lt(mod(N-360,6),3),235,16),128)':cb=128:cr=128")
+        let clip = try GeneratedClips.make(
+            "burst.mkv", source: "nullsrc=s=160x120:r=30:d=20,format=yuv420p,geq=lum='if(between(N,360,389),if(lt(mod(N-360,6),3),235,16),128)':cb=128:cr=128")
         let result = try GeneratedClips.check(clip)
         #expect(result.verdict == .fail)
         #expect(result.rules == ["flash.general"])
@@ -201,8 +229,9 @@ import Reports
 
     /// HDR is detected and said to be judged with the SDR approximation.
     @Test func hdrIsReported() throws {
-        let clip = try GeneratedClips.make("pq.mkv", source: "nullsrc=s=160x120:r=30:d=1,format=yuv420p10le,geq=lum=500:cb=512:cr=512",
-                                           arguments: ["-c:v", "ffv1", "-color_trc", "smpte2084", "-color_primaries", "bt2020", "-colorspace", "bt2020nc"])
+        let clip = try GeneratedClips.make(
+            "pq.mkv", source: "nullsrc=s=160x120:r=30:d=1,format=yuv420p10le,geq=lum=500:cb=512:cr=512",
+            arguments: ["-c:v", "ffv1", "-color_trc", "smpte2084", "-color_primaries", "bt2020", "-colorspace", "bt2020nc"])
         let result = try GeneratedClips.check(clip)
         #expect(result.verdict == .pass)
         #expect(result.finding("flash.hdr")?.message.contains("PQ") == true)
@@ -213,7 +242,8 @@ import Reports
     @Test func noFalsePositives() throws {
         let pattern = try GeneratedClips.make("testsrc2.mp4", source: "testsrc2=s=320x240:r=30:d=6", arguments: ["-c:v", "libx264", "-pix_fmt", "yuv420p"])
         #expect(try GeneratedClips.check(pattern).verdict == .pass)
-        let mandelbrot = try GeneratedClips.make("mandelbrot.mp4", source: "mandelbrot=s=320x240:r=30,trim=duration=6", arguments: ["-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        let mandelbrot = try GeneratedClips.make(
+            "mandelbrot.mp4", source: "mandelbrot=s=320x240:r=30,trim=duration=6", arguments: ["-c:v", "libx264", "-pix_fmt", "yuv420p"])
         #expect(try GeneratedClips.check(mandelbrot).verdict == .pass)
     }
 }

@@ -18,7 +18,8 @@ enum GeneratedClips {
     static func make(_ name: String, source: String, arguments: [String] = ["-c:v", "ffv1"]) throws -> String {
         let path = directory.appendingPathComponent(name).path
         if FileManager.default.fileExists(atPath: path) { return path }
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source] + arguments + [path + ".part.\((name as NSString).pathExtension)"])
+        try ExternalTool.run(
+            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source] + arguments + [path + ".part.\((name as NSString).pathExtension)"])
         try FileManager.default.moveItem(atPath: path + ".part.\((name as NSString).pathExtension)", toPath: path)
         return path
     }

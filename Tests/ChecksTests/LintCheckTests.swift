@@ -8,7 +8,8 @@ import Testing
 /// `LintCheck`: the linter's findings as a result, with the counts by rule as metrics.
 @Suite struct LintCheckTests {
     @Test func countsFindingsByRule() throws {
-        let text = "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nOne\n\n00:00:03.000 --> 00:00:05.000\nTwo overlaps one\n\n00:00:06.000 --> 00:00:06.000\nNever shown\n"
+        let text =
+            "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nOne\n\n00:00:03.000 --> 00:00:05.000\nTwo overlaps one\n\n00:00:06.000 --> 00:00:06.000\nNever shown\n"
         let document = try CaptionFile.read(Array(text.utf8), format: .webvtt)
         let result = LintCheck(linter: CaptionLinter()).run(document, path: "two.vtt")
         #expect(result.check == .lint && result.verdict == .fail)
@@ -27,7 +28,9 @@ import Testing
         for index in 0..<70_000 {
             // Long lines (warnings), a few overlaps (errors) and a cue at each window edge that overlaps the next.
             let start = time, end = time + (index % 997 == 0 || index == 65_535 ? 3_000 : 1_500)
-            text += "\(index + 1)\n\(stamp(start)) --> \(stamp(end))\n" + (index % 3 == 0 ? "A line that is long enough to break the limit of the profile\n\n" : "Short.\n\n")
+            text +=
+                "\(index + 1)\n\(stamp(start)) --> \(stamp(end))\n"
+                + (index % 3 == 0 ? "A line that is long enough to break the limit of the profile\n\n" : "Short.\n\n")
             time += 2_000
         }
         return try CaptionFile.read(Array(("garbage before the cues\n\n" + text).utf8), format: .srt)
@@ -48,8 +51,10 @@ import Testing
         JUnitReport().write([result], to: &junit)
         var html = ByteWriter()
         HTMLReport().write([result], to: &html)
-        return [text.takeString(), json.withBytes { String(decoding: $0, as: UTF8.self) }, sarif.withBytes { String(decoding: $0, as: UTF8.self) },
-                junit.takeString(), html.takeString()]
+        return [
+            text.takeString(), json.withBytes { String(decoding: $0, as: UTF8.self) }, sarif.withBytes { String(decoding: $0, as: UTF8.self) },
+            junit.takeString(), html.takeString(),
+        ]
     }
 
     @Test func streamedFindingsReadAsHeldOnes() throws {

@@ -17,13 +17,16 @@ import TestSupport
     func run(_ captions: String, media: String? = nil) throws -> SyncCheck.Outcome {
         let media = try media ?? SpeechClips.media()
         let speech: MediaSpeech
-        if let cached = Self.speechCache[media] { speech = cached } else {
+        if let cached = Self.speechCache[media] {
+            speech = cached
+        } else {
             speech = try MediaSpeech.detect(path: media)
             Self.speechCache[media] = speech
         }
         let document = try CaptionFile.read(captions)
-        return SyncCheck().check(path: media, media: try MediaProbe.probe(media), speech: speech, captions: document,
-                                 source: captions)
+        return SyncCheck().check(
+            path: media, media: try MediaProbe.probe(media), speech: speech, captions: document,
+            source: captions)
     }
 
     func metric(_ outcome: SyncCheck.Outcome, _ name: String) -> Double? {
@@ -99,9 +102,11 @@ extension SyncCheckTests {
 
     @Test func soundDescriptionsAreNotAlignedOrFlagged() throws {
         let sentences = try SpeechClips.script.get().sentences
-        let extra = [(sentences[4].start - 2.2, sentences[4].start - 0.4, "[MUSIC]"),
-                     (sentences[11].start - 2.8, sentences[11].start - 0.5, "♪ ♪"),
-                     (sentences[15].start - 2.0, sentences[15].start - 0.5, "(door slams)")]
+        let extra = [
+            (sentences[4].start - 2.2, sentences[4].start - 0.4, "[MUSIC]"),
+            (sentences[11].start - 2.8, sentences[11].start - 0.5, "♪ ♪"),
+            (sentences[15].start - 2.0, sentences[15].start - 0.5, "(door slams)"),
+        ]
         let outcome = try run(SpeechClips.captions("sounds.vtt", extra: extra))
         #expect(outcome.result.verdict == .pass, "\(outcome.result.findings.map(\.message))")
         #expect(metric(outcome, "dialogueCues") == 22)
@@ -133,8 +138,10 @@ extension SyncCheckTests {
     }
 
     @Test func theFixPutsCaptionsBackInSync() throws {
-        for (name, transform) in [("fix-shift.vtt", { (t: Double) in t + 1.5 }), ("fix-drift.vtt", { $0 * 1.010 - 0.4 }),
-                                  ("fix-pal.vtt", { $0 * 25 / 23.976 })] {
+        for (name, transform) in [
+            ("fix-shift.vtt", { (t: Double) in t + 1.5 }), ("fix-drift.vtt", { $0 * 1.010 - 0.4 }),
+            ("fix-pal.vtt", { $0 * 25 / 23.976 }),
+        ] {
             let path = try SpeechClips.captions(name, transform: transform)
             let outcome = try run(path)
             #expect(outcome.result.verdict == .fail)
@@ -155,18 +162,23 @@ extension SyncCheckTests {
 
     @Test func noAudioIsUnverified() throws {
         let path = Self.media + "/no-audio.mp4"
-        let outcome = SyncCheck().check(path: path, media: try MediaProbe.probe(path), speech: nil,
-                                        captions: try CaptionFile.read(Self.media + "/speech.vtt"), source: "speech.vtt")
+        let outcome = SyncCheck().check(
+            path: path, media: try MediaProbe.probe(path), speech: nil,
+            captions: try CaptionFile.read(Self.media + "/speech.vtt"), source: "speech.vtt")
         // The clip is 4 s long: two of the four cues are past its end whatever the audio would say.
         #expect(outcome.result.verdict == .fail)
-        #expect(outcome.result.findings.map(\.message) == ["cue 3 starts at 00:00:06.500, after the media ends at 00:00:04.000",
-                                                           "cue 4 starts at 00:00:09.500, after the media ends at 00:00:04.000",
-                                                           "timing not verified: the media has no audio stream"])
+        #expect(
+            outcome.result.findings.map(\.message) == [
+                "cue 3 starts at 00:00:06.500, after the media ends at 00:00:04.000",
+                "cue 4 starts at 00:00:09.500, after the media ends at 00:00:04.000",
+                "timing not verified: the media has no audio stream",
+            ])
         #expect(outcome.fix == nil)
         var firstTwo = try CaptionFile.read(Self.media + "/speech.vtt")
         firstTwo.cues.removeLast(2)
-        let inside = SyncCheck().check(path: path, media: try MediaProbe.probe(path), speech: nil, captions: firstTwo,
-                                       source: "speech.vtt")
+        let inside = SyncCheck().check(
+            path: path, media: try MediaProbe.probe(path), speech: nil, captions: firstTwo,
+            source: "speech.vtt")
         #expect(inside.result.verdict == .unverified)
     }
 
@@ -195,8 +207,9 @@ extension SyncCheckTests {
     /// The bundled sample (4 cues, 12 s, AAC with its priming delay) is in sync.
     @Test func bundledSampleIsInSync() throws {
         let path = Self.media + "/speech.mp4"
-        let outcome = SyncCheck().check(path: path, media: try MediaProbe.probe(path), speech: try MediaSpeech.detect(path: path),
-                                        captions: try CaptionFile.read(Self.media + "/speech.vtt"), source: "speech.vtt")
+        let outcome = SyncCheck().check(
+            path: path, media: try MediaProbe.probe(path), speech: try MediaSpeech.detect(path: path),
+            captions: try CaptionFile.read(Self.media + "/speech.vtt"), source: "speech.vtt")
         #expect(outcome.result.verdict == .pass, "\(outcome.result.findings.map(\.message))")
         #expect(abs(metric(outcome, "offsetSeconds") ?? 9) <= 0.05)
     }

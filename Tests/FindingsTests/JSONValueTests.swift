@@ -43,8 +43,10 @@ import Findings
 
     /// Whatever is written parses back with Foundation's JSON reader to the same values.
     @Test func readsBackWithJSONSerialization() throws {
-        let value = JSONValue.object([("text", .string("line\ttab \u{7f} ✓")), ("n", .number(0.1)), ("i", .integer(-3)),
-                                      ("nested", .array([.null, .bool(false)]))])
+        let value = JSONValue.object([
+            ("text", .string("line\ttab \u{7f} ✓")), ("n", .number(0.1)), ("i", .integer(-3)),
+            ("nested", .array([.null, .bool(false)])),
+        ])
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(value.serialized().utf8)) as? [String: Any])
         #expect(parsed["text"] as? String == "line\ttab \u{7f} ✓")
         #expect(parsed["n"] as? Double == 0.1)

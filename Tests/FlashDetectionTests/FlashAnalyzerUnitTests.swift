@@ -4,9 +4,11 @@ import Testing
 /// The analyser fed plain pictures from memory: the pieces behind the verdicts.
 @Suite struct FlashAnalyzerUnitTests {
     /// Grey 8-bit pictures (no chroma), `width`×`height`, filled by `value(x, y)`.
-    private func analyse(width: Int = 64, height: Int = 48, frames: Int, fps: Double = 30,
-                         configuration: FlashConfiguration = .profile("wcag")!,
-                         value: (Int, Int, Int) -> UInt8) -> (FlashReport, [FrameMeasurement]) {
+    private func analyse(
+        width: Int = 64, height: Int = 48, frames: Int, fps: Double = 30,
+        configuration: FlashConfiguration = .profile("wcag")!,
+        value: (Int, Int, Int) -> UInt8
+    ) -> (FlashReport, [FrameMeasurement]) {
         let analyzer = FlashAnalyzer(configuration: configuration)
         var measurements: [FrameMeasurement] = []
         var pixels = [UInt8](repeating: 0, count: width * height)
@@ -16,8 +18,11 @@ import Testing
             }
             pixels.withUnsafeBytes { bytes in
                 let plane = SamplePlane(baseAddress: bytes.baseAddress!, bytesPerRow: width, width: width, height: height, bytesPerSample: 1)
-                measurements.append(analyzer.add(FlashFrame(time: Double(n) / fps, luma: plane,
-                                                            color: PictureColor(kr: 0.299, kb: 0.114, fullRange: false, bitDepth: 8))))
+                measurements.append(
+                    analyzer.add(
+                        FlashFrame(
+                            time: Double(n) / fps, luma: plane,
+                            color: PictureColor(kr: 0.299, kb: 0.114, fullRange: false, bitDepth: 8))))
             }
         }
         return (analyzer.finish(), measurements)

@@ -11,15 +11,17 @@ import Testing
     /// The table: module → the modules it may import ("any module above" is every module of earlier rows).
     static func allowed() throws -> [String: Set<String>] {
         let text = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
-        let table = try #require(text.components(separatedBy: "<!-- module-table -->").dropFirst().first?
-            .components(separatedBy: "<!-- /module-table -->").first)
+        let table = try #require(
+            text.components(separatedBy: "<!-- module-table -->").dropFirst().first?
+                .components(separatedBy: "<!-- /module-table -->").first)
         var allowed: [String: Set<String>] = [:]
         var earlier: [String] = []
         for line in table.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             let module = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-            var imports = Set(cells[2].components(separatedBy: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
-                .filter { !$0.isEmpty && $0 != "—" && !$0.contains(" ") })
+            var imports = Set(
+                cells[2].components(separatedBy: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+                    .filter { !$0.isEmpty && $0 != "—" && !$0.contains(" ") })
             if cells[2].contains("any module above") { imports.formUnion(earlier) }
             allowed[module] = imports
             earlier.append(module)
@@ -32,8 +34,9 @@ import Testing
         var folders: [(String, URL)] = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)
             .filter { !$0.hasPrefix(".") }.map { ($0, root.appendingPathComponent("Sources/\($0)")) }
         folders.append(("luma-timeline", root.appendingPathComponent("Examples/luma-timeline")))
-        let pattern = try NSRegularExpression(pattern: #"^\s*(?:@testable\s+|@_exported\s+)?import\s+(?:(?:struct|class|enum|func|protocol)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#,
-                                              options: .anchorsMatchLines)
+        let pattern = try NSRegularExpression(
+            pattern: #"^\s*(?:@testable\s+|@_exported\s+)?import\s+(?:(?:struct|class|enum|func|protocol)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#,
+            options: .anchorsMatchLines)
         var found: [String: Set<String>] = [:]
         for (module, folder) in folders {
             var modules = Set<String>()

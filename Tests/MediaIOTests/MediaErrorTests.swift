@@ -130,11 +130,20 @@ import Testing
         let listener = try LocalListener()
         let media = TestMedia.path("speech.mp4")
         let files: [(name: String, text: String, format: String)] = [
-            ("hls.mp4", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n\(outside)\n#EXTINF:10,\n../outside.ts\n#EXTINF:10,\nhttp://127.0.0.1:\(listener.port)/a.ts\n#EXT-X-ENDLIST\n",
-             "Apple HTTP Live Streaming"),
-            ("remote.ts", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nhttp://127.0.0.1:\(listener.port)/a.ts\n#EXT-X-ENDLIST\n", "Apple HTTP Live Streaming"),
-            ("dash.mp4", "<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\" mediaPresentationDuration=\"PT10S\" minBufferTime=\"PT1S\" profiles=\"urn:mpeg:dash:profile:isoff-on-demand:2011\"><BaseURL>\(directory.path)/</BaseURL><Period><AdaptationSet mimeType=\"video/mp4\"><Representation id=\"1\" bandwidth=\"1000\" codecs=\"avc1.42c01e\" width=\"320\" height=\"240\"><BaseURL>outside.ts</BaseURL><SegmentBase indexRange=\"0-100\"/></Representation></AdaptationSet></Period></MPD>\n",
-             "Dynamic Adaptive Streaming over HTTP"),
+            (
+                "hls.mp4",
+                "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n\(outside)\n#EXTINF:10,\n../outside.ts\n#EXTINF:10,\nhttp://127.0.0.1:\(listener.port)/a.ts\n#EXT-X-ENDLIST\n",
+                "Apple HTTP Live Streaming"
+            ),
+            (
+                "remote.ts", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nhttp://127.0.0.1:\(listener.port)/a.ts\n#EXT-X-ENDLIST\n",
+                "Apple HTTP Live Streaming"
+            ),
+            (
+                "dash.mp4",
+                "<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\" mediaPresentationDuration=\"PT10S\" minBufferTime=\"PT1S\" profiles=\"urn:mpeg:dash:profile:isoff-on-demand:2011\"><BaseURL>\(directory.path)/</BaseURL><Period><AdaptationSet mimeType=\"video/mp4\"><Representation id=\"1\" bandwidth=\"1000\" codecs=\"avc1.42c01e\" width=\"320\" height=\"240\"><BaseURL>outside.ts</BaseURL><SegmentBase indexRange=\"0-100\"/></Representation></AdaptationSet></Period></MPD>\n",
+                "Dynamic Adaptive Streaming over HTTP"
+            ),
             ("concat.mp4", "ffconcat version 1.0\nfile \(media)\nfile \(outside)\n", "Virtual concatenation script"),
         ]
         for file in files {
@@ -150,8 +159,10 @@ import Testing
     }
 
     @discardableResult
-    private func expectError(_ kind: MediaError.Kind, reading path: String, mentioning text: String,
-                             sourceLocation: SourceLocation = #_sourceLocation) -> MediaError? {
+    private func expectError(
+        _ kind: MediaError.Kind, reading path: String, mentioning text: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> MediaError? {
         do throws(MediaError) {
             _ = try MediaProbe.probe(path)
             Issue.record("\(path) was read without error", sourceLocation: sourceLocation)

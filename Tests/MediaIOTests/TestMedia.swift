@@ -9,8 +9,10 @@ enum TestMedia {
     static func path(_ name: String) -> String { root.appendingPathComponent("Media/\(name)").path }
 
     /// Samples that FFmpeg reads without error.
-    static let readable = ["speech.mp4", "flashing.mp4", "no-audio.mp4", "audio-only.ogg", "audio-with-cover.m4a",
-                           "embedded-subtitles.mkv", "gray-ramp-10bit.mkv", "rgb-primaries.mkv", "unknown-codec.avi"]
+    static let readable = [
+        "speech.mp4", "flashing.mp4", "no-audio.mp4", "audio-only.ogg", "audio-with-cover.m4a",
+        "embedded-subtitles.mkv", "gray-ramp-10bit.mkv", "rgb-primaries.mkv", "unknown-codec.avi",
+    ]
 
     /// ffprobe's `-show_format -show_streams -count_frames -count_packets` JSON for a sample.
     static func ffprobe(_ name: String) throws -> FFprobeRecord {

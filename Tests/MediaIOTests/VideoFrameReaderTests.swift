@@ -4,8 +4,10 @@ import Testing
 
 /// Decoded frames: count and presentation times as ffprobe reports them, and exact sample values.
 @Suite struct VideoFrameReaderTests {
-    static let videoSamples = ["speech.mp4", "flashing.mp4", "no-audio.mp4", "embedded-subtitles.mkv",
-                               "gray-ramp-10bit.mkv", "rgb-primaries.mkv"]
+    static let videoSamples = [
+        "speech.mp4", "flashing.mp4", "no-audio.mp4", "embedded-subtitles.mkv",
+        "gray-ramp-10bit.mkv", "rgb-primaries.mkv",
+    ]
 
     @Test(arguments: videoSamples)
     func framesAndTimesMatchFFprobe(sample: String) throws {
@@ -27,10 +29,11 @@ import Testing
         let reader = try VideoFrameReader(path: TestMedia.path("flashing.mp4"))
         var index = 0
         while let frame = try reader.nextFrame() {
-            let expected: Double = switch index {
-            case 60..<120: (index - 60) % 6 < 3 ? 235 : 16
-            default: 128
-            }
+            let expected: Double =
+                switch index {
+                case 60..<120: (index - 60) % 6 < 3 ? 235 : 16
+                default: 128
+                }
             #expect(abs(meanLuma(frame) - expected) < 3, "frame \(index)")
             #expect(abs(frame.time - Double(index) / 30) < 1e-9)
             index += 1

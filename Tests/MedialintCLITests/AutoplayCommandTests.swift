@@ -13,17 +13,17 @@ import Testing
             try FileManager.default.copyItem(atPath: Medialint.media(name), toPath: media.appendingPathComponent(name).path)
         }
         try """
-            <!doctype html>
-            <title>Home</title>
-            <video autoplay src="media/speech.mp4"></video>
-            <video autoplay muted src="media/speech.mp4"></video>
-            <video autoplay src="media/no-audio.mp4"></video>
-            """.write(to: directory.appendingPathComponent("site/index.html"), atomically: true, encoding: .utf8)
+        <!doctype html>
+        <title>Home</title>
+        <video autoplay src="media/speech.mp4"></video>
+        <video autoplay muted src="media/speech.mp4"></video>
+        <video autoplay src="media/no-audio.mp4"></video>
+        """.write(to: directory.appendingPathComponent("site/index.html"), atomically: true, encoding: .utf8)
         try """
-            <p>News</p>
-            <audio autoplay src="../media/speech.mp4#t=0,2.5"></audio>
-            <audio autoplay src="../../secret.mp4"></audio>
-            """.write(to: news.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
+        <p>News</p>
+        <audio autoplay src="../media/speech.mp4#t=0,2.5"></audio>
+        <audio autoplay src="../../secret.mp4"></audio>
+        """.write(to: news.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
         return directory
     }
 
@@ -33,15 +33,19 @@ import Testing
         let root = directory.appendingPathComponent("site").path
         let result = try Medialint.run(["autoplay", root])
         #expect(result.status == 2, "a page points outside the root: that input cannot be read")
-        #expect(result.stdout.contains("""
-            \(root)/index.html  FAIL  autoplay
-              ✗ line 3  <video> autoplays media/speech.mp4 with 10.6 s of sound: more than 3 s with no control to stop it (WCAG 1.4.2)  [autoplay.audio]
-            """))
+        #expect(
+            result.stdout.contains(
+                """
+                \(root)/index.html  FAIL  autoplay
+                  ✗ line 3  <video> autoplays media/speech.mp4 with 10.6 s of sound: more than 3 s with no control to stop it (WCAG 1.4.2)  [autoplay.audio]
+                """))
         #expect(result.stdout.contains("line 4  <video> autoplays muted: no sound"))
         #expect(result.stdout.contains("line 5  <video> autoplays media/no-audio.mp4: no audio stream"))
-        #expect(result.stdout.contains("""
-            \(root)/news/page.html  FAIL  autoplay
-            """) == false, "the second page has an error, not a failure")
+        #expect(
+            result.stdout.contains(
+                """
+                \(root)/news/page.html  FAIL  autoplay
+                """) == false, "the second page has an error, not a failure")
         #expect(result.stdout.contains("\(root)/news/page.html  ERROR  autoplay"))
         #expect(result.stdout.contains("line 2  <audio> autoplays ../media/speech.mp4#t=0,2.5 with 2 s of sound: at most 3 s"))
         #expect(result.stdout.contains("line 3  <audio> source ../../secret.mp4 leaves the checked root (\(root)): not read"))
@@ -62,7 +66,9 @@ import Testing
         #expect(sarif.stdout.contains("\"startLine\": 3"))
         let media = try Medialint.run(["autoplay", "--media", Medialint.media("speech.mp4"), "--format", "json"])
         #expect(media.status == 0)
-        let metrics = try #require(((try JSONSerialization.jsonObject(with: Data(media.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])?.first?["metrics"] as? [String: Any])
+        let metrics = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(media.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])?.first?["metrics"]
+                as? [String: Any])
         #expect(metrics["duration"] as? Double == 12 || metrics["duration"] as? Int == 12)
         #expect(abs((metrics["firstAudible"] as? Double ?? 9) - 0.5) < 0.1)
         #expect(abs((metrics["lastAudible"] as? Double ?? 0) - 11.73) < 0.15)
@@ -94,11 +100,12 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: page))
         let result = try Medialint.run(["autoplay", page])
         #expect(result.status == 1)
-        #expect(result.stdout == """
-            \(page)  FAIL  autoplay
-              ✗ line 4  <video> autoplays media/speech.mp4 with 10.6 s of sound: more than 3 s with no control to stop it (WCAG 1.4.2)  [autoplay.audio]
-              1 autoplaying element · profile wcag
+        #expect(
+            result.stdout == """
+                \(page)  FAIL  autoplay
+                  ✗ line 4  <video> autoplays media/speech.mp4 with 10.6 s of sound: more than 3 s with no control to stop it (WCAG 1.4.2)  [autoplay.audio]
+                  1 autoplaying element · profile wcag
 
-            """)
+                """)
     }
 }

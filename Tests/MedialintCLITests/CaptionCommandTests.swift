@@ -6,14 +6,15 @@ import Testing
     @Test func cuesAsText() throws {
         let result = try Medialint.run(["cues", "Media/speech.vtt"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            4 cues · webvtt · utf-8
-            1  00:00:00.500 → 00:00:02.824  Welcome to the media accessibility demo.
-            2  00:00:03.500 → 00:00:06.092  Captions should appear when the words are spoken.
-            3  00:00:06.500 → 00:00:09.312  Flashing lights can trigger seizures in some viewers.
-            4  00:00:09.500 → 00:00:11.728  Thank you for watching this short clip.
+        #expect(
+            result.stdout == """
+                4 cues · webvtt · utf-8
+                1  00:00:00.500 → 00:00:02.824  Welcome to the media accessibility demo.
+                2  00:00:03.500 → 00:00:06.092  Captions should appear when the words are spoken.
+                3  00:00:06.500 → 00:00:09.312  Flashing lights can trigger seizures in some viewers.
+                4  00:00:09.500 → 00:00:11.728  Thank you for watching this short clip.
 
-            """)
+                """)
         #expect(result.stderr.isEmpty)
     }
 
@@ -138,7 +139,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("out.vtt").path
         for arguments in [["cues"], ["transcript"], ["convert", "ARG", out], ["shift", "ARG", "--by", "1", "-o", out]] {
-            let command = arguments.count > 1 && arguments[1] == "ARG" ? [arguments[0], Self.wild + file] + arguments.dropFirst(2)
+            let command =
+                arguments.count > 1 && arguments[1] == "ARG"
+                ? [arguments[0], Self.wild + file] + arguments.dropFirst(2)
                 : arguments + [Self.wild + file]
             let result = try Medialint.run(command)
             #expect(result.status == 2, "\(command)")
@@ -165,11 +168,13 @@ import Testing
         let file = Self.wild + "markup-players-know-and-unknown-tags.srt"
         let cues = try Medialint.run(["cues", file])
         #expect(cues.status == 0)
-        #expect(cues.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: "  ", maxSplits: 2).last.map(String.init) ?? "" } == [
-            "italic struck Little a ⏎ b", "line one ⏎ line two ⏎ line three", "closing nothing and spaced",
-            "5 < 6 and 7 > 3 stay text, so does <3", "yellow bold",
-        ])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try Medialint.run(["cues", file, "--format", "json"]).stdout.utf8)) as? [String: Any])
+        #expect(
+            cues.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: "  ", maxSplits: 2).last.map(String.init) ?? "" } == [
+                "italic struck Little a ⏎ b", "line one ⏎ line two ⏎ line three", "closing nothing and spaced",
+                "5 < 6 and 7 > 3 stay text, so does <3", "yellow bold",
+            ])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try Medialint.run(["cues", file, "--format", "json"]).stdout.utf8)) as? [String: Any])
         let first = try #require((json["cues"] as? [[String: Any]])?.first)
         #expect(first["text"] as? String == "italic struck Little a\nb")
         #expect(first["markup"] as? String == "<i>italic <s>struck</s> <sub>Little</sub> a<br>b</i>")
@@ -201,7 +206,9 @@ import Testing
         #expect(lint.stdout.contains("tags nested more than 100 deep: the deeper ones ignored"))
         let convert = try Medialint.run(["convert", file, directory.appendingPathComponent("deep.vtt").path])
         #expect(convert.status == 0)
-        #expect(try String(contentsOfFile: directory.appendingPathComponent("deep.vtt").path, encoding: .utf8)
-            == "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\n" + String(repeating: "<i>", count: 100) + "deep" + String(repeating: "</i>", count: 100) + "\n")
+        #expect(
+            try String(contentsOfFile: directory.appendingPathComponent("deep.vtt").path, encoding: .utf8)
+                == "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\n" + String(repeating: "<i>", count: 100) + "deep" + String(repeating: "</i>", count: 100) + "\n"
+        )
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Testing
 
@@ -12,8 +12,10 @@ import Testing
         let root = try Medialint.temporaryDirectory()
         let videos = root.appendingPathComponent("videos"), sub = videos.appendingPathComponent("sub"), web = root.appendingPathComponent("web")
         for folder in [sub, web] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        let copies = [("speech.mp4", videos, "good.mp4"), ("speech.vtt", videos, "good.vtt"), ("speech.mp4", videos, "uncaptioned.mp4"),
-                      ("speech.mp4", videos, "late.mp4"), ("flashing.mp4", sub, "flashing.mp4"), ("truncated.mp4", sub, "broken.mp4")]
+        let copies = [
+            ("speech.mp4", videos, "good.mp4"), ("speech.vtt", videos, "good.vtt"), ("speech.mp4", videos, "uncaptioned.mp4"),
+            ("speech.mp4", videos, "late.mp4"), ("flashing.mp4", sub, "flashing.mp4"), ("truncated.mp4", sub, "broken.mp4"),
+        ]
         for (name, folder, copy) in copies {
             try FileManager.default.copyItem(atPath: Medialint.media(name), toPath: folder.appendingPathComponent(copy).path)
         }
@@ -34,8 +36,11 @@ import Testing
         let results = try #require(report["results"] as? [[String: Any]])
         func relative(_ result: [String: Any]) -> String { (result["file"] as? String ?? "").replacingOccurrences(of: root.path + "/", with: "") }
         let files = Set(results.map(relative))
-        #expect(files == ["videos/good.mp4", "videos/good.vtt", "videos/late.mp4", "videos/late.vtt", "videos/uncaptioned.mp4",
-                          "videos/sub/broken.mp4", "videos/sub/flashing.mp4", "web/index.html"])
+        #expect(
+            files == [
+                "videos/good.mp4", "videos/good.vtt", "videos/late.mp4", "videos/late.vtt", "videos/uncaptioned.mp4",
+                "videos/sub/broken.mp4", "videos/sub/flashing.mp4", "web/index.html",
+            ])
         func verdicts(_ file: String) -> [String: String] {
             Dictionary(results.filter { relative($0) == file }.map { ($0["check"] as? String ?? "", $0["verdict"] as? String ?? "") }) { a, _ in a }
         }
@@ -56,8 +61,10 @@ import Testing
     @Test func jsonLinesStreamAsFilesFinish() throws {
         let root = try library()
         defer { try? FileManager.default.removeItem(at: root) }
-        let result = try Medialint.run(["check", root.appendingPathComponent("videos/good.mp4").path, root.appendingPathComponent("web").path,
-                                        "--format", "jsonl"])
+        let result = try Medialint.run([
+            "check", root.appendingPathComponent("videos/good.mp4").path, root.appendingPathComponent("web").path,
+            "--format", "jsonl",
+        ])
         // The page was given through its own folder: its media (../videos) is outside that root, and not read.
         #expect(result.status == 2)
         #expect(result.stdout.contains("media.outside-root"))
@@ -78,15 +85,19 @@ import Testing
         let document = try XMLDocument(contentsOf: page)
         #expect(try document.nodes(forXPath: "//tbody/tr").count == 7, "7 files (the loop is walked once)")
         func section(_ name: String) throws -> XMLNode {
-            try #require(try document.nodes(forXPath: "//section").first { ($0 as? XMLElement)?.elements(forName: "h2").first?.stringValue?.contains("/" + name + " ") == true })
+            try #require(
+                try document.nodes(forXPath: "//section").first {
+                    ($0 as? XMLElement)?.elements(forName: "h2").first?.stringValue?.contains("/" + name + " ") == true
+                })
         }
         let flashing = try section("flashing.mp4")
         #expect(try flashing.nodes(forXPath: ".//svg").count == 1)
         #expect(try flashing.nodes(forXPath: ".//svg/rect").count >= 1, "incidents marked")
         #expect(try flashing.nodes(forXPath: ".//polyline").count == 2)
         for name in ["good.mp4", "late.mp4"] {
-            #expect(try section(name).nodes(forXPath: ".//svg/title").map { $0.stringValue ?? "" }
-                .contains { $0.hasPrefix("Captions against detected speech") }, "\(name)")
+            #expect(
+                try section(name).nodes(forXPath: ".//svg/title").map { $0.stringValue ?? "" }
+                    .contains { $0.hasPrefix("Captions against detected speech") }, "\(name)")
         }
         #expect(try section("broken.mp4").nodes(forXPath: ".//svg").isEmpty)
     }

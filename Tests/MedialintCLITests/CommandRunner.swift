@@ -38,8 +38,10 @@ enum Medialint {
 
     /// Runs medialint; a command still running after `timeout` seconds is killed (a hang fails its test, it
     /// never stalls the run). `whileRunning` gets the process once started (to signal it, say).
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 600,
-                    whileRunning: ((Process) -> Void)? = nil) throws -> CommandResult {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 600,
+        whileRunning: ((Process) -> Void)? = nil
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -64,9 +66,10 @@ enum Medialint {
         let errData = errReader.wait()
         process.waitUntilExit()
         finished.signal()
-        return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self), timedOut: killed.isSet,
-                             signalled: process.terminationReason == .uncaughtSignal)
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), timedOut: killed.isSet,
+            signalled: process.terminationReason == .uncaughtSignal)
     }
 }
 

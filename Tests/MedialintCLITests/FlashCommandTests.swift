@@ -6,15 +6,16 @@ import Testing
     @Test func textReport() throws {
         let result = try Medialint.run(["flash", "Media/flashing.mp4", "Media/no-audio.mp4"])
         #expect(result.status == 1)
-        #expect(result.stdout == """
-            Media/flashing.mp4  FAIL  flash
-              ✗ 2.000–4.000 s  general flashing: up to 5 flashes a second over 100% of the frame (100% of the worst 10° field) (WCAG 2.3.1, KWCAG 3.3)  [flash.general]
-              180 frames · 30 fps (shows at most 15 flashes/s) · most flashes in a second: 5 · profile wcag
+        #expect(
+            result.stdout == """
+                Media/flashing.mp4  FAIL  flash
+                  ✗ 2.000–4.000 s  general flashing: up to 5 flashes a second over 100% of the frame (100% of the worst 10° field) (WCAG 2.3.1, KWCAG 3.3)  [flash.general]
+                  180 frames · 30 fps (shows at most 15 flashes/s) · most flashes in a second: 5 · profile wcag
 
-            Media/no-audio.mp4  PASS  flash
-              100 frames · 25 fps (shows at most 12.5 flashes/s) · most flashes in a second: 0 · profile wcag
+                Media/no-audio.mp4  PASS  flash
+                  100 frames · 25 fps (shows at most 12.5 flashes/s) · most flashes in a second: 0 · profile wcag
 
-            """)
+                """)
     }
 
     @Test func jsonFollowsTheContract() throws {

@@ -20,9 +20,11 @@ import Testing
         }
     }
 
-    static let mediaFiles = ["audio-only.ogg", "audio-with-cover.m4a", "corrupt-header.mp4", "embedded-subtitles.mkv", "empty.mp4",
-                             "flashing.mp4", "gray-ramp-10bit.mkv", "no-audio.mp4", "not-media.mp4", "rgb-primaries.mkv",
-                             "speech.mp4", "truncated.mp4", "unknown-codec.avi"]
+    static let mediaFiles = [
+        "audio-only.ogg", "audio-with-cover.m4a", "corrupt-header.mp4", "embedded-subtitles.mkv", "empty.mp4",
+        "flashing.mp4", "gray-ramp-10bit.mkv", "no-audio.mp4", "not-media.mp4", "rgb-primaries.mkv",
+        "speech.mp4", "truncated.mp4", "unknown-codec.avi",
+    ]
     static let reportFormats = ["json", "jsonl", "sarif", "junit", "html", "text"]
 
     static let cases: [Case] =
@@ -135,13 +137,14 @@ import Testing
 
         let text = try Medialint.run(["rules", "sync.offset"])
         #expect(text.status == 0)
-        #expect(text.stdout == """
-            sync.offset  warning  captions off their speech
-                         Every caption is early or late by the same amount against the speech in the media's audio, by more than the tolerance.
-                         WCAG 1.2.2, KWCAG 1.2 · https://www.w3.org/WAI/WCAG22/Understanding/captions-prerecorded.html
-            1 rule
+        #expect(
+            text.stdout == """
+                sync.offset  warning  captions off their speech
+                             Every caption is early or late by the same amount against the speech in the media's audio, by more than the tolerance.
+                             WCAG 1.2.2, KWCAG 1.2 · https://www.w3.org/WAI/WCAG22/Understanding/captions-prerecorded.html
+                1 rule
 
-            """)
+                """)
         let unknown = try Medialint.run(["rules", "nope"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.hasPrefix("Error: No rule id starts with 'nope': `medialint rules` lists them all."))

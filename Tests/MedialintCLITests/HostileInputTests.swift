@@ -15,14 +15,18 @@ import Testing
         return directory
     }
 
-    @Test(arguments: [["cues"], ["lint"], ["transcript"], ["convert", "-", "--to", "vtt"], ["shift", "--by", "1"],
-                      ["sync", "Media/speech.mp4"]])
+    @Test(arguments: [
+        ["cues"], ["lint"], ["transcript"], ["convert", "-", "--to", "vtt"], ["shift", "--by", "1"],
+        ["sync", "Media/speech.mp4"],
+    ])
     func aFIFOCaptionFileIsRefusedAtOnce(command: [String]) throws {
         let directory = try library(fifos: ["clip.srt"])
         defer { try? manager.removeItem(at: directory) }
         let fifo = directory.appendingPathComponent("clip.srt").path
         // The FIFO goes where the command takes its caption file.
-        let arguments = command[0] == "sync" ? ["sync", "Media/speech.mp4", fifo]
+        let arguments =
+            command[0] == "sync"
+            ? ["sync", "Media/speech.mp4", fifo]
             : [command[0], fifo] + command.dropFirst()
         let result = try Medialint.run(arguments, timeout: 60)
         #expect(!result.timedOut)
@@ -77,17 +81,23 @@ import Testing
     @Test func aFileOverItsTimeIsAnErrorResultAndTheRunGoesOn() throws {
         let flash = try Medialint.run(["flash", "Media/speech.mp4"], environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "0+0"])
         #expect(flash.status == 2)
-        #expect(flash.stdout == "Media/speech.mp4  ERROR  flash\n  ✗ reading took longer than the 0 s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)  [media.unreadable]\n")
-        let check = try Medialint.run(["check", "Media/speech.mp4", "Media/speech.srt", "--no-store"],
-                                      environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "0+0"])
+        #expect(
+            flash.stdout
+                == "Media/speech.mp4  ERROR  flash\n  ✗ reading took longer than the 0 s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)  [media.unreadable]\n"
+        )
+        let check = try Medialint.run(
+            ["check", "Media/speech.mp4", "Media/speech.srt", "--no-store"],
+            environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "0+0"])
         #expect(check.status == 2)
-        #expect(check.stdout.hasPrefix("""
-            Media/speech.mp4  ERROR  media
-              ✗ reading took longer than the 0 s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)  [media.unreadable]
+        #expect(
+            check.stdout.hasPrefix(
+                """
+                Media/speech.mp4  ERROR  media
+                  ✗ reading took longer than the 0 s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)  [media.unreadable]
 
-            Media/speech.srt  WARN  lint
+                Media/speech.srt  WARN  lint
 
-            """), "the caption file is still checked")
+                """), "the caption file is still checked")
         // The default allows the same file.
         #expect(try Medialint.run(["flash", "Media/speech.mp4"]).status == 0)
     }
@@ -120,11 +130,11 @@ import Testing
         try manager.createSymbolicLink(atPath: site + "/linked", withDestinationPath: "../outside/private")
         try manager.createSymbolicLink(atPath: site + "/media/alias.mp4", withDestinationPath: "inside.mp4")  // inside: fine
         try """
-            <video autoplay src="media/link.mp4"></video>
-            <video autoplay src="media/passwd.mp4"></video>
-            <video autoplay src="linked/clip.mp4"></video>
-            <video autoplay muted src="media/alias.mp4"></video>
-            """.write(toFile: site + "/index.html", atomically: false, encoding: .utf8)
+        <video autoplay src="media/link.mp4"></video>
+        <video autoplay src="media/passwd.mp4"></video>
+        <video autoplay src="linked/clip.mp4"></video>
+        <video autoplay muted src="media/alias.mp4"></video>
+        """.write(toFile: site + "/index.html", atomically: false, encoding: .utf8)
         return (directory, site)
     }
 
@@ -134,14 +144,26 @@ import Testing
         let outside = PathContainment(directory.appendingPathComponent("outside").path)
         let result = try Medialint.run(["autoplay", site], timeout: 60)
         #expect(!result.timedOut && result.status == 2)
-        #expect(result.stdout.contains("✗ line 1  <video> source media/link.mp4 is a link that leads outside the checked root (to \(outside)/secret.mp4): not read (WCAG 1.4.2)  [media.outside-root]"), "\(result.stdout)")
-        #expect(result.stdout.contains("✗ line 2  <video> source media/passwd.mp4 is a link that leads outside the checked root (to /etc/passwd): not read (WCAG 1.4.2)  [media.outside-root]"))
-        #expect(result.stdout.contains("✗ line 3  <video> source linked/clip.mp4 is a link that leads outside the checked root (to \(outside)/private/clip.mp4): not read (WCAG 1.4.2)  [media.outside-root]"))
+        #expect(
+            result.stdout.contains(
+                "✗ line 1  <video> source media/link.mp4 is a link that leads outside the checked root (to \(outside)/secret.mp4): not read (WCAG 1.4.2)  [media.outside-root]"
+            ), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "✗ line 2  <video> source media/passwd.mp4 is a link that leads outside the checked root (to /etc/passwd): not read (WCAG 1.4.2)  [media.outside-root]"
+            ))
+        #expect(
+            result.stdout.contains(
+                "✗ line 3  <video> source linked/clip.mp4 is a link that leads outside the checked root (to \(outside)/private/clip.mp4): not read (WCAG 1.4.2)  [media.outside-root]"
+            ))
         #expect(result.stdout.contains("line 4  <video> autoplays muted: no sound"))
-        #expect(result.stderr == "medialint: error: \(site)/linked: a link that leads outside the checked root (to \(outside)/private): not read\n"
+        #expect(
+            result.stderr == "medialint: error: \(site)/linked: a link that leads outside the checked root (to \(outside)/private): not read\n"
                 + "medialint: error: \(site)/index.html: <video> source media/link.mp4 is a link that leads outside the checked root (to \(outside)/secret.mp4): not read\n",
-                "exit 2 says why on standard error")
-        #expect(result.stdout.contains("\(site)/linked  ERROR  autoplay\n  ✗ a link that leads outside the checked root (to \(outside)/private): not read  [media.outside-root]"))
+            "exit 2 says why on standard error")
+        #expect(
+            result.stdout.contains(
+                "\(site)/linked  ERROR  autoplay\n  ✗ a link that leads outside the checked root (to \(outside)/private): not read  [media.outside-root]"))
     }
 
     @Test func checkDoesNotWalkOrReadOutOfTheRoot() throws {
@@ -150,12 +172,19 @@ import Testing
         let outside = PathContainment(directory.appendingPathComponent("outside").path)
         let result = try Medialint.run(["check", site, "--no-store", "--format", "jsonl"], timeout: 120)
         #expect(!result.timedOut)
-        let files = Set(result.stdout.split(separator: "\n").compactMap { line in
-            line.range(of: "\"file\":\"").map { String(line[$0.upperBound...].prefix { $0 != "\"" }) }
-        })
-        #expect(files == [site + "/index.html", site + "/linked", site + "/media/alias.mp4", site + "/media/inside.mp4",
-                          site + "/media/link.mp4", site + "/media/passwd.mp4"])
-        #expect(result.stdout.contains("{\"file\":\"\(site)/media/passwd.mp4\",\"check\":\"media\",\"verdict\":\"error\",\"findings\":[{\"rule\":\"media.outside-root\",\"severity\":\"error\",\"message\":\"a link that leads outside the checked root (to /etc/passwd): not read\""))
+        let files = Set(
+            result.stdout.split(separator: "\n").compactMap { line in
+                line.range(of: "\"file\":\"").map { String(line[$0.upperBound...].prefix { $0 != "\"" }) }
+            })
+        #expect(
+            files == [
+                site + "/index.html", site + "/linked", site + "/media/alias.mp4", site + "/media/inside.mp4",
+                site + "/media/link.mp4", site + "/media/passwd.mp4",
+            ])
+        #expect(
+            result.stdout.contains(
+                "{\"file\":\"\(site)/media/passwd.mp4\",\"check\":\"media\",\"verdict\":\"error\",\"findings\":[{\"rule\":\"media.outside-root\",\"severity\":\"error\",\"message\":\"a link that leads outside the checked root (to /etc/passwd): not read\""
+            ))
         #expect(result.stderr.contains("\(site)/linked: a link that leads outside the checked root (to \(outside)/private): not read\n"))
     }
 }
@@ -167,20 +196,31 @@ private func PathContainment(_ path: String) -> String {
 
 /// Extreme numbers in options and settings are usage errors (exit 2, one message), never a trap (exit 132).
 @Suite struct NumberRangeTests {
-    @Test(arguments: [
-        (["shift", "Media/speech.srt", "--by=1e19"], "Error: --by (seconds) must be a number from -1000000000 to 1000000000 (got 1e+19)."),
-        (["shift", "Media/speech.srt", "--by=-1e308"], "Error: --by (seconds) must be a number from -1000000000 to 1000000000 (got -1e+308)."),
-        (["shift", "Media/speech.srt", "--scale=1e308"], "Error: --scale must be a number from 0.001 to 1000 (got 1e+308)."),
-        (["flash", "Media/flashing.mp4", "--max-flashes=inf"],
-         "Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got inf)."),
-        (["flash", "Media/flashing.mp4", "--max-flashes=1e308"],
-         "Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got 1e+308)."),
-        (["flash", "Media/flashing.mp4", "--block-size=99999999"], "Error: The block size (--block-size, flash.block-size) must be a whole number from 1 to 4096 (got 99999999)."),
-        (["lint", "Media/speech.srt", "--max-cps=1e308"], "Error: --max-cps (lint.max-cps) must be a number above 0 and at most 1000 (got 1e+308)."),
-        (["transcript", "Media/speech.srt", "--pause=1e308"], "Error: --pause (seconds) must be a number above 0 and at most 86400 (got 1e+308)."),
-        (["check", "Media/speech.srt", "--jobs=99999999"], "Error: --jobs must be a whole number from 1 to 1024 (got 99999999)."),
-        (["sync", "Media/speech.mp4", "--tolerance=1e308"], "Error: The sync tolerance (--tolerance, sync.tolerance) must be a number above 0 and at most 60 (got 1e+308)."),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["shift", "Media/speech.srt", "--by=1e19"], "Error: --by (seconds) must be a number from -1000000000 to 1000000000 (got 1e+19)."),
+            (["shift", "Media/speech.srt", "--by=-1e308"], "Error: --by (seconds) must be a number from -1000000000 to 1000000000 (got -1e+308)."),
+            (["shift", "Media/speech.srt", "--scale=1e308"], "Error: --scale must be a number from 0.001 to 1000 (got 1e+308)."),
+            (
+                ["flash", "Media/flashing.mp4", "--max-flashes=inf"],
+                "Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got inf)."
+            ),
+            (
+                ["flash", "Media/flashing.mp4", "--max-flashes=1e308"],
+                "Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got 1e+308)."
+            ),
+            (
+                ["flash", "Media/flashing.mp4", "--block-size=99999999"],
+                "Error: The block size (--block-size, flash.block-size) must be a whole number from 1 to 4096 (got 99999999)."
+            ),
+            (["lint", "Media/speech.srt", "--max-cps=1e308"], "Error: --max-cps (lint.max-cps) must be a number above 0 and at most 1000 (got 1e+308)."),
+            (["transcript", "Media/speech.srt", "--pause=1e308"], "Error: --pause (seconds) must be a number above 0 and at most 86400 (got 1e+308)."),
+            (["check", "Media/speech.srt", "--jobs=99999999"], "Error: --jobs must be a whole number from 1 to 1024 (got 99999999)."),
+            (
+                ["sync", "Media/speech.mp4", "--tolerance=1e308"],
+                "Error: The sync tolerance (--tolerance, sync.tolerance) must be a number above 0 and at most 60 (got 1e+308)."
+            ),
+        ] as [([String], String)])
     func extremeOptionsAreUsageErrors(arguments: [String], message: String) throws {
         let result = try Medialint.run(arguments)
         #expect(result.status == 2 && !result.signalled)
@@ -206,7 +246,8 @@ private func PathContainment(_ path: String) -> String {
     func checkSaysWhichFilesCouldNotBeChecked(format: String) throws {
         let result = try Medialint.run(["check", "Media/corrupt-header.mp4", "Media/speech.srt", "--no-store", "--format", format])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("medialint: error: Media/corrupt-header.mp4: truncated or corrupt QuickTime / MOV data (FFmpeg: moov atom not found)\n"))
+        #expect(
+            result.stderr.hasPrefix("medialint: error: Media/corrupt-header.mp4: truncated or corrupt QuickTime / MOV data (FFmpeg: moov atom not found)\n"))
     }
 }
 
@@ -220,8 +261,10 @@ private func PathContainment(_ path: String) -> String {
         let huge = directory.appendingPathComponent("huge.mp4").path
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=4000x4000:d=0.04", "-frames:v", "1",
-                            "-c:v", "mpeg4", "-pix_fmt", "yuv420p", huge]
+        ffmpeg.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=4000x4000:d=0.04", "-frames:v", "1",
+            "-c:v", "mpeg4", "-pix_fmt", "yuv420p", huge,
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         #expect(ffmpeg.terminationStatus == 0)
@@ -235,14 +278,18 @@ private func PathContainment(_ path: String) -> String {
 
         let result = try Medialint.run(["check", directory.path, "--no-store", "--max-file-memory", "16"])
         #expect(result.status == 2)
-        #expect(result.stdout.contains("""
-            \(huge)  ERROR  media
-              ✗ would need about 550 MB of memory to check, more than the 16 MB a file may take (--max-file-memory): not read  [check.memory-limit]
-            """), "\(result.stdout)")
-        #expect(result.stdout.contains("""
-            \(captions)  ERROR  lint
-              ✗ would need about \(parsed) MB of memory to check, more than the 16 MB a file may take (--max-file-memory): not read  [check.memory-limit]
-            """))
+        #expect(
+            result.stdout.contains(
+                """
+                \(huge)  ERROR  media
+                  ✗ would need about 550 MB of memory to check, more than the 16 MB a file may take (--max-file-memory): not read  [check.memory-limit]
+                """), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                """
+                \(captions)  ERROR  lint
+                  ✗ would need about \(parsed) MB of memory to check, more than the 16 MB a file may take (--max-file-memory): not read  [check.memory-limit]
+                """))
         #expect(result.stdout.contains("\(directory.path)/small.srt  WARN  lint"), "the rest is checked")
         // Within the default limit, both are checked.
         let roomy = try Medialint.run(["check", directory.path, "--no-store"])
@@ -260,8 +307,10 @@ private func PathContainment(_ path: String) -> String {
         try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-c", "copy", "-f", "hls", "-hls_time", "4",
-                            "-hls_list_size", "0", site + "/stream.m3u8"]
+        ffmpeg.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-c", "copy", "-f", "hls", "-hls_time", "4",
+            "-hls_list_size", "0", site + "/stream.m3u8",
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         #expect(ffmpeg.terminationStatus == 0)
@@ -274,11 +323,16 @@ private func PathContainment(_ path: String) -> String {
 
         let refused = try Medialint.run(["flash", site + "/video.mp4"], timeout: 60)
         #expect(refused.status == 2)
-        #expect(refused.stderr == "medialint: error: \(site)/video.mp4: Apple HTTP Live Streaming: a playlist or manifest that names other files, not a single media file; only single files are read\n")
+        #expect(
+            refused.stderr
+                == "medialint: error: \(site)/video.mp4: Apple HTTP Live Streaming: a playlist or manifest that names other files, not a single media file; only single files are read\n"
+        )
 
         let allowed = try Medialint.run(["flash", site + "/video.mp4", "--allow-playlists"], timeout: 60)
         #expect(allowed.status == 0)
-        #expect(allowed.stdout == "\(site)/video.mp4  PASS  flash\n  300 frames · 25 fps (shows at most 12.5 flashes/s) · most flashes in a second: 0 · profile wcag\n")
+        #expect(
+            allowed.stdout
+                == "\(site)/video.mp4  PASS  flash\n  300 frames · 25 fps (shows at most 12.5 flashes/s) · most flashes in a second: 0 · profile wcag\n")
 
         let leaky = try Medialint.run(["probe", site + "/leaky.mp4", "--allow-playlists"], timeout: 60)
         #expect(!leaky.timedOut && leaky.status == 2)

@@ -84,16 +84,20 @@ import TestSupport
         let report = try Self.validator("check-report.schema.json")
         func errors(_ json: String) throws -> [String] { report.errors(in: try JSONNode.parse(json)) }
         let finding = #"{"rule":"flash.general","severity":"error","message":"m","guidelines":[],"data":{}}"#
-        let metrics = #"{"framesAnalysed":1,"fps":25,"maxFlashesPerSecond":5,"maxGeneralFlashesPerSecond":5,"maxRedFlashesPerSecond":0,"standard":"wcag","samplingLimit":12.5,"areaBasis":"field","hdr":false}"#
+        let metrics =
+            #"{"framesAnalysed":1,"fps":25,"maxFlashesPerSecond":5,"maxGeneralFlashesPerSecond":5,"maxRedFlashesPerSecond":0,"standard":"wcag","samplingLimit":12.5,"areaBasis":"field","hdr":false}"#
         func document(_ result: String) -> String { #"{"tool":"medialint","version":"0.1.0","results":["# + result + "]}" }
         #expect(try errors(document(#"{"file":"a.mp4","check":"flash","verdict":"fail","findings":["# + finding + #"],"metrics":"# + metrics + "}")) == [])
         #expect(try !errors(document(#"{"file":"a.mp4","check":"flash","verdict":"fail","findings":[],"metrics":{}}"#)).isEmpty)
         #expect(try !errors(document(#"{"file":"a.mp4","check":"blink","verdict":"fail","findings":[],"metrics":"# + metrics + "}")).isEmpty)
         let badSeverity = finding.replacingOccurrences(of: "\"error\"", with: "\"fatal\"")
-        #expect(try !errors(document(#"{"file":"a.mp4","check":"flash","verdict":"fail","findings":["# + badSeverity + #"],"metrics":"# + metrics + "}")).isEmpty)
+        #expect(
+            try !errors(document(#"{"file":"a.mp4","check":"flash","verdict":"fail","findings":["# + badSeverity + #"],"metrics":"# + metrics + "}")).isEmpty)
         let badRule = finding.replacingOccurrences(of: "flash.general", with: "Flash General")
         #expect(try !errors(document(#"{"file":"a.mp4","check":"flash","verdict":"fail","findings":["# + badRule + #"],"metrics":"# + metrics + "}")).isEmpty)
         #expect(try !errors(#"{"tool":"medialint","results":[]}"#).isEmpty)
-        #expect(try !Self.validator("probe.schema.json").errors(in: JSONNode.parse(#"{"file":"a","format":"mp4","formatLongName":"x","size":-1,"streams":[]}"#)).isEmpty)
+        #expect(
+            try !Self.validator("probe.schema.json").errors(in: JSONNode.parse(#"{"file":"a","format":"mp4","formatLongName":"x","size":-1,"streams":[]}"#))
+                .isEmpty)
     }
 }

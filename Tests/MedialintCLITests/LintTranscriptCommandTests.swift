@@ -8,19 +8,20 @@ import Testing
     @Test func lintText() throws {
         let result = try Medialint.run(["lint", "\(Self.fixtures)/suppressed.vtt", "Media/speech.srt"])
         #expect(result.status == 0, "warnings only")
-        #expect(result.stdout == """
-            \(Self.fixtures)/suppressed.vtt  WARN  lint
-              ! 5.000–8.000 s  cue 2: line 1 has 58 characters (at most 42): break it differently (Netflix TTSG)  [lint.line-length]
-              ! 10.000–10.200 s  cue 4: on screen 0.2 s, shorter than 0.833 s: too short to read (Netflix TTSG)  [lint.min-duration]
-              ! 10.000–10.200 s  cue 4: 30 characters a second (at most 20): shorten the text or give it more time (Netflix TTSG)  [lint.reading-speed]
-              4 cues · profile netflix · 0 errors, 3 warnings
+        #expect(
+            result.stdout == """
+                \(Self.fixtures)/suppressed.vtt  WARN  lint
+                  ! 5.000–8.000 s  cue 2: line 1 has 58 characters (at most 42): break it differently (Netflix TTSG)  [lint.line-length]
+                  ! 10.000–10.200 s  cue 4: on screen 0.2 s, shorter than 0.833 s: too short to read (Netflix TTSG)  [lint.min-duration]
+                  ! 10.000–10.200 s  cue 4: 30 characters a second (at most 20): shorten the text or give it more time (Netflix TTSG)  [lint.reading-speed]
+                  4 cues · profile netflix · 0 errors, 3 warnings
 
-            Media/speech.srt  WARN  lint
-              ! 3.500–6.092 s  cue 2: line 1 has 49 characters (at most 42): break it differently (Netflix TTSG)  [lint.line-length]
-              ! 6.500–9.312 s  cue 3: line 1 has 53 characters (at most 42): break it differently (Netflix TTSG)  [lint.line-length]
-              4 cues · profile netflix · 0 errors, 2 warnings
+                Media/speech.srt  WARN  lint
+                  ! 3.500–6.092 s  cue 2: line 1 has 49 characters (at most 42): break it differently (Netflix TTSG)  [lint.line-length]
+                  ! 6.500–9.312 s  cue 3: line 1 has 53 characters (at most 42): break it differently (Netflix TTSG)  [lint.line-length]
+                  4 cues · profile netflix · 0 errors, 2 warnings
 
-            """)
+                """)
     }
 
     @Test func lintErrorsFailAndFormatsForCI() throws {
@@ -41,7 +42,10 @@ import Testing
         #expect(rules?.first?["helpUri"] as? String == "https://partnerhelp.netflixstudios.com/hc/en-us/articles/217350977-English-USA-Timed-Text-Style-Guide")
         #expect((rules?.first?["defaultConfiguration"] as? [String: Any])?["level"] as? String == "warning")
         let junit = try Medialint.run(["lint", file, "--format", "junit"])
-        #expect(junit.status == 1 && junit.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"medialint\" tests=\"1\" failures=\"1\" errors=\"0\">"))
+        #expect(
+            junit.status == 1
+                && junit.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"medialint\" tests=\"1\" failures=\"1\" errors=\"0\">")
+        )
     }
 
     @Test func settingsFromConfigOptionsAndMedia() throws {
@@ -77,22 +81,28 @@ import Testing
     @Test func transcriptFormats() throws {
         let text = try Medialint.run(["transcript", "Media/speech.vtt"])
         #expect(text.status == 0)
-        #expect(text.stdout == "Welcome to the media accessibility demo. Captions should appear when the words are spoken. Flashing lights can trigger seizures in some viewers. Thank you for watching this short clip.\n")
+        #expect(
+            text.stdout
+                == "Welcome to the media accessibility demo. Captions should appear when the words are spoken. Flashing lights can trigger seizures in some viewers. Thank you for watching this short clip.\n"
+        )
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let markdown = directory.appendingPathComponent("talk.md").path, html = directory.appendingPathComponent("talk.html").path
         #expect(try Medialint.run(["transcript", "Media/speech.srt", "-o", markdown, "--timestamps", "--pause", "0.4", "--title", "Demo"]).status == 0)
-        #expect(try String(contentsOfFile: markdown, encoding: .utf8) == """
-            # Demo
+        #expect(
+            try String(contentsOfFile: markdown, encoding: .utf8) == """
+                # Demo
 
-            `00:00` Welcome to the media accessibility demo.
+                `00:00` Welcome to the media accessibility demo.
 
-            `00:03` Captions should appear when the words are spoken.
+                `00:03` Captions should appear when the words are spoken.
 
-            `00:06` Flashing lights can trigger seizures in some viewers. Thank you for watching this short clip.
+                `00:06` Flashing lights can trigger seizures in some viewers. Thank you for watching this short clip.
 
-            """)
-        #expect(try Medialint.run(["transcript", "Media/embedded-subtitles.mkv", "--track", "4", "-o", html, "--media-url", "speech.mp4", "--timestamps"]).status == 0)
+                """)
+        #expect(
+            try Medialint.run(["transcript", "Media/embedded-subtitles.mkv", "--track", "4", "-o", html, "--media-url", "speech.mp4", "--timestamps"]).status
+                == 0)
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
         #expect(page.contains("<p><a class=\"time\" href=\"speech.mp4#t=0.521\">00:00</a> Welcome to the media accessibility demo."))

@@ -70,13 +70,14 @@ import Testing
         if getuid() != 0 || mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) != 0 { device = "/dev/null" }
         var before = stat()
         #expect(stat(device, &before) == 0 && before.st_mode & S_IFMT == S_IFCHR)
-        let arguments: [String] = switch command {
-        case "convert": ["convert", "Media/speech.vtt", device, "--to", "srt"]
-        case "shift": ["shift", "Media/speech.srt", "--by", "1", "-o", device]
-        case "probe": ["probe", "Media/speech.mp4", "-o", device]
-        case "sync-fix": ["sync", "Media/speech.mp4", "Media/speech.srt", "--fix", device]
-        default: [command, "Media/speech.srt", "-o", device]
-        }
+        let arguments: [String] =
+            switch command {
+            case "convert": ["convert", "Media/speech.vtt", device, "--to", "srt"]
+            case "shift": ["shift", "Media/speech.srt", "--by", "1", "-o", device]
+            case "probe": ["probe", "Media/speech.mp4", "-o", device]
+            case "sync-fix": ["sync", "Media/speech.mp4", "Media/speech.srt", "--fix", device]
+            default: [command, "Media/speech.srt", "-o", device]
+            }
         let result = try Medialint.run(arguments)
         #expect(result.status == 0, "\(result.stderr)")
         var after = stat()
@@ -128,8 +129,10 @@ import Testing
         let track = try Medialint.run(["sync", "Media/speech.mp4", "--track", "0", "--fix", "Media/speech.mp4"])
         #expect(track.status == 2 && track.stderr.contains("is the input file Media/speech.mp4"))
         // A report never replaces what it reports on either.
-        for arguments in [["cues", captions, "-o", link], ["lint", captions, "-o", hard], ["transcript", captions, "-o", captions],
-                          ["sync", "Media/speech.mp4", captions, "-o", link]] {
+        for arguments in [
+            ["cues", captions, "-o", link], ["lint", captions, "-o", hard], ["transcript", captions, "-o", captions],
+            ["sync", "Media/speech.mp4", captions, "-o", link],
+        ] {
             let result = try Medialint.run(arguments)
             #expect(result.status == 2 && result.stdout.isEmpty)
             #expect(result.stderr == "medialint: error: \(arguments.last!) is the input file \(captions); write elsewhere (or use --in-place where offered)\n")
@@ -139,7 +142,9 @@ import Testing
         let media = directory.appendingPathComponent("clip.mp4").path
         try manager.copyItem(atPath: "Media/flashing.mp4", toPath: media)
         for arguments in [["probe", media, "-o", media], ["flash", media, "--frames-csv", media]] {
-            #expect(try Medialint.run(arguments).stderr == "medialint: error: \(media) is the input file \(media); write elsewhere (or use --in-place where offered)\n")
+            #expect(
+                try Medialint.run(arguments).stderr
+                    == "medialint: error: \(media) is the input file \(media); write elsewhere (or use --in-place where offered)\n")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: media)) == (try Data(contentsOf: URL(fileURLWithPath: "Media/flashing.mp4"))))
     }
@@ -156,7 +161,9 @@ import Testing
         let result = try Medialint.run(["cues", big, "--format", "json", "-o", out]) { process in
             // Signalled once its temporary file exists, i.e. while it writes.
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline, !((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).contains(where: { $0.hasPrefix(".big.json.medialint-") }) {
+            while Date() < deadline,
+                !((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).contains(where: { $0.hasPrefix(".big.json.medialint-") })
+            {
                 usleep(500)
             }
             process.terminate()

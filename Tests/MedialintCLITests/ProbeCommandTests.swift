@@ -26,13 +26,14 @@ import Testing
     @Test func textOutput() throws {
         let result = try Medialint.run(["probe", "Media/speech.mp4"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            Media/speech.mp4
-              QuickTime / MOV (mov,mp4,m4a,3gp,3g2,mj2) · 12.000 s · 292.0 KiB · 199 kb/s
-              #0 video    h264 (High), 320x180, 25 fps, yuv420p (8-bit), und — 12.000 s, 300 frames [default]
-              #1 audio    aac (LC), 48000 Hz, mono, eng — 12.000 s, 564 packets [default]
+        #expect(
+            result.stdout == """
+                Media/speech.mp4
+                  QuickTime / MOV (mov,mp4,m4a,3gp,3g2,mj2) · 12.000 s · 292.0 KiB · 199 kb/s
+                  #0 video    h264 (High), 320x180, 25 fps, yuv420p (8-bit), und — 12.000 s, 300 frames [default]
+                  #1 audio    aac (LC), 48000 Hz, mono, eng — 12.000 s, 564 packets [default]
 
-            """)
+                """)
     }
 
     @Test func writesToAFile() throws {

@@ -64,10 +64,14 @@ import Testing
         for _ in 0..<600 where stored < 3 {
             Thread.sleep(forTimeInterval: 0.05)
             if FileManager.default.fileExists(atPath: db),
-               let report = try? Medialint.run(["report", "--db", db, "--format", "jsonl"]) {
-                stored = Set(report.stdout.split(separator: "\n").compactMap { line in
-                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String
-                }).count
+                let report = try? Medialint.run(["report", "--db", db, "--format", "jsonl"])
+            {
+                stored =
+                    Set(
+                        report.stdout.split(separator: "\n").compactMap { line in
+                            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String
+                        }
+                    ).count
             }
         }
         kill(process.processIdentifier, SIGKILL)
@@ -91,8 +95,9 @@ import Testing
         let root = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         for index in 0..<9 {
-            try FileManager.default.copyItem(atPath: Medialint.media(index % 3 == 0 ? "flashing.mp4" : "speech.mp4"),
-                                             toPath: root.appendingPathComponent("clip\(index).mp4").path)
+            try FileManager.default.copyItem(
+                atPath: Medialint.media(index % 3 == 0 ? "flashing.mp4" : "speech.mp4"),
+                toPath: root.appendingPathComponent("clip\(index).mp4").path)
         }
         try FileManager.default.copyItem(atPath: Medialint.media("speech.vtt"), toPath: root.appendingPathComponent("clip1.vtt").path)
         let single = try Medialint.run(["check", root.path, "--no-store", "--format", "json"])

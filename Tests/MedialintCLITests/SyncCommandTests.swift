@@ -6,14 +6,15 @@ import Testing
     @Test func sidecarsAreFoundAndChecked() throws {
         let result = try Medialint.run(["sync", "Media/speech.mp4"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            Media/speech.mp4  PASS  sync
-              Media/speech.srt · offset 0.000 s · drift ×1.000000 · speech captioned 95% · cue time on speech 100% · 4/4 cues on speech onsets · confidence 0.80 · media 12.0 s
+        #expect(
+            result.stdout == """
+                Media/speech.mp4  PASS  sync
+                  Media/speech.srt · offset 0.000 s · drift ×1.000000 · speech captioned 95% · cue time on speech 100% · 4/4 cues on speech onsets · confidence 0.80 · media 12.0 s
 
-            Media/speech.mp4  PASS  sync
-              Media/speech.vtt · offset 0.000 s · drift ×1.000000 · speech captioned 95% · cue time on speech 100% · 4/4 cues on speech onsets · confidence 0.80 · media 12.0 s
+                Media/speech.mp4  PASS  sync
+                  Media/speech.vtt · offset 0.000 s · drift ×1.000000 · speech captioned 95% · cue time on speech 100% · 4/4 cues on speech onsets · confidence 0.80 · media 12.0 s
 
-            """)
+                """)
     }
 
     @Test func embeddedTracksAreChecked() throws {
@@ -21,7 +22,8 @@ import Testing
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let results = try #require(json["results"] as? [[String: Any]])
-        #expect(results.map { ($0["metrics"] as? [String: Any])?["captions"] as? String }
+        #expect(
+            results.map { ($0["metrics"] as? [String: Any])?["captions"] as? String }
                 == ["track 2: eng, subrip, English (SDH)", "track 3: eng, ass, Styled", "track 4: eng, webvtt, WebVTT"])
         for result in results {
             #expect(result["check"] as? String == "sync" && result["verdict"] as? String == "pass")
@@ -73,7 +75,9 @@ import Testing
         try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: copy)
         let missing = try Medialint.run(["sync", copy])
         #expect(missing.status == 1)
-        #expect(missing.stdout.contains("FAIL  captions\n  ✗ no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …) and no text subtitle track, but the audio has"))
+        #expect(
+            missing.stdout.contains(
+                "FAIL  captions\n  ✗ no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …) and no text subtitle track, but the audio has"))
         #expect(missing.stdout.contains("[captions.missing]"))
 
         // A sidecar with a language tag is found.
@@ -118,20 +122,24 @@ import Testing
     @Test func embeddedTrackCuesAndExtraction() throws {
         let cues = try Medialint.run(["cues", "Media/embedded-subtitles.mkv", "--track", "3"])
         #expect(cues.status == 0)
-        #expect(cues.stdout == """
-            4 cues · srt · utf-8
-            1  00:00:00.521 → 00:00:02.845  Welcome to the media accessibility demo.
-            2  00:00:03.521 → 00:00:06.113  Captions should appear when the words are spoken.
-            3  00:00:06.521 → 00:00:09.333  Flashing lights can trigger seizures in some viewers.
-            4  00:00:09.521 → 00:00:11.749  Thank you for watching this short clip.
+        #expect(
+            cues.stdout == """
+                4 cues · srt · utf-8
+                1  00:00:00.521 → 00:00:02.845  Welcome to the media accessibility demo.
+                2  00:00:03.521 → 00:00:06.113  Captions should appear when the words are spoken.
+                3  00:00:06.521 → 00:00:09.333  Flashing lights can trigger seizures in some viewers.
+                4  00:00:09.521 → 00:00:11.749  Thank you for watching this short clip.
 
-            """)
+                """)
         let converted = try Medialint.run(["convert", "Media/embedded-subtitles.mkv", "-", "--to", "vtt", "--track", "4"])
         #expect(converted.status == 0)
         #expect(converted.stdout.hasPrefix("WEBVTT\n\n00:00:00.521 --> 00:00:02.845\nWelcome to the media accessibility demo.\n\n"))
         let untracked = try Medialint.run(["cues", "Media/embedded-subtitles.mkv"])
         #expect(untracked.status == 2)
-        #expect(untracked.stderr == "medialint: error: Media/embedded-subtitles.mkv is a media file: give --track with one of its text subtitle tracks (2: eng, subrip, English (SDH), 3: eng, ass, Styled, 4: eng, webvtt, WebVTT)\n")
+        #expect(
+            untracked.stderr
+                == "medialint: error: Media/embedded-subtitles.mkv is a media file: give --track with one of its text subtitle tracks (2: eng, subrip, English (SDH), 3: eng, ass, Styled, 4: eng, webvtt, WebVTT)\n"
+        )
         let notText = try Medialint.run(["cues", "Media/embedded-subtitles.mkv", "--track", "0"])
         #expect(notText.status == 2)
     }

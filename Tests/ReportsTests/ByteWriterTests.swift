@@ -22,8 +22,10 @@ import Testing
     /// Milliseconds written as seconds are the bytes the Double would give.
     @Test func thousandthsAreTheDoubleWritten() {
         var random = Generator(state: 7)
-        var values: [Int64] = [0, 1, -1, 999, -999, 1000, -1000, 1500, -500, 10, 100, 123_456_789, 999_999_999_999_999, -999_999_999_999_999,
-                               1_000_000_000_000_000, Int64.max, Int64.min + 1]
+        var values: [Int64] = [
+            0, 1, -1, 999, -999, 1000, -1000, 1500, -500, 10, 100, 123_456_789, 999_999_999_999_999, -999_999_999_999_999,
+            1_000_000_000_000_000, Int64.max, Int64.min + 1,
+        ]
         for _ in 0..<20_000 { values.append(Int64(bitPattern: random.next()) % 10_000_000_000) }
         for value in values {
             #expect(json { $0.number(thousandths: value) } == json { $0.number(Double(value) / 1000) }, "\(value)")
@@ -120,7 +122,11 @@ import Testing
         }
         writer.beginArray(); writer.string(long); writer.string("after"); writer.endArray()
         writer.finish()
-        #expect(String(decoding: streamed, as: UTF8.self) == json(pretty: true) { $0.beginArray(); $0.string(long); $0.string("after"); $0.endArray() })
+        #expect(
+            String(decoding: streamed, as: UTF8.self)
+                == json(pretty: true) {
+                    $0.beginArray(); $0.string(long); $0.string("after"); $0.endArray()
+                })
         #expect(largest <= 2 * ByteWriter.chunkSize + 64)
     }
 
@@ -133,7 +139,11 @@ import Testing
             writer.string(copying: written!)
             writer.endArray()
         }
-        #expect(copied == json { $0.beginArray(); $0.string(text); $0.string(text); $0.endArray() })
+        #expect(
+            copied
+                == json {
+                    $0.beginArray(); $0.string(text); $0.string(text); $0.endArray()
+                })
         var streaming = JSONWriter { _ in }
         #expect(streaming.stringMarkingBytes(text) == nil, "a streaming writer may have handed the bytes on")
     }
@@ -157,8 +167,10 @@ import Testing
             }
             return output
         }
-        let alphabet: [Unicode.Scalar] = ["a", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{01}", "\u{1F}", "\u{7F}", "é", "\u{FFFE}", "\u{FFFF}",
-                                          "\u{FFFD}", "\u{EFBF}", "😀", "\u{F000}"]
+        let alphabet: [Unicode.Scalar] = [
+            "a", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{01}", "\u{1F}", "\u{7F}", "é", "\u{FFFE}", "\u{FFFF}",
+            "\u{FFFD}", "\u{EFBF}", "😀", "\u{F000}",
+        ]
         var random = Generator(state: 11)
         for _ in 0..<5_000 {
             var text = ""

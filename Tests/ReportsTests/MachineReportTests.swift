@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Findings
 import Reports
@@ -13,23 +13,33 @@ struct MachineReportTests {
 
     /// A lint result (findings with lines), a media result (timed, no line), a clean file and an unreadable one.
     static let results: [CheckResult] = [
-        CheckResult(file: "captions/talk & co.vtt", check: .lint, findings: [
-            Finding(ruleID: "lint.line-length", severity: .warning, message: "cue 6: line 1 has 58 characters (at most 42)", start: 18, end: 21,
+        CheckResult(
+            file: "captions/talk & co.vtt", check: .lint,
+            findings: [
+                Finding(
+                    ruleID: "lint.line-length", severity: .warning, message: "cue 6: line 1 has 58 characters (at most 42)", start: 18, end: 21,
                     line: 19, guidelines: ["Netflix TTSG"], data: .object([("cue", .integer(6)), ("measured", .number(58)), ("limit", .number(42))])),
-            Finding(ruleID: "lint.overlap", severity: .error, message: "cue 9: starts before cue 8 ends <here>", start: 27, end: 29, line: 30),
-            Finding(ruleID: "lint.syntax", severity: .info, message: "a note", line: 2),
-        ]),
-        CheckResult(file: "media/flashing.mp4", check: .flash, findings: [
-            Finding(ruleID: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4,
-                    guidelines: ["WCAG 2.3.1", "KWCAG 3.3"]),
-        ]),
+                Finding(ruleID: "lint.overlap", severity: .error, message: "cue 9: starts before cue 8 ends <here>", start: 27, end: 29, line: 30),
+                Finding(ruleID: "lint.syntax", severity: .info, message: "a note", line: 2),
+            ]),
+        CheckResult(
+            file: "media/flashing.mp4", check: .flash,
+            findings: [
+                Finding(
+                    ruleID: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4,
+                    guidelines: ["WCAG 2.3.1", "KWCAG 3.3"])
+            ]),
         CheckResult(file: "clean.srt", check: .lint, findings: []),
         CheckResult(file: "broken.vtt", check: .lint, verdict: .error, findings: [Finding(ruleID: "captions.parse", severity: .error, message: "not WebVTT")]),
     ]
 
     @Test func sarifIsValidSARIF210() throws {
         let validator = JSONSchemaValidator(root: try JSONNode.parse(String(contentsOfFile: Self.schemaPath, encoding: .utf8)))
-        let sarif = SARIFReport(rules: ["lint.line-length": Rule("lint.line-length", title: "line too long", description: "a line longer than the profile allows", helpURL: "https://example.com/rules#line-length", defaultSeverity: .warning)]).render(Self.results)
+        let sarif = SARIFReport(rules: [
+            "lint.line-length": Rule(
+                "lint.line-length", title: "line too long", description: "a line longer than the profile allows",
+                helpURL: "https://example.com/rules#line-length", defaultSeverity: .warning)
+        ]).render(Self.results)
         let document = try JSONNode.parse(sarif.serialized(pretty: true))
         #expect(validator.errors(in: document) == [])
 
@@ -41,7 +51,8 @@ struct MachineReportTests {
             #expect(location?["artifactLocation"]?["uri"] != nil)
             if case .integer(let line)? = location?["region"]?["startLine"] { #expect(line >= 1) } else { Issue.record("no startLine") }
         }
-        #expect(results.first?["locations"].flatMap { if case .array(let list) = $0 { list.first } else { nil } }?["physicalLocation"]?["artifactLocation"]?["uri"]
+        #expect(
+            results.first?["locations"].flatMap { if case .array(let list) = $0 { list.first } else { nil } }?["physicalLocation"]?["artifactLocation"]?["uri"]
                 == .string("captions/talk%20%26%20co.vtt"))
         #expect(results.compactMap { if case .string(let level)? = $0["level"] { level } else { nil } } == ["warning", "error", "note", "error", "error"])
     }
@@ -90,15 +101,36 @@ struct MachineReportTests {
 /// The HTML report: a well-formed, self-contained page with a table of files and charts.
 struct HTMLReportTests {
     static let results: [CheckResult] = [
-        CheckResult(file: "clips/flash & co.mp4", check: .flash, findings: [
-            Finding(ruleID: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4),
-        ], metrics: .object([("series", .object([("bin", .number(1)), ("luminance", .array([.number(0.2), .number(0.8), .number(0.1), .number(0.9), .number(0.5), .number(0.5)])),
-                                                  ("flashesPerSecond", .array([.number(0), .number(1), .number(5), .number(5), .number(0), .number(0)]))]))])),
-        CheckResult(file: "clips/talk.mp4", check: .captions, findings: [Finding(ruleID: "lint.line-length", severity: .warning, message: "line too long", start: 1, end: 2)]),
-        CheckResult(file: "clips/talk.mp4", check: .sync, findings: [], metrics: .object([
-            ("timeline", .object([("bin", .number(0.5)), ("speech", .array([.number(0), .number(1), .number(0.5)])), ("captions", .array([.number(0), .number(1), .number(1)]))])),
-        ])),
-        CheckResult(file: "broken.mp4", check: .media, verdict: .error, findings: [Finding(ruleID: "media.unreadable", severity: .error, message: "truncated <file>")]),
+        CheckResult(
+            file: "clips/flash & co.mp4", check: .flash,
+            findings: [
+                Finding(ruleID: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4)
+            ],
+            metrics: .object([
+                (
+                    "series",
+                    .object([
+                        ("bin", .number(1)), ("luminance", .array([.number(0.2), .number(0.8), .number(0.1), .number(0.9), .number(0.5), .number(0.5)])),
+                        ("flashesPerSecond", .array([.number(0), .number(1), .number(5), .number(5), .number(0), .number(0)])),
+                    ])
+                )
+            ])),
+        CheckResult(
+            file: "clips/talk.mp4", check: .captions,
+            findings: [Finding(ruleID: "lint.line-length", severity: .warning, message: "line too long", start: 1, end: 2)]),
+        CheckResult(
+            file: "clips/talk.mp4", check: .sync, findings: [],
+            metrics: .object([
+                (
+                    "timeline",
+                    .object([
+                        ("bin", .number(0.5)), ("speech", .array([.number(0), .number(1), .number(0.5)])),
+                        ("captions", .array([.number(0), .number(1), .number(1)])),
+                    ])
+                )
+            ])),
+        CheckResult(
+            file: "broken.mp4", check: .media, verdict: .error, findings: [Finding(ruleID: "media.unreadable", severity: .error, message: "truncated <file>")]),
     ]
 
     @Test func structureAndCharts() throws {
@@ -110,15 +142,19 @@ struct HTMLReportTests {
         #expect(try document.nodes(forXPath: "//h1").count == 1)
         #expect(try document.nodes(forXPath: "//main/p").first?.stringValue == "3 files, 4 results: 1 warn, 1 fail, 1 error · medialint \(ToolInfo.version)")
         let rows = try document.nodes(forXPath: "//tbody/tr").map { $0.children?.map { $0.stringValue ?? "" } ?? [] }
-        #expect(rows == [["clips/flash & co.mp4", "fail", "flash fail", "1"],
-                         ["clips/talk.mp4", "warn", "captions warn · sync pass", "1"],
-                         ["broken.mp4", "error", "media error", "1"]])
+        #expect(
+            rows == [
+                ["clips/flash & co.mp4", "fail", "flash fail", "1"],
+                ["clips/talk.mp4", "warn", "captions warn · sync pass", "1"],
+                ["broken.mp4", "error", "media error", "1"],
+            ])
         #expect(try document.nodes(forXPath: "//section").count == 3, "one section a file")
         #expect(try document.nodes(forXPath: "//section[2]/h3").map { $0.stringValue ?? "" } == ["captions warn", "sync pass"])
         #expect(try document.nodes(forXPath: "//svg").count == 2)
         #expect(try document.nodes(forXPath: "//section[1]//polyline").count == 2, "luminance and flashes")
         #expect(try document.nodes(forXPath: "//section[1]//rect").count == 1, "the incident")
-        #expect((try document.nodes(forXPath: "//section[1]//rect").first as? XMLElement)?.attribute(forName: "x")?.stringValue == "266.7", "2 s of 6 s on 800 px")
+        #expect(
+            (try document.nodes(forXPath: "//section[1]//rect").first as? XMLElement)?.attribute(forName: "x")?.stringValue == "266.7", "2 s of 6 s on 800 px")
         #expect(try document.nodes(forXPath: "//section[2]//rect").count == 4, "2 speech bars, 2 caption bars")
         #expect(try document.nodes(forXPath: "//section[3]//li").first?.stringValue == "error truncated <file> media.unreadable")
     }
@@ -135,8 +171,10 @@ struct HTMLReportTests {
         try html.write(to: page, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["120", browser!, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-                             "--user-data-dir=\(directory.path)/profile", "--enable-logging=stderr", "--v=0", "--dump-dom", page.absoluteString]
+        process.arguments = [
+            "120", browser!, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+            "--user-data-dir=\(directory.path)/profile", "--enable-logging=stderr", "--v=0", "--dump-dom", page.absoluteString,
+        ]
         let log = directory.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
@@ -144,7 +182,8 @@ struct HTMLReportTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "Chromium exited with \(process.terminationStatus)")
-        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains(":CONSOLE") || $0.contains("Uncaught") }.map(String.init)
+        return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains(":CONSOLE") || $0.contains("Uncaught") }.map(
+            String.init)
     }
 
     /// In a real browser (skipped when Chromium is absent): the report loads without console messages, while a

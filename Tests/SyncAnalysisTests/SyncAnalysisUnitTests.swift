@@ -16,9 +16,11 @@ struct DialogueCueTests {
     }
 
     @Test func documentIndicesAreKept() {
-        let cues = [Cue(start: .init(seconds: 1), end: .init(seconds: 2), text: "[MUSIC]"),
-                    Cue(start: .init(seconds: 3), end: .init(seconds: 4), text: "<i>Hi</i>"),
-                    Cue(start: .init(seconds: 5), end: .init(seconds: 5), text: "Empty")]
+        let cues = [
+            Cue(start: .init(seconds: 1), end: .init(seconds: 2), text: "[MUSIC]"),
+            Cue(start: .init(seconds: 3), end: .init(seconds: 4), text: "<i>Hi</i>"),
+            Cue(start: .init(seconds: 5), end: .init(seconds: 5), text: "Empty"),
+        ]
         let dialogue = DialogueCues.of(CaptionDocument(format: .webvtt, cues: cues))
         #expect(dialogue.map(\.index) == [1] && dialogue.first?.start == 3)
     }

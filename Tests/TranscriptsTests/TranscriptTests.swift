@@ -8,7 +8,8 @@ struct TranscriptTests {
 
     /// YouTube-style auto captions: each cue repeats the line before it, and lines grow word by word.
     @Test func rollUpGivesEachSentenceOnce() throws {
-        let captions = try document("""
+        let captions = try document(
+            """
             WEBVTT
 
             00:00:00.000 --> 00:00:02.000
@@ -35,7 +36,8 @@ struct TranscriptTests {
     }
 
     @Test func speakersAndParagraphs() throws {
-        let captions = try document("""
+        let captions = try document(
+            """
             WEBVTT
             Language: en-GB
 
@@ -60,52 +62,58 @@ struct TranscriptTests {
             """)
         let transcript = TranscriptBuilder().build(captions, title: "Show")
         #expect(transcript.language == "en-GB")
-        #expect(transcript.paragraphs.map { "\($0.speaker ?? "-")|\($0.text)" } == [
-            "Ann|Hello there, & welcome. This is the show.",
-            "Bob|Thanks, Ann. [door slams]",
-            "Bob|Later that day.",
-            "-|Are you there?",
-            "-|Yes.",
-        ])
+        #expect(
+            transcript.paragraphs.map { "\($0.speaker ?? "-")|\($0.text)" } == [
+                "Ann|Hello there, & welcome. This is the show.",
+                "Bob|Thanks, Ann. [door slams]",
+                "Bob|Later that day.",
+                "-|Are you there?",
+                "-|Yes.",
+            ])
         let quiet = TranscriptBuilder(includeSounds: false).build(captions, title: "Show")
         #expect(quiet.paragraphs[1].text == "Thanks, Ann.")
         #expect(quiet.paragraphs.count == 5)
     }
 
     @Test func srtSpeakerLabelsAndMarkup() throws {
-        let captions = try SRTReader().read(utf8: Array("""
-            1
-            00:00:01,000 --> 00:00:02,000
-            <i>NARRATOR: It began</i>
+        let captions = try SRTReader().read(
+            utf8: Array(
+                """
+                1
+                00:00:01,000 --> 00:00:02,000
+                <i>NARRATOR: It began</i>
 
-            2
-            00:00:02,000 --> 00:00:03,000
-            in the spring.
+                2
+                00:00:02,000 --> 00:00:03,000
+                in the spring.
 
-            3
-            00:00:03,000 --> 00:00:04,000
-            Dr. Lee: Not quite.
+                3
+                00:00:03,000 --> 00:00:04,000
+                Dr. Lee: Not quite.
 
-            """.utf8))
+                """.utf8))
         let transcript = TranscriptBuilder().build(captions, title: "Story")
         #expect(transcript.paragraphs.map { "\($0.speaker ?? "-")|\($0.text)" } == ["Narrator|It began in the spring.", "Dr. Lee|Not quite."])
     }
 
     @Test func renderers() throws {
-        let transcript = Transcript(title: "A <talk>", language: "en", paragraphs: [
-            .init(speaker: "Ann", start: 1, end: 3, text: "Fish & chips."),
-            .init(speaker: nil, start: 65.5, end: 70, text: "[music] \"Quiet\" *now*"),
-        ])
+        let transcript = Transcript(
+            title: "A <talk>", language: "en",
+            paragraphs: [
+                .init(speaker: "Ann", start: 1, end: 3, text: "Fish & chips."),
+                .init(speaker: nil, start: 65.5, end: 70, text: "[music] \"Quiet\" *now*"),
+            ])
         #expect(TranscriptRenderer.render(transcript, as: .text) == "Ann: Fish & chips.\n\n[music] \"Quiet\" *now*\n")
         #expect(TranscriptRenderer.render(transcript, as: .text, timestamps: true) == "[00:01] Ann: Fish & chips.\n\n[01:05] [music] \"Quiet\" *now*\n")
         #expect(TranscriptRenderer.render(transcript, as: .markdown) == "# A \\<talk\\>\n\n**Ann:** Fish & chips.\n\n\\[music\\] \"Quiet\" \\*now\\*\n")
-        #expect(TranscriptRenderer.render(transcript, as: .json) == """
-            {"title":"A <talk>","language":"en","paragraphs":[
-            {"start":1,"end":3,"speaker":"Ann","text":"Fish & chips."},
-            {"start":65.5,"end":70,"speaker":null,"text":"[music] \\"Quiet\\" *now*"}
-            ]}
+        #expect(
+            TranscriptRenderer.render(transcript, as: .json) == """
+                {"title":"A <talk>","language":"en","paragraphs":[
+                {"start":1,"end":3,"speaker":"Ann","text":"Fish & chips."},
+                {"start":65.5,"end":70,"speaker":null,"text":"[music] \\"Quiet\\" *now*"}
+                ]}
 
-            """)
+                """)
         let html = TranscriptRenderer.render(transcript, as: .html, timestamps: true, mediaURL: "talk.mp4")
         #expect(html.contains("<p><a class=\"time\" href=\"talk.mp4#t=65.5\">01:05</a> [music] &quot;Quiet&quot; *now*</p>"))
         #expect(html.contains("<title>A &lt;talk&gt; — transcript</title>"))
@@ -113,26 +121,28 @@ struct TranscriptTests {
 }
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Foundation
 
 /// The HTML transcript is a well-formed, accessible document: language set, one h1, a title, paragraphs with text.
 struct TranscriptHTMLTests {
     @Test func structure() throws {
-        let captions = try WebVTTReader(mode: .lenient).read(utf8: Array("""
-            WEBVTT
-            Language: fr
+        let captions = try WebVTTReader(mode: .lenient).read(
+            utf8: Array(
+                """
+                WEBVTT
+                Language: fr
 
-            00:00:01.000 --> 00:00:03.000
-            <v Anne>Bonjour &amp; bienvenue.
+                00:00:01.000 --> 00:00:03.000
+                <v Anne>Bonjour &amp; bienvenue.
 
-            00:00:06.000 --> 00:00:08.000
-            [musique]
+                00:00:06.000 --> 00:00:08.000
+                [musique]
 
-            00:00:08.000 --> 00:00:09.000
-            <i>Merci.</i>
-            """.utf8))
+                00:00:08.000 --> 00:00:09.000
+                <i>Merci.</i>
+                """.utf8))
         let transcript = TranscriptBuilder(includeSounds: false).build(captions, title: "Émission <1>")
         let html = TranscriptRenderer.render(transcript, as: .html, timestamps: true, mediaURL: "video.mp4")
         let document = try XMLDocument(data: Data(html.utf8), options: [.nodePreserveWhitespace])
@@ -164,7 +174,7 @@ struct TranscriptSliceTests {
             var text: String
             switch i % 11 {
             case 0: text = "\(speakers[i / 11 % 3]): line \(i) is said here"
-            case 3: text = "\(previous)\nand then line \(i) follows"   // roll-up
+            case 3: text = "\(previous)\nand then line \(i) follows"  // roll-up
             case 5: text = "- Are you there \(i)?\n- Yes."
             case 7: text = "[music \(i)]"
             case 8: text = "<i>Quietly</i> line \(i)"

@@ -77,7 +77,7 @@ struct AutoplayCommand: ParsableCommand {
                 }
                 for item in items where item.kind == .page { results.append(check.run(page: item.path, root: base)) }
             } else {
-                results.append(check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? ".")) 
+                results.append(check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? "."))
             }
         }
         try output.emit(results, format: format, metricsLine: Self.metricsLine)
@@ -94,12 +94,16 @@ struct AutoplayCommand: ParsableCommand {
             return CheckResult.unreadable(file: path, check: .autoplay, reason: error.reason)
         case .success(let activity):
             let audible = activity.audibleSeconds(from: 0, to: .infinity)
-            var metrics: [(String, JSONValue)] = [("duration", .number((activity.duration * 1000).rounded() / 1000)),
-                                                  ("hasAudio", .bool(activity.hasAudio)),
-                                                  ("audibleSeconds", .number((audible * 1000).rounded() / 1000))]
+            var metrics: [(String, JSONValue)] = [
+                ("duration", .number((activity.duration * 1000).rounded() / 1000)),
+                ("hasAudio", .bool(activity.hasAudio)),
+                ("audibleSeconds", .number((audible * 1000).rounded() / 1000)),
+            ]
             if let first = activity.audible.first, let last = activity.audible.last {
-                metrics += [("firstAudible", .number((first.lowerBound * 1000).rounded() / 1000)),
-                            ("lastAudible", .number((last.upperBound * 1000).rounded() / 1000))]
+                metrics += [
+                    ("firstAudible", .number((first.lowerBound * 1000).rounded() / 1000)),
+                    ("lastAudible", .number((last.upperBound * 1000).rounded() / 1000)),
+                ]
             }
             return CheckResult(file: path, check: .autoplay, findings: [], metrics: .object(metrics))
         }

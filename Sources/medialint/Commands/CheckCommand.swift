@@ -32,7 +32,10 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The results store: unchanged files are not checked again, a stopped run resumes.", valueName: "file"))
     var db: String = ResultStoreDefaults.path
 
-    @Option(help: ArgumentHelp("The most memory checking one file may take, in MB (default 2048): a file that would need more is an error result and the run goes on.", valueName: "MB"))
+    @Option(
+        help: ArgumentHelp(
+            "The most memory checking one file may take, in MB (default 2048): a file that would need more is an error result and the run goes on.",
+            valueName: "MB"))
     var maxFileMemory: Int?
 
     @Flag(help: "Check every file, without reading or writing the results store.")
@@ -71,9 +74,10 @@ struct CheckCommand: ParsableCommand {
         if let store {
             for (index, item) in items.enumerated() {
                 let companions = item.kind == .media ? CaptionSidecars.find(for: item.path) : []
-                stamps[index] = FileStamp.of(item.path, companions: companions,
-                                             setup: ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "")
-                                                 + (playlists.allowPlaylists ? " allow-playlists" : ""))
+                stamps[index] = FileStamp.of(
+                    item.path, companions: companions,
+                    setup: ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "")
+                        + (playlists.allowPlaylists ? " allow-playlists" : ""))
                 // Stored under the file's real path: shown under the name this run gives it.
                 if let stamp = stamps[index], let stored = try? store.results(for: stamp) {
                     perItem[index] = stored.map { result in
@@ -122,7 +126,9 @@ struct CheckCommand: ParsableCommand {
         for (offset, index) in pending.enumerated() where !(interrupted.isSet && checked[offset].isEmpty) { perItem[index] = checked[offset] }
         results += perItem.compactMap { $0 }.flatMap { $0 }
         if let failure = saveFailure.first {
-            Console.warning("\(db): results could not be saved (\(failure)); the next run checks \(saveFailure.count == 1 ? "that file" : "those \(saveFailure.count) files") again")
+            Console.warning(
+                "\(db): results could not be saved (\(failure)); the next run checks \(saveFailure.count == 1 ? "that file" : "those \(saveFailure.count) files") again"
+            )
         }
         if interrupted.isSet {
             let unchecked = perItem.filter { $0 == nil }.count
@@ -137,8 +143,10 @@ struct CheckCommand: ParsableCommand {
             try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:))
             if format == .text {
                 let reused = items.count - pending.count
-                FileHandle.standardError.write(Data((Self.summary(results, files: items.count + problems.count)
-                    + (store == nil ? "" : " · \(pending.count) checked, \(reused) from the store") + "\n").utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        (Self.summary(results, files: items.count + problems.count)
+                            + (store == nil ? "" : " · \(pending.count) checked, \(reused) from the store") + "\n").utf8))
             }
         }
         try OutputOptions.exitForVerdicts(results)
@@ -202,6 +210,10 @@ final class StopFlag: @unchecked Sendable {
 final class ProgressCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func increment() -> Int { lock.withLock { count += 1; return count } }
+    func increment() -> Int {
+        lock.withLock {
+            count += 1; return count
+        }
+    }
     func withLock(_ body: () -> Void) { lock.withLock(body) }
 }

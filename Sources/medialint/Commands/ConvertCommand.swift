@@ -45,8 +45,10 @@ struct ConvertCommand: ParsableCommand {
 /// input by accident.
 enum CaptionOutput {
     /// Writes `document` in `format` to `path` (`-`: standard output); returns the writer's diagnostics.
-    static func write(_ document: CaptionDocument, as format: CaptionFormat, to path: String, input: String,
-                      inPlace: Bool = false) throws -> [CaptionDiagnostic] {
+    static func write(
+        _ document: CaptionDocument, as format: CaptionFormat, to path: String, input: String,
+        inPlace: Bool = false
+    ) throws -> [CaptionDiagnostic] {
         var diagnostics: [CaptionDiagnostic] = []
         try OutputStream.write(to: path, refusing: inPlace ? [] : [input]) { sink in
             diagnostics = CaptionFile.write(document, as: format) { sink.take(&$0) }

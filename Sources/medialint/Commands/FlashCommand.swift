@@ -31,7 +31,8 @@ struct FlashCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: CheckFormat = .text
 
-    @Option(help: ArgumentHelp("Write each frame's measurements as CSV (time, mean luminance, flashing area, transitions in the last second).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Write each frame's measurements as CSV (time, mean luminance, flashing area, transitions in the last second).", valueName: "file"))
     var framesCSV: String?
 
     @Option(help: ArgumentHelp("The same per-frame measurements as JSON.", valueName: "file"))
@@ -82,8 +83,9 @@ struct FlashCommand: ParsableCommand {
 
     static func metricsLine(_ result: CheckResult) -> String? {
         guard let count = result.metrics["framesAnalysed"]?.intValue, let rate = result.metrics["fps"]?.doubleValue,
-              let most = result.metrics["maxFlashesPerSecond"]?.doubleValue,
-              case .string(let name)? = result.metrics["standard"] else { return nil }
+            let most = result.metrics["maxFlashesPerSecond"]?.doubleValue,
+            case .string(let name)? = result.metrics["standard"]
+        else { return nil }
         return "\(count) frames · \(FlashCheck.number(rate)) fps (shows at most \(FlashCheck.number(rate / 2)) flashes/s) · "
             + "most flashes in a second: \(FlashCheck.number(most)) · profile \(name)"
     }
@@ -121,11 +123,15 @@ struct FlashThresholdOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Block size in pixels for the per-region analysis (default: about width/60, at least 8: 32 at 1080p).", valueName: "pixels"))
     var blockSize: Int?
 
-    @Option(help: ArgumentHelp("Read every n-th pixel of every n-th row inside a block (1 reads all; default: by picture size, about 150,000 pixels a frame).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Read every n-th pixel of every n-th row inside a block (1 reads all; default: by picture size, about 150,000 pixels a frame).", valueName: "n"))
     var samplingStep: Int?
 
-    static let configKeys: Set<String> = ["profile", "luminance-change", "darker-state", "area", "area-basis", "max-flashes",
-                                          "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step"]
+    static let configKeys: Set<String> = [
+        "profile", "luminance-change", "darker-state", "area", "area-basis", "max-flashes",
+        "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step",
+    ]
 
     /// Profile, then the config file's `flash` section, then these options.
     func configuration(profile: String?, config: ConfigFile) throws -> FlashConfiguration {
@@ -163,7 +169,9 @@ struct FlashThresholdOptions: ParsableArguments {
         }
         if let area {
             let isPercent = area.hasSuffix("%")
-            guard let value = Double(isPercent ? String(area.dropLast()) : area) else { throw ValidationError("--area takes a fraction (0.25) or a percentage (25%).") }
+            guard let value = Double(isPercent ? String(area.dropLast()) : area) else {
+                throw ValidationError("--area takes a fraction (0.25) or a percentage (25%).")
+            }
             configuration.areaFraction = isPercent ? value / 100 : value
         }
         if let areaBasis { configuration.areaBasis = areaBasis }
@@ -204,11 +212,17 @@ final class FrameTable {
     }
 
     func add(_ frame: FrameMeasurement) {
-        csv?.write(String(format: "%.6f,%.5f,%.4f,%.4f,%d,%d\n", frame.time, frame.meanLuminance, frame.flashingFrameArea,
-                          frame.flashingFieldArea, frame.transitionsInLastSecond, frame.redTransitionsInLastSecond))
-        json?.write((first ? "\n" : ",\n") + String(format: "{\"time\":%.6f,\"meanLuminance\":%.5f,\"flashingFrameArea\":%.4f,\"flashingFieldArea\":%.4f,\"transitionsInLastSecond\":%d,\"redTransitionsInLastSecond\":%d}",
-                                                     frame.time, frame.meanLuminance, frame.flashingFrameArea, frame.flashingFieldArea,
-                                                     frame.transitionsInLastSecond, frame.redTransitionsInLastSecond))
+        csv?.write(
+            String(
+                format: "%.6f,%.5f,%.4f,%.4f,%d,%d\n", frame.time, frame.meanLuminance, frame.flashingFrameArea,
+                frame.flashingFieldArea, frame.transitionsInLastSecond, frame.redTransitionsInLastSecond))
+        json?.write(
+            (first ? "\n" : ",\n")
+                + String(
+                    format:
+                        "{\"time\":%.6f,\"meanLuminance\":%.5f,\"flashingFrameArea\":%.4f,\"flashingFieldArea\":%.4f,\"transitionsInLastSecond\":%d,\"redTransitionsInLastSecond\":%d}",
+                    frame.time, frame.meanLuminance, frame.flashingFrameArea, frame.flashingFieldArea,
+                    frame.transitionsInLastSecond, frame.redTransitionsInLastSecond))
         first = false
     }
 

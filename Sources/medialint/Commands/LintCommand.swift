@@ -71,8 +71,10 @@ struct LintCommand: ParsableCommand {
     @OptionGroup var input: CaptionInputOptions
     @OptionGroup var output: OutputOptions
 
-    static let configKeys: Set<String> = ["profile", "fps", "disable", "max-chars-per-line", "max-lines", "min-duration",
-                                          "max-duration", "max-cps", "max-wpm", "min-gap-frames"]
+    static let configKeys: Set<String> = [
+        "profile", "fps", "disable", "max-chars-per-line", "max-lines", "min-duration",
+        "max-duration", "max-cps", "max-wpm", "min-gap-frames",
+    ]
 
     func validate() throws {
         if let profile, QualityProfile.named(profile) == nil {
@@ -147,6 +149,7 @@ struct LintCommand: ParsableCommand {
     static func metricsLine(_ result: CheckResult) -> String? {
         guard let cues = result.metrics["cues"]?.intValue, case .string(let profile) = result.metrics["profile"] else { return nil }
         let errors = result.errorCount, warnings = result.warningCount
-        return "\(cues) cue\(cues == 1 ? "" : "s") · profile \(profile) · \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        return
+            "\(cues) cue\(cues == 1 ? "" : "s") · profile \(profile) · \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }
 }

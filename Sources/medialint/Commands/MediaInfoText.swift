@@ -44,10 +44,16 @@ struct MediaInfoText {
             timing.append(seconds(duration) + (stream.durationSource == .packets ? " (measured)" : ""))
         }
         if let count = stream.frameCount {
-            let unit = switch stream.kind { case .video: "frame"; case .subtitle: "cue"; default: "packet" }
+            let unit =
+                switch stream.kind {
+                case .video: "frame";
+                case .subtitle: "cue";
+                default: "packet"
+                }
             timing.append("\(count) \(unit)\(count == 1 ? "" : "s")" + (stream.frameCountSource == .packets ? " (counted)" : ""))
         }
-        var text = "#\(stream.index) " + style.cyan(stream.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))
+        var text =
+            "#\(stream.index) " + style.cyan(stream.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))
             + parts.joined(separator: ", ")
         if !timing.isEmpty { text += style.dim(" — " + timing.joined(separator: ", ")) }
         if !stream.dispositions.isEmpty { text += " [" + stream.dispositions.joined(separator: ", ") + "]" }

@@ -25,7 +25,10 @@ struct ProbeCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .text
 
-    @Option(help: ArgumentHelp("When to read every packet to measure durations and frame counts: auto (when the container does not state them), always, never.", valueName: "when"))
+    @Option(
+        help: ArgumentHelp(
+            "When to read every packet to measure durations and frame counts: auto (when the container does not state them), always, never.", valueName: "when")
+    )
     var scan: MediaProbe.PacketScan = .whenNeeded
 
     @OptionGroup var output: OutputOptions

@@ -16,7 +16,9 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The results store.", valueName: "file"))
     var db: String = ResultStoreDefaults.path
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Combine these stores (one per shard) instead of --db; a file found in several counts once.", valueName: "file"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Combine these stores (one per shard) instead of --db; a file found in several counts once.", valueName: "file"))
     var merge: [String] = []
 
     @Option(help: "Output format.")
@@ -29,7 +31,9 @@ struct ReportCommand: ParsableCommand {
         var byFile: [String: [CheckResult]] = [:]
         var gone = 0
         for store in merge.isEmpty ? [db] : merge {
-            guard FileManager.default.fileExists(atPath: store) else { throw CLIError("\(store): no results store here (run 'medialint check' first, or give --db)") }
+            guard FileManager.default.fileExists(atPath: store) else {
+                throw CLIError("\(store): no results store here (run 'medialint check' first, or give --db)")
+            }
             do {
                 for row in try openStore(store, writable: false).allRows() where byFile[row.path] == nil {
                     // A file deleted since it was checked is not reported (nor does it decide the exit status).

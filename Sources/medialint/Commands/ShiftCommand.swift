@@ -42,8 +42,9 @@ struct ShiftCommand: ParsableCommand {
         var document = try input.read(captions)
         defer { KeptUntilExit.keep(document) }
         let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
-        let written = try CaptionOutput.write(document, as: document.format, to: inPlace ? captions : outputPath ?? "-",
-                                              input: captions, inPlace: inPlace)
+        let written = try CaptionOutput.write(
+            document, as: document.format, to: inPlace ? captions : outputPath ?? "-",
+            input: captions, inPlace: inPlace)
         Diagnostics.print(document.diagnostics + edits + written, file: captions)
     }
 }

@@ -83,15 +83,18 @@ struct SyncCommand: ParsableCommand {
             sources = try captionSources(info)
             if let fix {
                 guard sources.count == 1 else {
-                    throw CLIError("--fix needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one")
+                    throw CLIError(
+                        "--fix needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one"
+                    )
                 }
                 if let file = sources[0].file { try OutputStream.refuseInputs(fix, [file]) }
             }
             speech = try detectSpeech(info)
         } catch let error as MediaError {
             Console.error(error.description)
-            try output.emit([CheckResult.unreadable(file: media, check: .sync, reason: error.reason)],
-                            format: format, metricsLine: { _ in nil })
+            try output.emit(
+                [CheckResult.unreadable(file: media, check: .sync, reason: error.reason)],
+                format: format, metricsLine: { _ in nil })
             throw ExitCode(ExitStatus.unreadableInput.rawValue)
         }
 
@@ -102,9 +105,11 @@ struct SyncCommand: ParsableCommand {
         }
         for source in sources {
             guard let document = source.document else {
-                results.append(CheckResult(file: media, check: .sync, verdict: .error,
-                                           findings: [Rule.captionsParse.finding(severity: .error, message: source.problem ?? "unreadable")],
-                                           metrics: .object([("captions", .string(source.label))])))
+                results.append(
+                    CheckResult(
+                        file: media, check: .sync, verdict: .error,
+                        findings: [Rule.captionsParse.finding(severity: .error, message: source.problem ?? "unreadable")],
+                        metrics: .object([("captions", .string(source.label))])))
                 continue
             }
             let outcome = check.check(path: media, media: info, speech: speech, captions: document, source: source.label)
@@ -196,7 +201,9 @@ struct SyncCommand: ParsableCommand {
             Console.note("\(path): the timing is within the tolerance; written unchanged")
         } else {
             diagnostics = edit.apply(to: &fixed)
-            Console.note("\(path): times moved by \(String(format: "%+.3f", edit.offset)) s" + (edit.scale == 1 ? "" : String(format: " after stretching by %.6f", edit.scale)))
+            Console.note(
+                "\(path): times moved by \(String(format: "%+.3f", edit.offset)) s"
+                    + (edit.scale == 1 ? "" : String(format: " after stretching by %.6f", edit.scale)))
         }
         let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
         let written = try CaptionOutput.write(fixed, as: format, to: path, input: captions ?? media)

@@ -55,14 +55,15 @@ struct TranscriptCommand: ParsableCommand {
         Diagnostics.print(document.diagnostics, file: captions)
         let name = title ?? URL(fileURLWithPath: captions).deletingPathExtension().lastPathComponent
         let transcript = TranscriptBuilder(includeSounds: !noSounds, paragraphPause: pause).build(document, title: name, language: language)
-        let chosen = format ?? output.output.flatMap { path -> TranscriptRenderer.Format? in
-            switch (path as NSString).pathExtension.lowercased() {
-            case "md", "markdown": .markdown
-            case "html", "htm": .html
-            case "json": .json
-            default: nil
-            }
-        } ?? .text
+        let chosen =
+            format ?? output.output.flatMap { path -> TranscriptRenderer.Format? in
+                switch (path as NSString).pathExtension.lowercased() {
+                case "md", "markdown": .markdown
+                case "html", "htm": .html
+                case "json": .json
+                default: nil
+                }
+            } ?? .text
         try output.emit(TranscriptRenderer.render(transcript, as: chosen, timestamps: timestamps, mediaURL: mediaUrl))
     }
 }

@@ -8,7 +8,9 @@ import MediaIO
 /// Where captions come from: a caption file (`--encoding` when it is not UTF-8 and not detected), or an
 /// embedded text subtitle track of a media file (`--track`).
 struct CaptionInputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The caption file's text encoding, e.g. windows-1251 or gb2312 (default: detected; SRT falls back to windows-1252).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The caption file's text encoding, e.g. windows-1251 or gb2312 (default: detected; SRT falls back to windows-1252).", valueName: "name"))
     var encoding: String?
 
     @Option(help: ArgumentHelp("Read this embedded text subtitle track of a media file (its stream index, as 'medialint probe' lists it).", valueName: "index"))
@@ -18,8 +20,9 @@ struct CaptionInputOptions: ParsableArguments {
     func read(_ path: String, mode: WebVTTReader.Mode = .lenient) throws -> CaptionDocument {
         if let track { return try EmbeddedCaptions.read(path: path, streamIndex: track) }
         if let tracks = Self.mediaTracks(path) {
-            throw CLIError("\(path) is a media file: give --track with one of its text subtitle tracks"
-                           + (tracks.isEmpty ? " (it has none)" : " (\(tracks))"))
+            throw CLIError(
+                "\(path) is a media file: give --track with one of its text subtitle tracks"
+                    + (tracks.isEmpty ? " (it has none)" : " (\(tracks))"))
         }
         do {
             return try CaptionFile.read(path, encoding: encoding, mode: mode)
@@ -34,8 +37,9 @@ extension CaptionInputOptions {
     /// tracks ("" when it has none). Nil for anything else.
     static func mediaTracks(_ path: String) -> String? {
         guard CaptionFormat(pathExtension: (path as NSString).pathExtension) == nil,
-              let info = try? MediaProbe.probe(path, scan: .never),
-              info.streams.contains(where: { $0.kind == .video || $0.kind == .audio }) else { return nil }
+            let info = try? MediaProbe.probe(path, scan: .never),
+            info.streams.contains(where: { $0.kind == .video || $0.kind == .audio })
+        else { return nil }
         return info.textSubtitleTracks.map(describe).joined(separator: ", ")
     }
 
@@ -65,11 +69,12 @@ enum Diagnostics {
         var text = ""
         for diagnostic in diagnostics {
             let place = diagnostic.line > 0 ? "\(file):\(diagnostic.line):\(diagnostic.column): " : "\(file): "
-            let severity = switch diagnostic.severity {
-            case .error: style.red("error")
-            case .warning: style.yellow("warning")
-            case .info: style.dim("note")
-            }
+            let severity =
+                switch diagnostic.severity {
+                case .error: style.red("error")
+                case .warning: style.yellow("warning")
+                case .info: style.dim("note")
+                }
             text += "\(place)\(severity): \(diagnostic.message) [\(diagnostic.rule)]\n"
         }
         Console.writeError(text)

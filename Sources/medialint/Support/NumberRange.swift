@@ -8,13 +8,17 @@ enum NumberRange {
         guard let value else { return }
         let low = above ? value > range.lowerBound : value >= range.lowerBound
         guard value.isFinite, low, value <= range.upperBound else {
-            throw ValidationError("\(name) must be a number \(above ? "above" : "from") \(text(range.lowerBound)) \(above ? "and at most" : "to") \(text(range.upperBound)) (got \(text(value))).")
+            throw ValidationError(
+                "\(name) must be a number \(above ? "above" : "from") \(text(range.lowerBound)) \(above ? "and at most" : "to") \(text(range.upperBound)) (got \(text(value)))."
+            )
         }
     }
 
     static func check(_ value: Int?, _ name: String, _ range: ClosedRange<Int>) throws {
         guard let value else { return }
-        guard range.contains(value) else { throw ValidationError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(value)).") }
+        guard range.contains(value) else {
+            throw ValidationError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(value)).")
+        }
     }
 
     private static func text(_ value: Double) -> String {

@@ -14,7 +14,8 @@ struct PlaylistOptions: ParsableArguments {
         guard allowPlaylists else { return }
         let roots = paths.compactMap { path -> String? in
             var isDirectory: ObjCBool = false
-            let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            let folder =
+                FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? path : ((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
             return PathContainment.realPath(folder)
         }

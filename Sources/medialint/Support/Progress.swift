@@ -30,7 +30,9 @@ final class ProgressLine: @unchecked Sendable {
             let width = 24
             let filled = Int(fraction * Double(width))
             text += " [" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "]"
-            text += counting == .files ? String(format: " %3d%%  %ld/%ld files", Int(fraction * 100), Int(done), Int(total))
+            text +=
+                counting == .files
+                ? String(format: " %3d%%  %ld/%ld files", Int(fraction * 100), Int(done), Int(total))
                 : String(format: " %3d%%  %.1f/%.1f s", Int(fraction * 100), done, total)
             if fraction > 0.01 { text += String(format: "  ETA %.0f s", now / fraction - now) }
         } else {

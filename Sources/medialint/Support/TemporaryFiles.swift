@@ -100,7 +100,8 @@ enum TemporaryFiles {
         for candidate in names where candidate.hasPrefix(prefix) {
             let rest = candidate.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), rest[rest.index(after: dash)...].count == 6,
-                  let pid = Int32(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+                let pid = Int32(rest[..<dash]), pid > 0, pid != getpid()
+            else { continue }
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
             let path = directory + "/" + candidate
             var info = stat()
