@@ -1,4 +1,4 @@
-/// One check of one file: what `check`, `flash`, `sync`, `lint` and `autoplay` print per file (cli.md).
+/// One check of one file: what `check`, `flash`, `sync`, `lint` and `autoplay` print per file (docs/cli.md).
 public struct CheckResult: Sendable, Encodable {
     /// The path as given.
     public var file: String

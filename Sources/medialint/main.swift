@@ -4,7 +4,7 @@ import Captions
 import MediaIO
 
 // The entry point: parses the command line, runs the command, and maps every failure to the exit
-// statuses of cli.md (0 ok · 1 a check failed · 2 usage error or unreadable input).
+// statuses of docs/cli.md (0 ok · 1 a check failed · 2 usage error or unreadable input).
 do {
     if let limit = ProcessInfo.processInfo.environment["MEDIALINT_MEDIA_TIME_LIMIT"] {
         guard let parsed = MediaTimeLimit(limit) else {

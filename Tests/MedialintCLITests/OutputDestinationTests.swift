@@ -3,7 +3,7 @@ import Testing
 
 /// Outputs named with -o, --fix, --in-place and convert's OUT: devices, FIFOs and links to them are written
 /// through, links to regular files keep being links, directories are refused, inputs are never written over,
-/// and no temporary file outlives the command (cli.md, "Output files").
+/// and no temporary file outlives the command (docs/cli.md, "Output").
 @Suite struct OutputDestinationTests {
     private let manager = FileManager.default
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `medialint probe`: text and JSON output, `-o`, and the exit statuses of cli.md.
+/// `medialint probe`: text and JSON output, `-o`, and the exit statuses of docs/cli.md.
 @Suite struct ProbeCommandTests {
     @Test func jsonFollowsTheContract() throws {
         let result = try Medialint.run(["probe", "Media/embedded-subtitles.mkv", "--format", "json"])

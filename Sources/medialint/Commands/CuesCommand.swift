@@ -53,7 +53,7 @@ struct CuesCommand: ParsableCommand {
     }
 }
 
-/// The JSON of `medialint cues` (cli.md): `{"format", "encoding", "cues": [{"id", "start", "end", "text", "voice"?,
+/// The JSON of `medialint cues` (docs/cli.md): `{"format", "encoding", "cues": [{"id", "start", "end", "text", "voice"?,
 /// "settings", "markup"}], "diagnostics"}`, written cue by cue.
 enum CuesReport {
     static func write(_ document: CaptionDocument, to writer: inout JSONWriter) {

@@ -1,4 +1,4 @@
-/// The exit statuses of the command-line contract (cli.md).
+/// The exit statuses of the command-line contract (docs/cli.md).
 enum ExitStatus: Int32 {
     /// Nothing at error severity.
     case ok = 0

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a named output goes, decided before anything is written. The rule (cli.md, "Output files"): an existing
+/// Where a named output goes, decided before anything is written. The rule (docs/cli.md, "Output"): an existing
 /// output that is not a regular file — a character or block device, a FIFO, a socket, or a link to one — is written
 /// through (opened and streamed, never replaced); a regular file, or a link to one, is replaced atomically (the link
 /// stays, its target is replaced); a new name is created; a directory is refused. Nothing changes its file type.
