@@ -171,49 +171,7 @@ extension LibraryShard: ExpressibleByArgument {
     }
 }
 
-/// Where results are kept unless `--db` says otherwise, and what must match for them to be reused.
-enum ResultStoreDefaults {
-    static let path = ".medialint/results.sqlite"
-    /// Results depend on the tool's version (and, as options are added to `check`, on them).
-    static let setup = "\(ToolInfo.name) \(ToolInfo.version) check"
-}
-
 /// Opens the results store, as a one-line error when it cannot be.
 func openStore(_ path: String, writable: Bool = true) throws -> ResultStore {
     do { return try ResultStore(path: path, writable: writable) } catch { throw CLIError("\(path): cannot use the results store: \(error)") }
-}
-
-/// The first of the errors met by the workers, and how many there were.
-final class FirstFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: String?
-    private var total = 0
-    func record(_ error: Error) {
-        lock.withLock {
-            total += 1
-            if self.error == nil { self.error = String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init) }
-        }
-    }
-    var first: String? { lock.withLock { error } }
-    var count: Int { lock.withLock { total } }
-}
-
-/// Set once, from a signal handler; read by the workers.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
-}
-
-/// Files done so far, and a lock for writing their results in turn.
-final class ProgressCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() -> Int {
-        lock.withLock {
-            count += 1; return count
-        }
-    }
-    func withLock(_ body: () -> Void) { lock.withLock(body) }
 }

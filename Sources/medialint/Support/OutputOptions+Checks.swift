@@ -4,9 +4,6 @@ import Findings
 import Findings
 import Reports
 
-/// The output formats of the check commands (`flash`, `sync` …).
-enum CheckFormat: String, ExpressibleByArgument, CaseIterable { case text, json, jsonl, sarif, junit, html }
-
 /// Printing check results and turning their verdicts into the exit status (docs/cli.md).
 extension OutputOptions {
     /// Writes `results` in `format`; text gives each result the line `metricsLine` makes of its metrics, SARIF

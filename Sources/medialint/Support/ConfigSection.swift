@@ -1,0 +1,46 @@
+import FileAccess
+import Foundation
+import Yams
+
+/// The settings of one check in a config file, read with type checks.
+struct ConfigSection {
+    let file: String
+    let name: String
+    let values: [String: Any]
+
+    func double(_ key: String) throws -> Double? {
+        guard let value = values[key] else { return nil }
+        if let number = value as? Double { return number }
+        if let number = value as? Int { return Double(number) }
+        throw CLIError("\(file): '\(name).\(key)' must be a number")
+    }
+
+    func int(_ key: String) throws -> Int? {
+        guard let value = values[key] else { return nil }
+        guard let number = value as? Int else { throw CLIError("\(file): '\(name).\(key)' must be a whole number") }
+        return number
+    }
+
+    func bool(_ key: String) throws -> Bool? {
+        guard let value = values[key] else { return nil }
+        guard let flag = value as? Bool else { throw CLIError("\(file): '\(name).\(key)' must be true or false") }
+        return flag
+    }
+
+    func string(_ key: String) throws -> String? {
+        guard let value = values[key] else { return nil }
+        guard let text = value as? String else { throw CLIError("\(file): '\(name).\(key)' must be text") }
+        return text
+    }
+
+    /// A list of text (`disable: [lint.min-gap, lint.max-duration]`), or one text.
+    func strings(_ key: String) throws -> [String]? {
+        guard let value = values[key] else { return nil }
+        if let text = value as? String { return [text] }
+        guard let list = value as? [Any], let texts = list as? [String] else { throw CLIError("\(file): '\(name).\(key)' must be a list of text") }
+        return texts
+    }
+
+    /// True when the key is there with no value (`darker-state: ~`), to switch a rule off.
+    func isNull(_ key: String) -> Bool { values.keys.contains(key) && values[key] is NSNull }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import Findings
+import Reports
+
+/// Output written as it is made, to where `OutputDestination` says: standard output (`-`), a device or FIFO
+/// written through, or a file that appears complete when the writing is done, or not at all (see `StreamingFile`).
+enum OutputStream {
+    /// Writes to `path`; `refusing` names inputs the output must not be (the same file, through any name or link).
+    static func write(to path: String, refusing inputs: [String] = [], _ body: (OutputSink) throws -> Void) throws {
+        try refuseInputs(path, inputs)
+        let file = try StreamingFile(path: path)
+        let sink = OutputSink { file.write(chunk: $0) }
+        do {
+            try body(sink)
+        } catch {
+            sink.finish()
+            throw error
+        }
+        sink.finish()
+        try file.commit()
+    }
+
+    /// Throws when `path` would write over one of `inputs` (compared by device and inode, so links and other
+    /// names of the same file count).
+    static func refuseInputs(_ path: String, _ inputs: [String]) throws(CLIError) {
+        guard !inputs.isEmpty, let output = try OutputDestination.resolve(path).existingIdentity else { return }
+        for input in inputs where FileIdentity(path: input) == output {
+            throw CLIError("\(path) is the input file \(input); write elsewhere (or use --in-place where offered)")
+        }
+    }
+}
