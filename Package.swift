@@ -33,12 +33,12 @@ let package = Package(
         .target(name: "MediaIO", dependencies: ["CFFmpeg", "FileAccess"]),
         .target(name: "Findings"),
         .target(name: "Reports", dependencies: ["Findings"]),
-        .target(name: "Captions", dependencies: ["FileAccess"]),
+        .target(name: "Captions", dependencies: ["FileAccess"], exclude: ["Generators"]),
         .target(name: "FlashDetection"),
         .target(name: "SyncAnalysis", dependencies: ["Captions"]),
         .target(name: "CaptionQuality", dependencies: ["Captions", "Findings"]),
         .target(name: "Transcripts", dependencies: ["Captions", "Findings"]),
-        .target(name: "Autoplay"),
+        .target(name: "Autoplay", dependencies: ["Captions"]),
         .target(
             name: "Checks", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess"]),
         .target(
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "SyncAnalysisTests", dependencies: ["SyncAnalysis", "Captions", "TestSupport"]),
         .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "Findings"], exclude: ["Fixtures"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),
-        .testTarget(name: "AutoplayTests", dependencies: ["Autoplay"]),
+        .testTarget(name: "AutoplayTests", dependencies: ["Autoplay", "Captions"]),
         .testTarget(
             name: "ChecksTests",
             dependencies: [

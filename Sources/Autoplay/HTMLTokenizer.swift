@@ -1,3 +1,4 @@
+import Captions
 /// A start tag as the HTML tokenizer reads it: lower-cased name, attributes in order (names lower-cased,
 /// values with character references decoded), and the line it starts on.
 public struct HTMLStartTag: Sendable, Equatable {
@@ -45,7 +46,7 @@ public struct HTMLTokenizer: Sendable {
         let count = bytes.count
 
         func flushText() {
-            if !text.isEmpty { tokens.append(.text(HTMLCharacterReferences.decode(String(decoding: text, as: UTF8.self)))) }
+            if !text.isEmpty { tokens.append(.text(CharacterReferences.decode(String(decoding: text, as: UTF8.self)))) }
             text.removeAll(keepingCapacity: true)
         }
         func advance(to end: Int) {
@@ -160,7 +161,7 @@ public struct HTMLTokenizer: Sendable {
                         while k < count, !isSpace(bytes[k]), bytes[k] != UInt8(ascii: ">") { k += 1 }
                         value = String(decoding: bytes[valueStart..<k], as: UTF8.self)
                     }
-                    value = HTMLCharacterReferences.decode(value)
+                    value = CharacterReferences.decode(value, inAttribute: true)
                 }
                 if seenNames.insert(attributeName).inserted { attributes.append((attributeName, value)) }
                 continue attributeLoop
@@ -193,39 +194,5 @@ public struct HTMLTokenizer: Sendable {
         }
         flushText()
         return tokens
-    }
-}
-
-/// Character references in attribute values and text: numeric ones and the common named ones.
-enum HTMLCharacterReferences {
-    static let named: [String: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{00A0}"]
-
-    static func decode(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let ampersand = rest.firstIndex(of: "&") {
-            output += rest[..<ampersand]
-            let after = rest[rest.index(after: ampersand)...]
-            if let semicolon = after.prefix(12).firstIndex(of: ";") {
-                let name = after[..<semicolon]
-                var replacement: String?
-                if name.hasPrefix("#x") || name.hasPrefix("#X"), let code = UInt32(name.dropFirst(2), radix: 16) {
-                    replacement = Unicode.Scalar(code).map { String(Character($0)) } ?? "\u{FFFD}"
-                } else if name.hasPrefix("#"), let code = UInt32(name.dropFirst()) {
-                    replacement = Unicode.Scalar(code).map { String(Character($0)) } ?? "\u{FFFD}"
-                } else {
-                    replacement = named[String(name)]
-                }
-                if let replacement {
-                    output += replacement
-                    rest = after[after.index(after: semicolon)...]
-                    continue
-                }
-            }
-            output += "&"
-            rest = after
-        }
-        return output + rest
     }
 }

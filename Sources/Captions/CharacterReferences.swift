@@ -1,6 +1,7 @@
 /// HTML character references (`&amp;`, `&#233;`, `&#x1F600;`, legacy `&copy` …) as HTML's tokenizer
-/// consumes them outside attributes, which is what WebVTT cue text uses.
-enum CharacterReferences {
+/// consumes them: in text (what WebVTT cue text uses) and in attribute values. The one table of named references
+/// (HTML's 2,231) for every reader of markup.
+public enum CharacterReferences {
     /// Name (with or without its `;`) → replacement text.
     static let named: [String: String] = {
         var table: [String: String] = [:]
@@ -53,6 +54,37 @@ enum CharacterReferences {
             length -= 1
         }
         return nil
+    }
+
+    /// `text` with its character references decoded as HTML decodes them in text or, `inAttribute`, in an attribute
+    /// value (where a legacy reference without ";" followed by "=" or a letter or digit stays as written:
+    /// `?a=1&copy=2` keeps its `&copy`).
+    public static func decode(_ text: String, inAttribute: Bool = false) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            let input = UnsafeBufferPointer(buffer)
+            var output: [UInt8] = []
+            output.reserveCapacity(input.count)
+            var index = 0
+            while index < input.count {
+                let byte = input[index]
+                guard byte == UInt8(ascii: "&"), let match = consume(input, from: index + 1, end: input.count) else {
+                    output.append(byte)
+                    index += 1
+                    continue
+                }
+                let legacy = match.next > index + 1 && input[match.next - 1] != UInt8(ascii: ";") && input[index + 1] != UInt8(ascii: "#")
+                if inAttribute, legacy, match.next < input.count, input[match.next] == UInt8(ascii: "=") || input[match.next].isASCIIAlphanumeric {
+                    output.append(byte)
+                    index += 1
+                    continue
+                }
+                output.append(contentsOf: match.text.utf8)
+                index = match.next
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
     }
 
     private static func numeric(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Match? {

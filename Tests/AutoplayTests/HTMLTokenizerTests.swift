@@ -23,6 +23,13 @@ struct HTMLTokenizerTests {
 
     @Test func referencesInValuesAreDecoded() {
         #expect(starts("<source src=\"a&amp;b.mp3?x=1&#38;y=&#x32;\">").first?.attribute("src") == "a&b.mp3?x=1&y=2")
+        // Every named reference of HTML, as the caption readers decode them: one table.
+        #expect(starts("<video src=\"caf&eacute;.mp4\">").first?.attribute("src") == "café.mp4")
+        #expect(starts("<video src=\"caf&eacute.mp4\">").first?.attribute("src") == "café.mp4")
+        #expect(starts("<video src=\"&hearts;&NotNestedGreaterGreater;\">").first?.attribute("src") == "♥⪢̸")
+        // In a value, a legacy name without ";" before "=" or a letter stays as written (query strings keep theirs).
+        #expect(starts("<video src=\"v.mp4?a=1&copy=2&notit\">").first?.attribute("src") == "v.mp4?a=1&copy=2&notit")
+        #expect(HTMLTokenizer("<p>&copy 2026 &notit;</p>").tokens().contains { if case .text(let text) = $0 { text == "© 2026 ¬it;" } else { false } })
     }
 
     @Test func commentsAndRawTextHideMarkup() {

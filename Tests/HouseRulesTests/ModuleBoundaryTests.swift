@@ -19,10 +19,12 @@ import Testing
         for line in table.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             let module = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            // A note in parentheses says why; it names no module.
+            let allowedCell = cells[2].replacingOccurrences(of: #"\([^)]*\)"#, with: "", options: .regularExpression)
             var imports = Set(
-                cells[2].components(separatedBy: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+                allowedCell.components(separatedBy: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
                     .filter { !$0.isEmpty && $0 != "—" && !$0.contains(" ") })
-            if cells[2].contains("any module above") { imports.formUnion(earlier) }
+            if allowedCell.contains("any module above") { imports.formUnion(earlier) }
             allowed[module] = imports
             earlier.append(module)
         }

@@ -1,6 +1,7 @@
 // The named character references of HTML (https://html.spec.whatwg.org/multipage/named-characters.html):
 // data, not code. Each line is `name=code points in hex`; names without a trailing ";" are the legacy
-// forms HTML still accepts. Generated from the HTML standard's table (2231 names).
+// forms HTML still accepts. Generated from the HTML standard's table (2231 names) by
+// Generators/html-entities.sh: edit that, not this.
 
 enum HTMLEntityTable {
     static let data = """
