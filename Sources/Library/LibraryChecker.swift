@@ -32,12 +32,6 @@ public struct LibraryChecker: Sendable {
         self.jobs = max(1, jobs)
     }
 
-    /// Checks every item; results come back in item order. `finished` is told of each item's results as it
-    /// completes (from any thread).
-    public func run(_ items: [LibraryItem], finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil) -> [CheckResult] {
-        runEach(items, finished: finished).flatMap { $0 }
-    }
-
     /// Checks every item; each item's results, in item order. Once `stop` says so, no new item is started
     /// (the ones being checked finish) and the items never started have no results.
     public func runEach(

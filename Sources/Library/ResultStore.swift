@@ -167,9 +167,6 @@ public final class ResultStore: @unchecked Sendable {
     /// Every stored result, by path.
     public func allResults() throws -> [CheckResult] { try allRows().flatMap(\.results) }
 
-    /// Files stored.
-    public func count() throws -> Int { try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM checked_file") ?? 0 } }
-
     static func decode(_ text: String) throws -> [CheckResult] {
         guard case .array(let items) = try JSONValue.parse(text) else { throw JSONValue.ParseError(offset: 0) }
         return try items.map { item throws in try CheckResult(json: item) }

@@ -3,16 +3,9 @@ import Findings
 /// Check results for people: one header line per file with its verdict, one line per finding, metrics last.
 public struct TextReport {
     /// Colours, when the output is a terminal that allows them.
-    public struct Style: Sendable {
-        public var enabled: Bool
-        public init(enabled: Bool) { self.enabled = enabled }
+    public var style: TextStyle
 
-        func paint(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-    }
-
-    public var style: Style
-
-    public init(style: Style = Style(enabled: false)) { self.style = style }
+    public init(style: TextStyle = .plain) { self.style = style }
 
     public func render(_ result: CheckResult, metricsLine: String? = nil) -> String {
         var out = ByteWriter()

@@ -74,20 +74,7 @@ public enum TranscriptRenderer {
     /// Seconds rounded to the millisecond.
     static func milliseconds(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
-    static func escaped(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            default: output.append(character)
-            }
-        }
-        return output
-    }
+    static func escaped(_ text: String) -> String { XMLText.escape(text) }
 
     static func markdownEscaped(_ text: String) -> String {
         var output = ""

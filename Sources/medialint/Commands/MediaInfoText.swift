@@ -1,3 +1,4 @@
+import Reports
 import MediaIO
 
 /// The text form of `medialint probe`: a header line for the file, then one line per stream.

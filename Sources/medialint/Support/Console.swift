@@ -1,3 +1,4 @@
+import Reports
 import Foundation
 
 /// Standard output and error, and whether colour may be used on them.

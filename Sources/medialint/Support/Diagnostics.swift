@@ -1,3 +1,4 @@
+import Reports
 import ArgumentParser
 import Captions
 import Foundation

@@ -13,7 +13,7 @@ extension OutputOptions {
             var out = ByteWriter { sink.write($0) }
             switch format {
             case .text:
-                let report = TextReport(style: TextReport.Style(enabled: textStyle.enabled))
+                let report = TextReport(style: textStyle)
                 for (index, result) in results.enumerated() {
                     if index > 0 { out.append(0x0A) }
                     report.write(result, metricsLine: metricsLine(result), to: &out)
