@@ -16,7 +16,18 @@ public struct CaptionSource: Sendable {
     /// Why the source could not be read (when `document` is nil), naming it.
     public var problem: String?
 
-    /// The path of a file, `track N` for a track.
+    public init(origin: Origin, document: CaptionDocument? = nil, problem: String? = nil) {
+        self.origin = origin
+        self.document = document
+        self.problem = problem
+    }
+
+    /// The file read; nil for a track.
+    public var file: String? {
+        if case .file(let path) = origin { path } else { nil }
+    }
+
+    /// The path of a file, `track N` for a track: how every report names the source.
     public var label: String {
         switch origin {
         case .file(let path): path

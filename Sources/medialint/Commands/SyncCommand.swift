@@ -77,7 +77,7 @@ struct SyncCommand: ParsableCommand {
         // Everything is read before anything is written: the media's description, the captions, the speech.
         let info: MediaInfo
         let speech: MediaSpeech?
-        let sources: [Source]
+        let sources: [CaptionSource]
         do {
             info = try MediaProbe.probe(media)
             sources = try captionSources(info)
@@ -145,32 +145,19 @@ struct SyncCommand: ParsableCommand {
         return SyncCheck(tolerance: warn, failTolerance: fail)
     }
 
-    /// A caption source: its label in the report and its document (nil when it could not be read).
-    struct Source {
-        var label: String
-        var document: CaptionDocument?
-        var problem: String?
-        /// The caption file read (nil for an embedded track).
-        var file: String?
-    }
-
     /// The caption file or track asked for; else every sidecar file and embedded text track.
-    private func captionSources(_ info: MediaInfo) throws -> [Source] {
+    private func captionSources(_ info: MediaInfo) throws -> [CaptionSource] {
         if let captions {
             let document = try captionInput.read(captions)
             Diagnostics.print(document.diagnostics, file: captions)
-            return [Source(label: captions, document: document, file: captions)]
+            return [CaptionSource(origin: .file(captions), document: document)]
         }
         if let track = captionInput.track {
-            return [Source(label: "track \(track)", document: try EmbeddedCaptions.read(path: media, streamIndex: track))]
+            let document = try EmbeddedCaptions.read(path: media, streamIndex: track)
+            guard let stream = info.streams.first(where: { $0.index == track }) else { throw CLIError("\(media) has no stream \(track)") }
+            return [CaptionSource(origin: .track(stream), document: document)]
         }
-        return CaptionSource.all(for: media, media: info, readFile: { try captionInput.read($0) }).map { source in
-            switch source.origin {
-            case .file(let path): return Source(label: path, document: source.document, problem: source.problem, file: path)
-            case .track(let track):
-                return Source(label: "track \(CaptionInputOptions.describe(track))", document: source.document, problem: source.problem)
-            }
-        }
+        return CaptionSource.all(for: media, media: info, readFile: { try captionInput.read($0) })
     }
 
     /// The speech of the chosen audio stream; nil when the media has no audio.
