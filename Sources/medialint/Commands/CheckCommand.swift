@@ -57,96 +57,57 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         playlists.apply(to: paths)
-        var (items, problems) = LibraryScanner.scan(paths)
-        if let shard {
-            items = items.filter { shard.contains($0.path) }
-            problems = problems.filter { shard.contains($0.path) }
-        }
-        var results = problems.map { $0.result(check: .media) }
-        for problem in problems { Console.error("\(problem.path): \(problem.message)") }
         var checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if let maxFileMemory { checker.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
         let store = noStore ? nil : try openStore(db)
         for note in store?.notes ?? [] { Console.warning(note) }
-        // Files whose stamp matches the store keep their stored results; the others are checked.
-        var perItem = [[CheckResult]?](repeating: nil, count: items.count)
-        var stamps = [FileStamp?](repeating: nil, count: items.count)
-        if let store {
-            for (index, item) in items.enumerated() {
-                let companions = item.kind == .media ? CaptionSidecars.find(for: item.path) : []
-                stamps[index] = FileStamp.of(
-                    item.path, companions: companions,
-                    setup: ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "")
-                        + (playlists.allowPlaylists ? " allow-playlists" : ""))
-                // Stored under the file's real path: shown under the name this run gives it.
-                if let stamp = stamps[index], let stored = try? store.results(for: stamp) {
-                    perItem[index] = stored.map { result in
-                        var result = result
-                        result.file = item.path
-                        return result
-                    }
-                }
-            }
-        }
-        let pending = items.indices.filter { perItem[$0] == nil }
-        let progress = ProgressLine(label: "check", counting: .files)
-        let done = ProgressCounter()
+        let setup = ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "") + (playlists.allowPlaylists ? " allow-playlists" : "")
+        let run = LibraryRun(checker: checker, store: store, setup: setup)
+        let plan = run.plan(paths, shard: shard)
+        for problem in plan.problems { Console.error("\(problem.path): \(problem.message)") }
+
+        // JSON Lines to standard output: what is known at once, then each file as it is done.
         let streaming = format == .jsonl && output.output == nil
         if streaming {
-            for result in results + perItem.compactMap({ $0 }).flatMap({ $0 }) {
-                FileHandle.standardOutput.write(Data((try JSONValueEncoder().encode(result).serialized() + "\n").utf8))
-            }
+            for result in plan.knownResults { FileHandle.standardOutput.write(Data((result.jsonLine()).utf8)) }
         }
-        let total = Double(pending.count)
-        let saved = stamps
         // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
-        let interrupted = StopFlag()
-        let saveFailure = FirstFailure()
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler {
-            interrupted.set()
+            run.stop()
             Console.writeError("\nmedialint: stopping after the files being checked (Ctrl-C again to quit at once)\n")
             TemporaryFiles.restoreHandler(for: SIGINT)
         }
         interrupt.resume()
         defer { interrupt.cancel() }
-        let checked = checker.runEach(pending.map { items[$0] }, stop: { interrupted.isSet }) { index, finished in
-            // Saved as soon as the file is done: a run stopped at any moment keeps it.
-            if let store, let stamp = saved[pending[index]] {
-                do { try store.save(stamp, results: finished) } catch { saveFailure.record(error) }
-            }
-            if streaming {
-                let lines = finished.compactMap { try? JSONValueEncoder().encode($0).serialized() + "\n" }.joined()
-                done.withLock { FileHandle.standardOutput.write(Data(lines.utf8)) }
-            }
-            let count = done.increment()
-            done.withLock { progress.update(done: Double(count), total: total) }
+        let progress = ProgressLine(label: "check", counting: .files)
+        let outcome = run.run(plan) { results, done, total in
+            if streaming { FileHandle.standardOutput.write(Data(results.map { $0.jsonLine() }.joined().utf8)) }
+            progress.update(done: Double(done), total: Double(total))
         }
-        for (offset, index) in pending.enumerated() where !(interrupted.isSet && checked[offset].isEmpty) { perItem[index] = checked[offset] }
-        results += perItem.compactMap { $0 }.flatMap { $0 }
-        if let failure = saveFailure.first {
+        let results = outcome.results
+        if let failure = outcome.saveFailure {
             Console.warning(
-                "\(db): results could not be saved (\(failure)); the next run checks \(saveFailure.count == 1 ? "that file" : "those \(saveFailure.count) files") again"
+                "\(db): results could not be saved (\(failure)); the next run checks \(outcome.saveFailures == 1 ? "that file" : "those \(outcome.saveFailures) files") again"
             )
         }
-        if interrupted.isSet {
-            let unchecked = perItem.filter { $0 == nil }.count
+        if outcome.wasStopped {
+            let unchecked = outcome.unchecked
             Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
             if !streaming { try? output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:)) }
             throw ExitCode(130)
         }
         progress.finish()
         // Files that could not be checked, each said on standard error (the walk's problems were said already).
-        OutputOptions.reportErrors(results.filter { result in !problems.contains { $0.path == result.file } })
+        OutputOptions.reportErrors(results.filter { result in !plan.problems.contains { $0.path == result.file } })
         if !streaming {
             try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:))
             if format == .text {
-                let reused = items.count - pending.count
                 FileHandle.standardError.write(
                     Data(
-                        (Self.summary(results, files: items.count + problems.count)
-                            + (store == nil ? "" : " · \(pending.count) checked, \(reused) from the store") + "\n").utf8))
+                        (Self.summary(results, files: plan.items.count + plan.problems.count)
+                            + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n").utf8))
             }
         }
         try OutputOptions.exitForVerdicts(results)
