@@ -127,8 +127,8 @@ public struct CaptionLinter: Sendable {
             let cue = document.cues[index]
             var data: [(String, JSONValue)] = [("cue", .integer(Int64(index + 1)))]
             if !cue.identifier.isEmpty { data.append(("id", .string(cue.identifier))) }
-            if let measured { data.append(("measured", .number(Self.rounded(measured)))) }
-            if let limit { data.append(("limit", .number(Self.rounded(limit)))) }
+            if let measured { data.append(("measured", .number(NumberText.rounded(measured)))) }
+            if let limit { data.append(("limit", .number(NumberText.rounded(limit)))) }
             let place = cue.identifier.isEmpty || cue.identifier == String(index + 1) ? "cue \(index + 1): " : "cue \(index + 1) (\(cue.identifier)): "
             findings.append(
                 rule.finding(
@@ -222,9 +222,6 @@ public struct CaptionLinter: Sendable {
         }
         return findings
     }
-
-    /// To the millisecond, as results' JSON gives measures.
-    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     /// A number with at most one decimal: `47`, `23.3` (integer arithmetic: this is on the hot path).
     static func number(_ value: Double) -> String {

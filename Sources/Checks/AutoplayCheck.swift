@@ -110,7 +110,7 @@ public struct AutoplayCheck: Sendable {
                 switch review.kind {
                 case "iframe": "an embedded player asks to autoplay (\(review.detail)): its sound cannot be checked from the page"
                 case "bgsound": "<bgsound> plays background sound (\(review.detail)): obsolete, and its sound cannot be checked"
-                default: "a script starts playback (.play()): check by hand that it cannot play sound for more than \(CheckNumbers.text(rules.allowed)) s"
+                default: "a script starts playback (.play()): check by hand that it cannot play sound for more than \(NumberText.short(rules.allowed)) s"
                 }
             findings.append(
                 Rule.autoplayUnverified.finding(
@@ -200,20 +200,20 @@ public struct AutoplayCheck: Sendable {
         if let error = problems.first(where: { $0.severity == .error }) { return error }
         let extra: [(String, JSONValue)] = [
             ("src", .string(worst.source)), ("window", .array([.number(worst.window.0), .number(worst.window.1)])),
-            ("duration", .number(CheckNumbers.rounded(worst.activity.duration))),
-            ("audibleSeconds", worst.seconds.isInfinite ? .string("endless") : .number(CheckNumbers.rounded(worst.seconds))),
+            ("duration", .number(NumberText.rounded(worst.activity.duration))),
+            ("audibleSeconds", worst.seconds.isInfinite ? .string("endless") : .number(NumberText.rounded(worst.seconds))),
         ]
-        let amount = worst.seconds.isInfinite ? "sound without end (loop)" : "\(CheckNumbers.text(worst.seconds)) s of sound"
+        let amount = worst.seconds.isInfinite ? "sound without end (loop)" : "\(NumberText.short(worst.seconds)) s of sound"
         if !worst.activity.hasAudio { return finding(.autoplayAudio, .info, "autoplays \(worst.source): no audio stream", extra) }
         if worst.seconds == 0 { return finding(.autoplayAudio, .info, "autoplays \(worst.source): silent", extra) }
         if rules.fails(audibleSeconds: worst.seconds, controls: element.controls) {
             let why =
                 rules.profile == .wcag
-                ? "more than \(CheckNumbers.text(rules.allowed)) s with no control to stop it"
-                : "\(CheckNumbers.text(rules.allowed)) s or more (controls do not make autoplaying sound acceptable here)"
+                ? "more than \(NumberText.short(rules.allowed)) s with no control to stop it"
+                : "\(NumberText.short(rules.allowed)) s or more (controls do not make autoplaying sound acceptable here)"
             return finding(.autoplayAudio, .error, "autoplays \(worst.source) with \(amount): \(why)", extra)
         }
-        let why = element.controls && worst.seconds > rules.allowed ? "its controls can stop it" : "at most \(CheckNumbers.text(rules.allowed)) s"
+        let why = element.controls && worst.seconds > rules.allowed ? "its controls can stop it" : "at most \(NumberText.short(rules.allowed)) s"
         return finding(.autoplayAudio, .info, "autoplays \(worst.source) with \(amount): \(why)", extra)
     }
 }

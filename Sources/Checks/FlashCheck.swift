@@ -91,7 +91,7 @@ public struct FlashCheck: Sendable {
                 severity: .warning,
                 message:
                     "only \(String(format: "%.3f", decoded)) s of video (\(frames) frames) could be decoded\(statedText): the rest was not checked for flashing",
-                data: .object([("decodedSeconds", .number(CheckNumbers.rounded(decoded))), ("statedSeconds", .number(CheckNumbers.rounded(stated)))])))
+                data: .object([("decodedSeconds", .number(NumberText.rounded(decoded))), ("statedSeconds", .number(NumberText.rounded(stated)))])))
     }
 
     /// Mean luminance and flashes a second over time, in at most 600 bins (for charts).
@@ -100,7 +100,7 @@ public struct FlashCheck: Sendable {
         var luminance: [(sum: Double, count: Int)] = []
         var flashes: [Double] = []
 
-        init(duration: Double) { bin = CheckNumbers.chartBin(duration: duration) }
+        init(duration: Double) { bin = NumberText.chartBin(duration: duration) }
 
         mutating func add(time: Double, luminance value: Double, flashes rate: Double) {
             let index = max(0, Int(time / bin))
@@ -116,7 +116,7 @@ public struct FlashCheck: Sendable {
         var json: JSONValue {
             .object([
                 ("bin", .number(bin)),
-                ("luminance", .array(luminance.map { .number($0.count > 0 ? CheckNumbers.rounded($0.sum / Double($0.count)) : 0) })),
+                ("luminance", .array(luminance.map { .number($0.count > 0 ? NumberText.rounded($0.sum / Double($0.count)) : 0) })),
                 ("flashesPerSecond", .array(flashes.map { .number(($0 * 10).rounded() / 10) })),
             ])
         }
@@ -163,12 +163,12 @@ public struct FlashCheck: Sendable {
         }
         let metrics = JSONValue.object([
             ("framesAnalysed", .integer(Int64(report.framesAnalysed))),
-            ("fps", .number(CheckNumbers.rounded(fps))),
+            ("fps", .number(NumberText.rounded(fps))),
             ("maxFlashesPerSecond", .number(max(report.maxFlashesPerSecond, report.maxRedFlashesPerSecond))),
             ("maxGeneralFlashesPerSecond", .number(report.maxFlashesPerSecond)),
             ("maxRedFlashesPerSecond", .number(report.maxRedFlashesPerSecond)),
             ("standard", .string(configuration.profile)),
-            ("samplingLimit", .number(CheckNumbers.rounded(fps / 2))),
+            ("samplingLimit", .number(NumberText.rounded(fps / 2))),
             ("areaBasis", .string(configuration.areaBasis.rawValue)),
             ("hdr", .bool(stream.video?.color.isHDR ?? false)),
         ])
@@ -178,8 +178,8 @@ public struct FlashCheck: Sendable {
     private func finding(_ incident: FlashIncident) -> Finding {
         let data = JSONValue.object([
             ("peakFlashesPerSecond", .number(incident.peakFlashesPerSecond)),
-            ("peakFrameArea", .number(CheckNumbers.rounded(incident.peakFrameArea))),
-            ("peakFieldArea", .number(CheckNumbers.rounded(incident.peakFieldArea))),
+            ("peakFrameArea", .number(NumberText.rounded(incident.peakFrameArea))),
+            ("peakFieldArea", .number(NumberText.rounded(incident.peakFieldArea))),
             ("transitions", .integer(Int64(incident.transitions))),
         ])
         let area = "over \(Self.percent(incident.peakFrameArea)) of the frame (\(Self.percent(incident.peakFieldArea)) of the worst 10° field)"
@@ -204,7 +204,7 @@ public struct FlashCheck: Sendable {
     }
 
     /// `3`, or `2.5`: flash counts and rates in messages.
-    public static func number(_ value: Double) -> String { CheckNumbers.text(value) }
+    public static func number(_ value: Double) -> String { NumberText.short(value) }
 
     static func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded()))%" }
 }

@@ -86,7 +86,7 @@ public struct SyncCheck: Sendable {
             }
         }
         var metrics: [(String, JSONValue)] = [("captions", .string(source))]
-        if let duration { metrics.append(("mediaDuration", .number(CheckNumbers.rounded(duration)))) }
+        if let duration { metrics.append(("mediaDuration", .number(NumberText.rounded(duration)))) }
 
         let dialogue = DialogueCues.of(captions)
         func unverified(_ reason: String) -> Outcome {
@@ -119,12 +119,12 @@ public struct SyncCheck: Sendable {
             return result
         }
         metrics += [
-            ("offsetSeconds", .number(CheckNumbers.rounded(report.offsetSeconds))),
+            ("offsetSeconds", .number(NumberText.rounded(report.offsetSeconds))),
             ("driftRatio", .number((report.driftRatio * 1_000_000).rounded() / 1_000_000)),
-            ("speechCoverage", .number(CheckNumbers.rounded(report.speechCoverage))),
-            ("captionCoverage", .number(CheckNumbers.rounded(report.captionCoverage))),
+            ("speechCoverage", .number(NumberText.rounded(report.speechCoverage))),
+            ("captionCoverage", .number(NumberText.rounded(report.captionCoverage))),
             ("dialogueCues", .integer(Int64(report.dialogueCues))),
-            ("onTimeFraction", .number(CheckNumbers.rounded(report.onTimeFraction))),
+            ("onTimeFraction", .number(NumberText.rounded(report.onTimeFraction))),
         ]
         // Per dialogue cue: where it starts, how far its start is from the speech onset it was paired with once
         // fitted (null: none within reach), and how much of its fitted time has speech.
@@ -136,8 +136,8 @@ public struct SyncCheck: Sendable {
                 .array(
                     dialogue.indices.map { i in
                         .object([
-                            ("cue", .integer(Int64(dialogue[i].index + 1))), ("start", .number(CheckNumbers.rounded(dialogue[i].start))),
-                            ("residual", residualByCue[i].map { .number(CheckNumbers.rounded($0)) } ?? .null),
+                            ("cue", .integer(Int64(dialogue[i].index + 1))), ("start", .number(NumberText.rounded(dialogue[i].start))),
+                            ("residual", residualByCue[i].map { .number(NumberText.rounded($0)) } ?? .null),
                             ("speech", .number((report.cueSpeechCoverage[i] * 100).rounded() / 100)),
                         ])
                     })
@@ -154,7 +154,7 @@ public struct SyncCheck: Sendable {
             (
                 "fix",
                 .object([
-                    ("offset", .number(CheckNumbers.rounded(report.shift))),
+                    ("offset", .number(NumberText.rounded(report.shift))),
                     ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000)),
                 ])
             ))
@@ -168,7 +168,7 @@ public struct SyncCheck: Sendable {
                     severity: .warning,
                     message:
                         "\(Self.seconds(gap.end - gap.start)) of speech from \(Self.time(gap.start)) has no caption (or it is music or sound the detector took for speech)",
-                    start: CheckNumbers.rounded(gap.start), end: CheckNumbers.rounded(gap.end), guidelines: Self.guidelines))
+                    start: NumberText.rounded(gap.start), end: NumberText.rounded(gap.end), guidelines: Self.guidelines))
         }
         if !breakFound {
             let end = duration.map { mediaStart + $0 } ?? .infinity
@@ -195,7 +195,7 @@ public struct SyncCheck: Sendable {
 
     /// Speech and caption cover per bin (at most 600 bins) over the media, as given (for charts).
     static func timeline(speech: SpeechTimeline, cues: [(Double, Double)], duration: Double) -> JSONValue {
-        let bin = CheckNumbers.chartBin(duration: duration)
+        let bin = NumberText.chartBin(duration: duration)
         let count = max(1, Int((duration / bin).rounded(.up)))
         var captions = [Double](repeating: 0, count: count)
         for (start, end) in cues where end > start {
@@ -219,7 +219,7 @@ public struct SyncCheck: Sendable {
         var findings: [Finding] = []
         let offset = report.offsetSeconds
         let fixData: JSONValue = .object([
-            ("offset", .number(CheckNumbers.rounded(report.shift))),
+            ("offset", .number(NumberText.rounded(report.shift))),
             ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000)),
         ])
         if abs(offset) > tolerance {
@@ -229,7 +229,7 @@ public struct SyncCheck: Sendable {
                     severity: abs(offset) > failTolerance ? .error : .warning,
                     message: "captions are \(Self.seconds(abs(offset))) \(direction): move them by \(Self.signed(report.shift))",
                     guidelines: Self.guidelines,
-                    data: .object([("offsetSeconds", .number(CheckNumbers.rounded(offset))), ("fix", fixData)])))
+                    data: .object([("offsetSeconds", .number(NumberText.rounded(offset))), ("fix", fixData)])))
         }
         let driftSeconds = abs(report.scale - 1) * duration
         if driftSeconds > tolerance {
@@ -243,7 +243,7 @@ public struct SyncCheck: Sendable {
                     guidelines: Self.guidelines,
                     data: .object([
                         ("driftRatio", .number((ratio * 1_000_000).rounded() / 1_000_000)),
-                        ("driftSeconds", .number(CheckNumbers.rounded(driftSeconds))), ("fix", fixData),
+                        ("driftSeconds", .number(NumberText.rounded(driftSeconds))), ("fix", fixData),
                     ])))
         }
         for step in report.breaks {
@@ -252,10 +252,10 @@ public struct SyncCheck: Sendable {
                     severity: .error,
                     message:
                         "the offset changes at \(Self.time(step.time)) from \(Self.signed(step.before)) to \(Self.signed(step.after)) (an edit or a cut the captions do not follow): one shift cannot fix this",
-                    start: CheckNumbers.rounded(step.time), guidelines: Self.guidelines,
+                    start: NumberText.rounded(step.time), guidelines: Self.guidelines,
                     data: .object([
-                        ("offsetBefore", .number(CheckNumbers.rounded(step.before))),
-                        ("offsetAfter", .number(CheckNumbers.rounded(step.after))),
+                        ("offsetBefore", .number(NumberText.rounded(step.before))),
+                        ("offsetAfter", .number(NumberText.rounded(step.after))),
                     ])))
         }
         // Cues scattered off their speech while the file as a whole is on time.

@@ -162,5 +162,5 @@ public struct SARIFReport {
         return output
     }
 
-    static func time(_ seconds: Double) -> String { TextReport.seconds(seconds) }
+    static func time(_ seconds: Double) -> String { NumberText.seconds(seconds) }
 }

@@ -80,7 +80,7 @@ struct AutoplayCommand: ParsableCommand {
                 results.append(check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? "."))
             }
         }
-        try output.emit(results, format: format, metricsLine: Self.metricsLine)
+        try output.emit(results, format: format)
         OutputOptions.reportErrors(results.filter { !media.contains($0.file) })  // --media failures were said as they came
         try OutputOptions.exitForVerdicts(results)
     }
@@ -107,21 +107,6 @@ struct AutoplayCommand: ParsableCommand {
             }
             return CheckResult(file: path, check: .autoplay, findings: [], metrics: .object(metrics))
         }
-    }
-
-    static func metricsLine(_ result: CheckResult) -> String? {
-        if let duration = result.metrics["duration"]?.doubleValue, let audible = result.metrics["audibleSeconds"]?.doubleValue {
-            var line = "\(TextReport.seconds(duration)) long · \(TextReport.seconds(audible)) of sound"
-            if let first = result.metrics["firstAudible"]?.doubleValue, let last = result.metrics["lastAudible"]?.doubleValue {
-                line += " between \(TextReport.seconds(first, unit: false)) and \(TextReport.seconds(last))"
-            }
-            if result.metrics["hasAudio"] == .bool(false) { line += " (no audio stream)" }
-            return line
-        }
-        if let count = result.metrics["elements"]?.intValue, case .string(let profile) = result.metrics["profile"] {
-            return "\(count) autoplaying element\(count == 1 ? "" : "s") · profile \(profile)"
-        }
-        return nil
     }
 }
 

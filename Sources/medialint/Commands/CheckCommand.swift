@@ -95,14 +95,14 @@ struct CheckCommand: ParsableCommand {
         if outcome.wasStopped {
             let unchecked = outcome.unchecked
             Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
-            if !streaming { try? output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:)) }
+            if !streaming { try? output.emit(results, format: format) }
             throw ExitCode(130)
         }
         progress.finish()
         // Files that could not be checked, each said on standard error (the walk's problems were said already).
         OutputOptions.reportErrors(results.filter { result in !plan.problems.contains { $0.path == result.file } })
         if !streaming {
-            try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:))
+            try output.emit(results, format: format)
             if format == .text {
                 FileHandle.standardError.write(
                     Data(

@@ -77,17 +77,8 @@ struct FlashCommand: ParsableCommand {
                 results.append(CheckResult.unreadable(file: path, check: .flash, reason: error.reason))
             }
         }
-        try output.emit(results, format: format, metricsLine: Self.metricsLine)
+        try output.emit(results, format: format)
         try OutputOptions.exitForVerdicts(results)
-    }
-
-    static func metricsLine(_ result: CheckResult) -> String? {
-        guard let count = result.metrics["framesAnalysed"]?.intValue, let rate = result.metrics["fps"]?.doubleValue,
-            let most = result.metrics["maxFlashesPerSecond"]?.doubleValue,
-            case .string(let name)? = result.metrics["standard"]
-        else { return nil }
-        return "\(count) frames · \(FlashCheck.number(rate)) fps (shows at most \(FlashCheck.number(rate / 2)) flashes/s) · "
-            + "most flashes in a second: \(FlashCheck.number(most)) · profile \(name)"
     }
 }
 

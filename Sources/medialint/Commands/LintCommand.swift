@@ -101,7 +101,7 @@ struct LintCommand: ParsableCommand {
                 results.append(CheckResult.unreadable(file: path, check: .lint, reason: error.message, rule: .captionsParse))
             }
         }
-        try output.emit(results, format: format, metricsLine: Self.metricsLine)
+        try output.emit(results, format: format)
         try OutputOptions.exitForVerdicts(results)
     }
 
@@ -144,12 +144,5 @@ struct LintCommand: ParsableCommand {
         try NumberRange.check(rules.minGapFrames, "--min-gap-frames (lint.min-gap-frames)", 0...1000)
         try NumberRange.check(framesPerSecond, "--fps (lint.fps)", 0...1000, above: true)
         return CaptionLinter(profile: rules, framesPerSecond: framesPerSecond ?? 24, mediaDuration: duration, disabled: disabled)
-    }
-
-    static func metricsLine(_ result: CheckResult) -> String? {
-        guard let cues = result.metrics["cues"]?.intValue, case .string(let profile) = result.metrics["profile"] else { return nil }
-        let errors = result.errorCount, warnings = result.warningCount
-        return
-            "\(cues) cue\(cues == 1 ? "" : "s") · profile \(profile) · \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }
 }

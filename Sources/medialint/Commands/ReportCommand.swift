@@ -51,7 +51,7 @@ struct ReportCommand: ParsableCommand {
         }
         if gone > 0 { Console.note("\(gone) stored file\(gone == 1 ? " is" : "s are") gone since \(gone == 1 ? "it was" : "they were") checked: not reported") }
         let results = byFile.keys.sorted().flatMap { byFile[$0]! }
-        try output.emit(results, format: format, metricsLine: OutputOptions.metricsLine(ofAnyCheck:))
+        try output.emit(results, format: format)
         try OutputOptions.exitForVerdicts(results)
     }
 }

@@ -94,7 +94,7 @@ struct SyncCommand: ParsableCommand {
             Console.error(error.description)
             try output.emit(
                 [CheckResult.unreadable(file: media, check: .sync, reason: error.reason)],
-                format: format, metricsLine: { _ in nil })
+                format: format)
             throw ExitCode(ExitStatus.unreadableInput.rawValue)
         }
 
@@ -116,7 +116,7 @@ struct SyncCommand: ParsableCommand {
             results.append(outcome.result)
             if let fix { fixedRules = try write(outcome, document: document, to: fix) }
         }
-        try output.emit(results, format: format, metricsLine: Self.metricsLine)
+        try output.emit(results, format: format)
         // What --fix corrected no longer fails the run; a fix that could not be written does.
         if fix != nil, fixedRules == nil { throw ExitCode(ExitStatus.checkFailed.rawValue) }
         let remaining = results.map { result in
@@ -196,21 +196,5 @@ struct SyncCommand: ParsableCommand {
         let written = try CaptionOutput.write(fixed, as: format, to: path, input: captions ?? media)
         Diagnostics.print(diagnostics + written, file: path)
         return rules.intersection(timing)
-    }
-
-    static func metricsLine(_ result: CheckResult) -> String? {
-        func number(_ key: String) -> Double? { result.metrics[key]?.doubleValue }
-        var parts: [String] = []
-        if case .string(let source) = result.metrics["captions"] { parts.append(source) }
-        if let offset = number("offsetSeconds") {
-            parts.append(abs(offset) < 0.0005 ? "offset 0.000 s" : String(format: "offset %+.3f s", offset) + (offset > 0 ? " (late)" : " (early)"))
-        }
-        if let drift = number("driftRatio") { parts.append(String(format: "drift ×%.6f", drift)) }
-        if let covered = number("speechCoverage") { parts.append("speech captioned \(Int((covered * 100).rounded()))%") }
-        if let onSpeech = number("captionCoverage") { parts.append("cue time on speech \(Int((onSpeech * 100).rounded()))%") }
-        if let matched = number("matchedCues"), let cues = number("dialogueCues") { parts.append("\(Int(matched))/\(Int(cues)) cues on speech onsets") }
-        if let confidence = number("confidence") { parts.append(String(format: "confidence %.2f", confidence)) }
-        if let duration = number("mediaDuration") { parts.append(String(format: "media %.1f s", duration)) }
-        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 }

@@ -6,9 +6,9 @@ import Reports
 
 /// Printing check results and turning their verdicts into the exit status (docs/cli.md).
 extension OutputOptions {
-    /// Writes `results` in `format`; text gives each result the line `metricsLine` makes of its metrics, SARIF
-    /// describes the rules from the catalogue.
-    func emit(_ results: [CheckResult], format: CheckFormat, metricsLine: (CheckResult) -> String?) throws {
+    /// Writes `results` in `format`; text gives each result its check's summary line, SARIF describes the rules from
+    /// the catalogue.
+    func emit(_ results: [CheckResult], format: CheckFormat) throws {
         try stream { sink in
             var out = ByteWriter { sink.write($0) }
             switch format {
@@ -16,7 +16,7 @@ extension OutputOptions {
                 let report = TextReport(style: textStyle)
                 for (index, result) in results.enumerated() {
                     if index > 0 { out.append(0x0A) }
-                    report.write(result, metricsLine: metricsLine(result), to: &out)
+                    report.write(result, metricsLine: CheckSummary.line(for: result), to: &out)
                 }
             case .json:
                 var writer = JSONWriter.streaming(pretty: true, to: sink)
@@ -41,17 +41,6 @@ extension OutputOptions {
                 HTMLReport().write(results, to: &out)
             }
             out.finish()
-        }
-    }
-
-    /// The metrics line of a result of any check (for `check` and `report`, which print several kinds).
-    static func metricsLine(ofAnyCheck result: CheckResult) -> String? {
-        switch result.check {
-        case .flash: FlashCommand.metricsLine(result)
-        case .sync: SyncCommand.metricsLine(result)
-        case .lint: LintCommand.metricsLine(result)
-        case .autoplay: AutoplayCommand.metricsLine(result)
-        case .captions, .media: nil
         }
     }
 
