@@ -82,6 +82,25 @@ public struct AutoplayCheck: Sendable {
         return nil
     }
 
+    /// The result for a media file on its own (`autoplay --media`): its length and audible seconds, the first and last
+    /// audible time; an error result when it could not be read.
+    public static func mediaResult(_ path: String, activity: Result<AudioActivity, MediaError>) -> CheckResult {
+        switch activity {
+        case .failure(let error):
+            return CheckResult.unreadable(file: path, check: .autoplay, reason: error.reason)
+        case .success(let activity):
+            var metrics: [(String, JSONValue)] = [
+                ("duration", .number(NumberText.rounded(activity.duration))),
+                ("hasAudio", .bool(activity.hasAudio)),
+                ("audibleSeconds", .number(NumberText.rounded(activity.audibleSeconds(from: 0, to: .infinity)))),
+            ]
+            if let first = activity.audible.first, let last = activity.audible.last {
+                metrics += [("firstAudible", .number(NumberText.rounded(first.lowerBound))), ("lastAudible", .number(NumberText.rounded(last.upperBound)))]
+            }
+            return CheckResult(file: path, check: .autoplay, findings: [], metrics: .object(metrics))
+        }
+    }
+
     /// The largest page read (bigger ones are an error result, not a memory spike).
     public static let pageSizeLimit = 256 << 20
 
@@ -166,7 +185,7 @@ public struct AutoplayCheck: Sendable {
             let decoded = path.removingPercentEncoding ?? path
             let url = decoded.hasPrefix("/") ? root.appendingPathComponent(String(decoded.dropFirst())) : pageDirectory.appendingPathComponent(decoded)
             let resolved = url.standardizedFileURL
-            guard resolved.path == root.path || resolved.path.hasPrefix(root.path.hasSuffix("/") ? root.path : root.path + "/") else {
+            guard PathContainment.isWithin(resolved.path, root: root.path) else {
                 problems.append(
                     finding(
                         .mediaOutsideRoot, .error, "source \(source) leaves the checked root (\(root.path)): not read",

@@ -1,17 +1,6 @@
 import CaptionQuality
 import Findings
 
-/// Where the rules come from: the public text behind each (W3C "Understanding" pages, standards, guides).
-enum RuleSource {
-    static let wcagFlashes = "https://www.w3.org/WAI/WCAG22/Understanding/three-flashes-or-below-threshold.html"
-    static let wcagCaptions = "https://www.w3.org/WAI/WCAG22/Understanding/captions-prerecorded.html"
-    static let wcagAudioOnly = "https://www.w3.org/WAI/WCAG22/Understanding/audio-only-and-video-only-prerecorded.html"
-    static let wcagAudioDescription = "https://www.w3.org/WAI/WCAG22/Understanding/audio-description-prerecorded.html"
-    static let wcagAudioControl = "https://www.w3.org/WAI/WCAG22/Understanding/audio-control.html"
-    static let webVTT = "https://www.w3.org/TR/webvtt1/"
-    static let ffmpegFormats = "https://ffmpeg.org/ffmpeg-formats.html"
-}
-
 extension Rule {
     // MARK: flash.* — WCAG 2.3.1, ITU-R BT.1702, KWCAG 3.3
 
@@ -28,7 +17,7 @@ extension Rule {
         "flash.extended", title: "extended flashing",
         description:
             "Two to three flashes a second held for at least 4 s of any 5 s (ITU-R BT.1702 and Ofcom treat sustained flashing near the limit as a risk).",
-        guidelines: ["ITU-R BT.1702"], helpURL: "https://www.itu.int/rec/R-REC-BT.1702/en", defaultSeverity: .warning)
+        guidelines: ["ITU-R BT.1702"], helpURL: RuleSource.ituBT1702, defaultSeverity: .warning)
     public static let flashHDR = Rule(
         "flash.hdr", title: "HDR video judged approximately",
         description:
@@ -120,7 +109,7 @@ extension Rule {
     public static let mediaOutsideRoot = Rule(
         "media.outside-root", title: "media outside the checked root",
         description: "A path (or a link) that leads outside the folder being checked: never read.",
-        helpURL: "https://owasp.org/www-community/attacks/Path_Traversal", defaultSeverity: .error)
+        helpURL: RuleSource.pathTraversal, defaultSeverity: .error)
     public static let checkMemoryLimit = Rule(
         "check.memory-limit", title: "file too large to check",
         description: "A file that would need more memory to check than one file may take (check --max-file-memory): not read, and the run goes on.",

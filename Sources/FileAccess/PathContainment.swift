@@ -14,7 +14,8 @@ public enum PathContainment {
         return String(cString: resolved)
     }
 
-    /// True when the real path `path` is `root` or below it (both real paths, as `realPath` gives).
+    /// True when `path` is `root` or below it, by name: both absolute and standardized. For where a path leads, pass
+    /// real paths (`realPath`).
     public static func isWithin(_ path: String, root: String) -> Bool {
         path == root || root == "/" || path.hasPrefix(root + "/")
     }

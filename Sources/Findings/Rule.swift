@@ -1,19 +1,19 @@
 /// One rule a check applies: what every finding names in its `rule` field, described once, in the catalogue
-/// `medialint rules` prints.
-public struct Rule: Sendable, Hashable, Identifiable {
+/// `medialint rules` prints (its JSON is this type's, members in declaration order).
+public struct Rule: Sendable, Hashable, Identifiable, Encodable {
     /// Namespaced and stable: `flash.general`, `sync.offset`, `lint.reading-speed`.
     public let id: String
     /// A few words: what is wrong when the rule finds something.
     public let title: String
     /// What the rule checks and how, in a sentence or two.
     public let description: String
+    /// The severity of its findings unless a finding says otherwise (thresholds and profiles can raise or lower it).
+    public let defaultSeverity: Severity
     /// The guidelines behind the rule (`WCAG 2.3.1`, `KWCAG 3.3`, `Netflix TTSG` …); a finding cites those that
     /// apply to it.
     public let guidelines: [String]
     /// The public source of the rule: the W3C "Understanding" page of a success criterion, a standard, a style guide.
     public let helpURL: String
-    /// The severity of its findings unless a finding says otherwise (thresholds and profiles can raise or lower it).
-    public let defaultSeverity: Severity
 
     public init(
         _ id: String, title: String, description: String, guidelines: [String] = [], helpURL: String,
@@ -51,5 +51,5 @@ extension Rule {
         "media.unreadable", title: "input that cannot be read",
         description:
             "The file is missing, not a regular file, empty, truncated or corrupt, or has nothing this FFmpeg can decode: it could not be checked, so it neither passes nor fails (exit status 2).",
-        helpURL: "https://ffmpeg.org/ffmpeg-formats.html", defaultSeverity: .error)
+        helpURL: RuleSource.ffmpegFormats, defaultSeverity: .error)
 }

@@ -38,17 +38,25 @@ public struct LibraryChecker: Sendable {
         _ items: [LibraryItem], stop: (@Sendable () -> Bool)? = nil,
         finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil
     ) -> [[CheckResult]] {
-        let slots = ResultSlots(count: items.count)
-        let next = Counter()
+        let slots = LockedValue([[CheckResult]](repeating: [], count: items.count))
+        let next = LockedValue(0)
+        /// The next index no worker has taken, if any is left.
+        @Sendable func take() -> Int? {
+            next.update { next in
+                guard next < items.count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
         let workers = min(jobs, max(1, items.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while stop?() != true, let index = next.take(below: items.count) {
+            while stop?() != true, let index = take() {
                 let results = check(items[index])
-                slots.set(index, results)
+                slots.update { $0[index] = results }
                 finished?(index, results)
             }
         }
-        return slots.all
+        return slots.value
     }
 
     /// The results for one file.
@@ -105,28 +113,6 @@ public struct LibraryChecker: Sendable {
             }
         }
         return results
-    }
-}
-
-/// Results written by concurrent workers, each to its own slot.
-final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [[CheckResult]]
-    init(count: Int) { slots = Array(repeating: [], count: count) }
-    func set(_ index: Int, _ results: [CheckResult]) { lock.withLock { slots[index] = results } }
-    var all: [[CheckResult]] { lock.withLock { slots } }
-}
-
-/// Hands out indices to workers.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func take(below limit: Int) -> Int? {
-        lock.withLock {
-            guard value < limit else { return nil }
-            defer { value += 1 }
-            return value
-        }
     }
 }
 

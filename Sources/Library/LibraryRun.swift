@@ -113,15 +113,3 @@ public final class LibraryRun: Sendable {
 
     public var isStopped: Bool { stopped.value }
 }
-
-/// A value behind a lock.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { lock.withLock { stored } }
-
-    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-}

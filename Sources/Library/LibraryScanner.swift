@@ -72,11 +72,6 @@ public enum LibraryScanner {
         return (items, problems)
     }
 
-    struct FileIdentity: Hashable {
-        var device: UInt64
-        var inode: UInt64
-    }
-
     private static func walk(
         _ directory: String, root: String, realRoot: String, _ items: inout [LibraryItem],
         _ problems: inout [LibraryProblem], _ visited: inout Set<FileIdentity>
@@ -86,7 +81,7 @@ public enum LibraryScanner {
             problems.append(LibraryProblem(path: directory, message: String(cString: strerror(errno))))
             return
         }
-        guard visited.insert(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+        guard visited.insert(FileIdentity(info)).inserted else { return }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()

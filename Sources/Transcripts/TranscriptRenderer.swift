@@ -40,7 +40,7 @@ public enum TranscriptRenderer {
                 output += "<p>"
                 if timestamps {
                     output +=
-                        "<a class=\"time\" href=\"\(escaped(mediaURL))#t=\(JSONValue.number(milliseconds(paragraph.start)).serialized())\">\(stamp(paragraph.start))</a> "
+                        "<a class=\"time\" href=\"\(escaped(mediaURL))#t=\(JSONValue.number(NumberText.rounded(paragraph.start)).serialized())\">\(stamp(paragraph.start))</a> "
                 }
                 if let speaker = paragraph.speaker { output += "<span class=\"speaker\">\(escaped(speaker)):</span> " }
                 output += escaped(paragraph.text) + "</p>\n"
@@ -53,7 +53,7 @@ public enum TranscriptRenderer {
                 + "\"language\":\(JSONValue.string(transcript.language).serialized()),\"paragraphs\":["
             for (index, paragraph) in transcript.paragraphs.enumerated() {
                 let object = JSONValue.object([
-                    ("start", .number(milliseconds(paragraph.start))), ("end", .number(milliseconds(paragraph.end))),
+                    ("start", .number(NumberText.rounded(paragraph.start))), ("end", .number(NumberText.rounded(paragraph.end))),
                     ("speaker", paragraph.speaker.map { .string($0) } ?? .null), ("text", .string(paragraph.text)),
                 ])
                 output += (index == 0 ? "\n" : ",\n") + object.serialized()
@@ -70,9 +70,6 @@ public enum TranscriptRenderer {
     }
 
     static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-
-    /// Seconds rounded to the millisecond.
-    static func milliseconds(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     static func escaped(_ text: String) -> String { XMLText.escape(text) }
 

@@ -43,8 +43,7 @@ import Testing
         for (module, folder) in folders {
             var modules = Set<String>()
             let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
-            for file in files where file.hasSuffix(".swift") || file.hasSuffix(".h") || file.hasSuffix(".modulemap") {
-                guard file.hasSuffix(".swift") else { continue }
+            for file in files where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
                 for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                     modules.insert(String(text[Range(match.range(at: 1), in: text)!]))

@@ -85,28 +85,11 @@ struct AutoplayCommand: ParsableCommand {
         try OutputOptions.exitForVerdicts(results)
     }
 
-    /// `--media FILE`: length, audible seconds, first and last audible time.
+    /// `--media FILE`: length, audible seconds, first and last audible time; a file that cannot be read is said at once.
     static func mediaResult(_ path: String, cache: AudioActivityCache) -> CheckResult {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        switch cache.activity(of: absolute) {
-        case .failure(let error):
-            Console.error(error.description)
-            return CheckResult.unreadable(file: path, check: .autoplay, reason: error.reason)
-        case .success(let activity):
-            let audible = activity.audibleSeconds(from: 0, to: .infinity)
-            var metrics: [(String, JSONValue)] = [
-                ("duration", .number((activity.duration * 1000).rounded() / 1000)),
-                ("hasAudio", .bool(activity.hasAudio)),
-                ("audibleSeconds", .number((audible * 1000).rounded() / 1000)),
-            ]
-            if let first = activity.audible.first, let last = activity.audible.last {
-                metrics += [
-                    ("firstAudible", .number((first.lowerBound * 1000).rounded() / 1000)),
-                    ("lastAudible", .number((last.upperBound * 1000).rounded() / 1000)),
-                ]
-            }
-            return CheckResult(file: path, check: .autoplay, findings: [], metrics: .object(metrics))
-        }
+        let activity = cache.activity(of: URL(fileURLWithPath: path).standardizedFileURL.path)
+        if case .failure(let error) = activity { Console.error(error.description) }
+        return AutoplayCheck.mediaResult(path, activity: activity)
     }
 }
 

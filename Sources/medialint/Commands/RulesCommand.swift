@@ -40,7 +40,7 @@ struct RulesCommand: ParsableCommand {
     func run() throws {
         switch format {
         case .text: try output.emit(Self.text(rules, style: output.textStyle))
-        case .json: try output.emit(Self.json(rules))
+        case .json: try output.emit(try Self.json(rules))
         }
     }
 
@@ -59,29 +59,14 @@ struct RulesCommand: ParsableCommand {
         return out
     }
 
-    static func json(_ rules: [Rule]) -> String {
-        var writer = JSONWriter(pretty: true)
-        writer.beginObject()
-        writer.key("tool"); writer.string(ToolInfo.name)
-        writer.key("version"); writer.string(ToolInfo.version)
-        writer.key("rules")
-        writer.beginArray()
-        for rule in rules {
-            writer.beginObject()
-            writer.key("id"); writer.string(rule.id)
-            writer.key("title"); writer.string(rule.title)
-            writer.key("description"); writer.string(rule.description)
-            writer.key("defaultSeverity"); writer.string(rule.defaultSeverity.rawValue)
-            writer.key("guidelines")
-            writer.beginArray()
-            for guideline in rule.guidelines { writer.string(guideline) }
-            writer.endArray()
-            writer.key("helpURL"); writer.string(rule.helpURL)
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.endObject()
-        writer.endLine()
-        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
+    /// `{"tool", "version", "rules": [Rule]}`.
+    struct Catalogue: Encodable {
+        var tool = ToolInfo.name
+        var version = ToolInfo.version
+        var rules: [Rule]
+    }
+
+    static func json(_ rules: [Rule]) throws -> String {
+        try JSONValueEncoder().encode(Catalogue(rules: rules)).serialized(pretty: true) + "\n"
     }
 }

@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 
 /// Where a named output goes, decided before anything is written. The rule (docs/cli.md, "Output"): an existing
