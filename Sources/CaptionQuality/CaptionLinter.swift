@@ -1,5 +1,4 @@
 import Captions
-import Dispatch
 import Findings
 import Foundation
 
@@ -85,24 +84,19 @@ public struct CaptionLinter: Sendable {
         suppressions: Suppressions
     ) -> [Finding] {
         let cues = document.cues
-        let slices = range.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let slices = ParallelSlices.count(for: range.count, minimum: 20_000)
         guard slices > 1 else { return lintCues(document, range, latestEnd: entering, suppressions: suppressions) }
-        let bounds = (0...slices).map { range.lowerBound + range.count * $0 / slices }
+        let bounds = ParallelSlices.bounds(of: range, slices: slices)
         var starts: [(time: CaptionTime, cue: Int)?] = [entering]
         var latest = entering
-        for slice in 1..<slices {
-            for index in bounds[slice - 1]..<bounds[slice] where latest == nil || cues[index].end > latest!.time {
+        for slice in bounds.dropLast() {
+            for index in slice where latest == nil || cues[index].end > latest!.time {
                 latest = (cues[index].end, index)
             }
             starts.append(latest)
         }
-        let entered = starts
-        var sliced = [[Finding]](repeating: [], count: slices)
-        sliced.withUnsafeMutableBufferPointer { output in
-            let output = UnsafeSendable(output)
-            DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                output.value[slice] = lintCues(document, bounds[slice]..<bounds[slice + 1], latestEnd: entered[slice], suppressions: suppressions)
-            }
+        let sliced = ParallelSlices.map(slices) { slice in
+            lintCues(document, bounds[slice], latestEnd: starts[slice], suppressions: suppressions)
         }
         var findings: [Finding] = []
         findings.reserveCapacity(sliced.reduce(0) { $0 + $1.count })

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// A caption format's writer, in the pieces a document is written in.

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Renders many items to bytes on every core, in order: the items go in windows, each window is cut into one
@@ -18,7 +17,7 @@ public enum OrderedParallelRendering {
 
     /// How many slices a window of `count` items is cut into.
     public static func sliceCount(for count: Int) -> Int {
-        count >= minimumCount ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        ParallelSlices.count(for: count, minimum: minimumCount)
     }
 
     /// Renders items `0..<count`: `render(range, slice)` renders a range into a slice (it may run on any thread,
@@ -41,25 +40,20 @@ public enum OrderedParallelRendering {
             }
             return
         }
-        withoutActuallyEscaping(render) { render in
-            let work = UnsafeSendable(render)
-            let window = windowPerCore * slices
-            var windowStart = 0
-            while windowStart < count {
-                let (start, end) = (windowStart, min(count, windowStart + window))
-                parts.withUnsafeMutableBufferPointer { buffer in
-                    let shared = UnsafeSendable(buffer)
-                    DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                        let from = start + (end - start) * slice / slices, to = start + (end - start) * (slice + 1) / slices
-                        // Moved out and back, so that the slice's arrays stay uniquely referenced and grow in place.
-                        var part = (shared.value.baseAddress! + slice).move()
-                        work.value(from..<to, &part)
-                        (shared.value.baseAddress! + slice).initialize(to: part)
-                    }
+        let window = windowPerCore * slices
+        var windowStart = 0
+        while windowStart < count {
+            let bounds = ParallelSlices.bounds(of: windowStart..<min(count, windowStart + window), slices: slices)
+            parts.withUnsafeMutableBufferPointer { buffer in
+                ParallelSlices.run(slices) { slice in
+                    // Moved out and back, so that the slice's arrays stay uniquely referenced and grow in place.
+                    var part = (buffer.baseAddress! + slice).move()
+                    render(bounds[slice], &part)
+                    (buffer.baseAddress! + slice).initialize(to: part)
                 }
-                windowDone(&parts)
-                windowStart = end
             }
+            windowDone(&parts)
+            windowStart = bounds.last!.upperBound
         }
     }
 }

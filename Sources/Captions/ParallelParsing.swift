@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Where a parser puts the cues it reads: an array of its own, or its part of one array's storage that parsers
@@ -52,8 +51,7 @@ enum ParallelParsing {
 
     /// How many parts to parse `text` in: one per core (at most 8), one for small texts.
     static func partCount(for text: ByteText) -> Int {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        return text.count >= minimumSize && cores > 1 ? min(cores, 8) : 1
+        ParallelSlices.count(for: text.count, minimum: minimumSize)
     }
 
     /// Parses the parts of `text` that begin at `starts` (the first at 0) at once. `parsePart(k, part, output)`
@@ -64,50 +62,26 @@ enum ParallelParsing {
         _ parsePart: (_ index: Int, _ part: ByteText, _ output: inout CueOutput) -> Part
     ) -> (cues: [Cue], parts: [Part])? {
         let bounds = zip(starts, starts.dropFirst() + [text.count]).map { $0..<$1 }
-        let shared = UnsafeSendable((text, bounds))
-        var capacities = [Int](repeating: 0, count: bounds.count)
-        capacities.withUnsafeMutableBufferPointer { buffer in
-            let output = UnsafeSendable(buffer)
-            DispatchQueue.concurrentPerform(iterations: bounds.count) { k in
-                let (text, bounds) = shared.value
-                output.value[k] = text.slice(bounds[k]).arrowCount()
-            }
-        }
+        let capacities = ParallelSlices.map(bounds.count) { k in text.slice(bounds[k]).arrowCount() }
         let offsets = capacities.reduce(into: [0]) { $0.append($0.last! + $1) }
-        let regionSizes = capacities
-        var results = [(Part, count: Int, overflowed: Bool)?](repeating: nil, count: bounds.count)
-        return withoutActuallyEscaping(parsePart) { parsePart in
-            let work = UnsafeSendable(parsePart)
-            var complete = true
-            let cues = [Cue](unsafeUninitializedCapacity: offsets.last!) { storage, initialized in
-                results.withUnsafeMutableBufferPointer { resultBuffer in
-                    let shared2 = UnsafeSendable((storage, resultBuffer))
-                    DispatchQueue.concurrentPerform(iterations: bounds.count) { k in
-                        let (text, bounds) = shared.value
-                        let (storage, resultBuffer) = shared2.value
-                        var output = CueOutput(region: storage.baseAddress! + offsets[k], capacity: regionSizes[k])
-                        let part = work.value(k, text.slice(bounds[k]), &output)
-                        resultBuffer[k] = (part, output.count, output.overflowed)
-                    }
-                }
-                // Close up the regions, in order.
-                var written = 0
-                for k in bounds.indices {
-                    let count = results[k]!.count
-                    if written != offsets[k] { (storage.baseAddress! + written).moveInitialize(from: storage.baseAddress! + offsets[k], count: count) }
-                    written += count
-                    complete = complete && !results[k]!.overflowed
-                }
-                initialized = written
+        var results: [(Part, count: Int, overflowed: Bool)] = []
+        var complete = true
+        let cues = [Cue](unsafeUninitializedCapacity: offsets.last!) { storage, initialized in
+            results = ParallelSlices.map(bounds.count) { k in
+                var output = CueOutput(region: storage.baseAddress! + offsets[k], capacity: capacities[k])
+                let part = parsePart(k, text.slice(bounds[k]), &output)
+                return (part, output.count, output.overflowed)
             }
-            return complete ? (cues, results.map { $0!.0 }) : nil
+            // Close up the regions, in order.
+            var written = 0
+            for k in bounds.indices {
+                let count = results[k].count
+                if written != offsets[k] { (storage.baseAddress! + written).moveInitialize(from: storage.baseAddress! + offsets[k], count: count) }
+                written += count
+                complete = complete && !results[k].overflowed
+            }
+            initialized = written
         }
+        return complete ? (cues, results.map(\.0)) : nil
     }
-}
-
-/// A value handed to concurrent workers that each touch their own part of it (or only read it): what makes
-/// that safe is the caller's to ensure.
-public struct UnsafeSendable<Value>: @unchecked Sendable {
-    public let value: Value
-    public init(_ value: Value) { self.value = value }
 }

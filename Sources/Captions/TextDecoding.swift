@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Turns a caption file's bytes into UTF-8, detecting the encoding when none is given:
@@ -155,7 +154,7 @@ public enum TextDecoding {
     /// True when `bytes` is well-formed UTF-8; long texts are checked in parts on all cores, each part starting
     /// at a byte that begins a character (a sequence never spans two parts).
     private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let parts = bytes.count >= 4 << 20 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let parts = ParallelSlices.count(for: bytes.count, minimum: 4 << 20)
         guard parts > 1 else { return validatePart(bytes) }
         var starts = [0]
         for k in 1..<parts {
@@ -165,14 +164,7 @@ public enum TextDecoding {
             starts.append(start)
         }
         starts.append(bytes.count)
-        var valid = [Bool](repeating: true, count: parts)
-        valid.withUnsafeMutableBufferPointer { valid in
-            let shared = UnsafeSendable((bytes, valid, starts))
-            DispatchQueue.concurrentPerform(iterations: parts) { k in
-                let (bytes, valid, starts) = shared.value
-                valid[k] = validatePart(UnsafeBufferPointer(rebasing: bytes[starts[k]..<starts[k + 1]]))
-            }
-        }
+        let valid = ParallelSlices.map(parts) { k in validatePart(UnsafeBufferPointer(rebasing: bytes[starts[k]..<starts[k + 1]])) }
         return !valid.contains(false)
     }
 

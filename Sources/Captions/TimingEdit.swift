@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Moves and stretches cue times: `new = old × scale + offset`. Times that would fall below zero are
@@ -23,29 +22,27 @@ public struct TimingEdit: Sendable, Equatable {
     /// be clamped.
     public func apply(to document: inout CaptionDocument) -> [CaptionDiagnostic] {
         let count = document.cues.count
-        let slices = count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let slices = ParallelSlices.count(for: count, minimum: 20_000)
+        let bounds = ParallelSlices.bounds(of: 0..<count, slices: slices)
         let movesTimestamps = document.format == .webvtt
-        var counts = [(clamped: Int, first: Int?)](repeating: (0, nil), count: slices)
-        document.cues.withUnsafeMutableBufferPointer { cues in
-            counts.withUnsafeMutableBufferPointer { counts in
-                let shared = UnsafeSendable((cues, counts))
-                DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                    let (cues, counts) = shared.value
-                    for i in (count * slice / slices)..<(count * (slice + 1) / slices) {
-                        var start = apply(to: cues[i].start), end = apply(to: cues[i].end)
-                        if start < .zero || end < .zero {
-                            counts[slice].clamped += 1
-                            counts[slice].first = counts[slice].first ?? i
-                            start = max(start, .zero)
-                            end = max(end, .zero)
-                        }
-                        cues[i].start = start
-                        cues[i].end = end
-                        if movesTimestamps, cues[i].text.containsUTF8Byte(UInt8(ascii: "<")) {
-                            cues[i].text = movingInlineTimestamps(in: cues[i].text)
-                        }
+        let counts = document.cues.withUnsafeMutableBufferPointer { cues in
+            ParallelSlices.map(slices) { slice -> (clamped: Int, first: Int?) in
+                var clamped = 0, first: Int?
+                for i in bounds[slice] {
+                    var start = apply(to: cues[i].start), end = apply(to: cues[i].end)
+                    if start < .zero || end < .zero {
+                        clamped += 1
+                        first = first ?? i
+                        start = max(start, .zero)
+                        end = max(end, .zero)
+                    }
+                    cues[i].start = start
+                    cues[i].end = end
+                    if movesTimestamps, cues[i].text.containsUTF8Byte(UInt8(ascii: "<")) {
+                        cues[i].text = movingInlineTimestamps(in: cues[i].text)
                     }
                 }
+                return (clamped, first)
             }
         }
         let clamped = counts.reduce(0) { $0 + $1.clamped }

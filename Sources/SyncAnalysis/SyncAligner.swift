@@ -1,5 +1,4 @@
 import Captions
-import Dispatch
 import Foundation
 
 /// A caption file's timing against the speech in its media: the mapping `media = scale × caption + offset`
@@ -209,15 +208,10 @@ public struct SyncAligner: Sendable {
         _ scales: [Double], _ cues: [(start: Double, end: Double)],
         _ segments: [(start: Double, end: Double)]
     ) -> [(scale: Double, shift: Double, score: Double)] {
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8, scales.count))
-        let fits = ScanResults(count: scales.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: scales.count, by: workers) {
-                let fit = bestShift(cues, segments, scale: scales[index], step: 0.1, around: 0, range: maximumOffset)
-                fits.set(index, (fit.shift, fit.score))
-            }
+        let fits = ParallelSlices.map(scales.count) { index in
+            bestShift(cues, segments, scale: scales[index], step: 0.1, around: 0, range: maximumOffset)
         }
-        return zip(scales, fits.values).map { ($0, $1.shift, $1.score) }
+        return zip(scales, fits).map { ($0, $1.shift, $1.score) }
     }
 
     /// Cue starts paired with the nearest speech onset within the pairing window of where `scale` and `shift`
@@ -413,16 +407,4 @@ func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
-/// Results written by concurrent workers, each to its own slots.
-private final class ScanResults: @unchecked Sendable {
-    private var storage: [(shift: Double, score: Double)]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = Array(repeating: (0, -1), count: count) }
-
-    func set(_ index: Int, _ value: (shift: Double, score: Double)) { lock.withLock { storage[index] = value } }
-
-    var values: [(shift: Double, score: Double)] { lock.withLock { storage } }
 }

@@ -1,5 +1,4 @@
 import Captions
-import Dispatch
 import Foundation
 
 /// A transcript: what is said (and, unless left out, heard) in paragraphs, with speakers and times.
@@ -56,27 +55,22 @@ public struct TranscriptBuilder: Sendable {
         // leave: roll-up history and the last words' end from the 8 cues before it, the last speaker from the
         // nearest cue before it that names one. Its text up to its first paragraph break continues the
         // paragraph open at the end of the slice before.
-        let slices = cues.count >= 20_000 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let slices = ParallelSlices.count(for: cues.count, minimum: 20_000)
         if slices == 1 {
             var state = State()
             return Transcript(title: title, language: language, paragraphs: run(cues, 0..<cues.count, format, &state, continuing: false).paragraphs)
         }
-        let bounds = (0...slices).map { cues.count * $0 / slices }
+        let bounds = ParallelSlices.bounds(of: 0..<cues.count, slices: slices)
         var entering = [State()]
-        for slice in 1..<slices {
+        for slice in bounds.dropFirst() {
             var state = State()
-            _ = run(cues, max(0, bounds[slice] - 8)..<bounds[slice], format, &state, continuing: false)
-            if state.lastSpeaker == nil { state.lastSpeaker = lastSpeaker(before: max(0, bounds[slice] - 8), in: cues, format) }
+            _ = run(cues, max(0, slice.lowerBound - 8)..<slice.lowerBound, format, &state, continuing: false)
+            if state.lastSpeaker == nil { state.lastSpeaker = lastSpeaker(before: max(0, slice.lowerBound - 8), in: cues, format) }
             entering.append(state)
         }
-        let starts = entering
-        var pieces = [Piece](repeating: Piece(), count: slices)
-        pieces.withUnsafeMutableBufferPointer { output in
-            let output = UnsafeSendable(output)
-            DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                var state = starts[slice]
-                output.value[slice] = run(cues, bounds[slice]..<bounds[slice + 1], format, &state, continuing: slice > 0)
-            }
+        let pieces = ParallelSlices.map(slices) { slice in
+            var state = entering[slice]
+            return run(cues, bounds[slice], format, &state, continuing: slice > 0)
         }
         var paragraphs: [Transcript.Paragraph] = []
         for piece in pieces {
