@@ -77,13 +77,3 @@ extension Finding {
             line: number("line").map { Int($0) }, guidelines: guidelines, data: json["data"] ?? .object([]))
     }
 }
-
-extension CheckResult {
-    /// The result as one line of JSON Lines (compact, newline-terminated).
-    public func jsonLine() -> String {
-        var writer = JSONWriter()
-        write(to: &writer)
-        writer.endLine()
-        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
-    }
-}

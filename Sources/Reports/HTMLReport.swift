@@ -3,16 +3,10 @@ import Findings
 /// Check results as one self-contained HTML page (no external assets, no script): a summary, a table of the
 /// files with their verdicts, and per file each check's findings with SVG charts — luminance and flashes a second over time
 /// with incidents marked (flash), caption cover against detected speech (sync).
-public struct HTMLReport {
+public struct HTMLReport: CheckReporter {
     public var title: String
 
     public init(title: String = "MediaLint report") { self.title = title }
-
-    public func render(_ results: [CheckResult]) -> String {
-        var out = ByteWriter()
-        write(results, to: &out)
-        return out.takeString()
-    }
 
     /// Writes the page, finding by finding.
     public func write(_ results: [CheckResult], to out: inout ByteWriter) {
@@ -212,5 +206,13 @@ public struct HTMLReport {
     static func format(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
+
+extension HTMLReport {
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var out = ByteWriter(chunkHandler: output)
+        write(results, to: &out)
+        out.finish()
     }
 }

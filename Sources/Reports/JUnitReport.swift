@@ -3,14 +3,8 @@ import Findings
 /// Check results as JUnit XML, which CI systems (Jenkins, GitLab, GitHub test reporters) read: one test suite
 /// per check, one test case per file. A `fail` verdict is a `<failure>` listing the errors; an unreadable file
 /// is an `<error>`; `unverified` is `<skipped>`; warnings and notes go to `<system-out>`.
-public struct JUnitReport {
+public struct JUnitReport: CheckReporter {
     public init() {}
-
-    public func render(_ results: [CheckResult]) -> String {
-        var out = ByteWriter()
-        write(results, to: &out)
-        return out.takeString()
-    }
 
     /// Writes the XML, finding by finding.
     public func write(_ results: [CheckResult], to out: inout ByteWriter) {
@@ -125,5 +119,13 @@ public struct JUnitReport {
         out.append(" [" as StaticString)
         out.append(xmlEscaped: finding.rule)
         out.append("]" as StaticString)
+    }
+}
+
+extension JUnitReport {
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var out = ByteWriter(chunkHandler: output)
+        write(results, to: &out)
+        out.finish()
     }
 }

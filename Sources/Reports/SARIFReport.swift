@@ -3,7 +3,7 @@ import Findings
 /// Check results as a SARIF 2.1.0 log (OASIS), the format GitHub code scanning and IDEs read: one run for
 /// medialint, its rules, and one result per finding located in the checked file (line 1 when the finding
 /// has no line: media files).
-public struct SARIFReport {
+public struct SARIFReport: CheckReporter {
     /// The rules findings may name, by id (the rule catalogue): each described by its title, description, help
     /// link and default level; a rule not in it is described by its id alone.
     public var rules: [String: Rule]
@@ -163,4 +163,13 @@ public struct SARIFReport {
     }
 
     static func time(_ seconds: Double) -> String { NumberText.seconds(seconds) }
+}
+
+extension SARIFReport {
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var writer = JSONWriter(pretty: true, chunkHandler: output)
+        write(results, to: &writer)
+        writer.endLine()
+        writer.finish()
+    }
 }

@@ -1,11 +1,16 @@
 import Findings
 
 /// Check results for people: one header line per file with its verdict, one line per finding, metrics last.
-public struct TextReport {
+public struct TextReport: CheckReporter {
     /// Colours, when the output is a terminal that allows them.
     public var style: TextStyle
+    /// The line under a result that sums up its metrics (the check's own, e.g. `CheckSummary.line(for:)`).
+    public var summaryLine: @Sendable (CheckResult) -> String?
 
-    public init(style: TextStyle = .plain) { self.style = style }
+    public init(style: TextStyle = .plain, summaryLine: @escaping @Sendable (CheckResult) -> String? = { _ in nil }) {
+        self.style = style
+        self.summaryLine = summaryLine
+    }
 
     public func render(_ result: CheckResult, metricsLine: String? = nil) -> String {
         var out = ByteWriter()
@@ -102,4 +107,17 @@ public struct TextReport {
         if style.enabled { out.append("\u{1B}[0m" as StaticString) }
     }
 
+}
+
+extension TextReport {
+    /// A block per result (header, findings, summary line), a blank line between blocks.
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var out = ByteWriter(chunkHandler: output)
+        for (index, result) in results.enumerated() {
+            if index > 0 { out.append(0x0A) }
+            write(result, metricsLine: summaryLine(result), to: &out)
+            out.handOnIfFull()
+        }
+        out.finish()
+    }
 }

@@ -77,7 +77,7 @@ struct MachineReportTests {
     }
 
     @Test func junitParsesBack() throws {
-        let xml = JUnitReport().render(Self.results)
+        let xml = JUnitReport().report(Self.results)
         let document = try XMLDocument(data: Data(xml.utf8))
         let root = try #require(document.rootElement())
         #expect(root.name == "testsuites")
@@ -134,7 +134,7 @@ struct HTMLReportTests {
     ]
 
     @Test func structureAndCharts() throws {
-        let html = HTMLReport().render(Self.results)
+        let html = HTMLReport().report(Self.results)
         #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"), "self-contained, no script")
         let document = try XMLDocument(data: Data(html.utf8))
         let root = try #require(document.rootElement())
@@ -189,7 +189,7 @@ struct HTMLReportTests {
     /// In a real browser (skipped when Chromium is absent): the report loads without console messages, while a
     /// page with a script error does log one — the harness can tell.
     @Test(.enabled(if: browser != nil, "Chromium is not installed")) func opensInHeadlessChromium() throws {
-        #expect(try Self.consoleMessages(of: HTMLReport().render(Self.results)) == [])
+        #expect(try Self.consoleMessages(of: HTMLReport().report(Self.results)) == [])
         let broken = try Self.consoleMessages(of: "<!DOCTYPE html><html><body><script>undefinedFunction()</script></body></html>")
         #expect(broken.count == 1 && broken[0].contains("ReferenceError"), "\(broken)")
     }

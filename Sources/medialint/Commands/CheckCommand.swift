@@ -66,11 +66,10 @@ struct CheckCommand: ParsableCommand {
         let plan = run.plan(paths, shard: shard)
         for problem in plan.problems { Console.error("\(problem.path): \(problem.message)") }
 
-        // JSON Lines to standard output: what is known at once, then each file as it is done.
-        let streaming = format == .jsonl && output.output == nil
-        if streaming {
-            for result in plan.knownResults { FileHandle.standardOutput.write(Data((result.jsonLine()).utf8)) }
-        }
+        // A streaming report (JSON Lines) to standard output: what is known at once, then each file as it is done.
+        let reporter = format.reporter(style: output.textStyle)
+        let streaming = reporter.streams && output.output == nil
+        if streaming { reporter.write(plan.knownResults, to: StandardOutput.write) }
         // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
@@ -83,7 +82,7 @@ struct CheckCommand: ParsableCommand {
         defer { interrupt.cancel() }
         let progress = ProgressLine(label: "check", counting: .files)
         let outcome = run.run(plan) { results, done, total in
-            if streaming { FileHandle.standardOutput.write(Data(results.map { $0.jsonLine() }.joined().utf8)) }
+            if streaming { reporter.write(results, to: StandardOutput.write) }
             progress.update(done: Double(done), total: Double(total))
         }
         let results = outcome.results

@@ -1,47 +1,14 @@
 import ArgumentParser
 import Checks
 import Findings
-import Findings
 import Reports
 
 /// Printing check results and turning their verdicts into the exit status (docs/cli.md).
 extension OutputOptions {
-    /// Writes `results` in `format`; text gives each result its check's summary line, SARIF describes the rules from
-    /// the catalogue.
+    /// Writes `results` in `format`, where the output goes.
     func emit(_ results: [CheckResult], format: CheckFormat) throws {
-        try stream { sink in
-            var out = ByteWriter { sink.write($0) }
-            switch format {
-            case .text:
-                let report = TextReport(style: textStyle)
-                for (index, result) in results.enumerated() {
-                    if index > 0 { out.append(0x0A) }
-                    report.write(result, metricsLine: CheckSummary.line(for: result), to: &out)
-                }
-            case .json:
-                var writer = JSONWriter.streaming(pretty: true, to: sink)
-                CheckReport(results: results).write(to: &writer)
-                writer.endLine()
-                writer.finish()
-            case .jsonl:
-                var writer = JSONWriter.streaming(pretty: false, to: sink)
-                for result in results {
-                    result.write(to: &writer)
-                    writer.endLine()
-                }
-                writer.finish()
-            case .sarif:
-                var writer = JSONWriter.streaming(pretty: true, to: sink)
-                SARIFReport(rules: RuleCatalogue.byID).write(results, to: &writer)
-                writer.endLine()
-                writer.finish()
-            case .junit:
-                JUnitReport().write(results, to: &out)
-            case .html:
-                HTMLReport().write(results, to: &out)
-            }
-            out.finish()
-        }
+        let reporter = format.reporter(style: textStyle)
+        try stream { sink in reporter.write(results) { sink.write($0) } }
     }
 
     /// Exits 2 when an input could not be read, 1 when a check failed; returns otherwise.

@@ -1,0 +1,24 @@
+import Findings
+
+/// A format check results are written in — text, JSON, JSON Lines, SARIF, JUnit, HTML: what the check commands
+/// hand their results to.
+public protocol CheckReporter: Sendable {
+    /// Whether the report can be written as results become known: its report of some results followed by its
+    /// report of the next ones is its report of them all (JSON Lines). A library run prints such a report file by
+    /// file; the others wait for the last result.
+    var streams: Bool { get }
+
+    /// Writes the report of `results`, handing its bytes to `output` a chunk at a time, in order.
+    func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void)
+}
+
+extension CheckReporter {
+    public var streams: Bool { false }
+
+    /// The report of `results`, as text.
+    public func report(_ results: [CheckResult]) -> String {
+        var bytes: [UInt8] = []
+        write(results) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

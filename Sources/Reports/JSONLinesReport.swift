@@ -1,0 +1,17 @@
+import Findings
+
+/// JSON Lines: one result a line, each the `results` member of the JSON report; streams.
+public struct JSONLinesReport: CheckReporter {
+    public init() {}
+
+    public var streams: Bool { true }
+
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var writer = JSONWriter(pretty: false, chunkHandler: output)
+        for result in results {
+            result.write(to: &writer)
+            writer.endLine()
+        }
+        writer.finish()
+    }
+}

@@ -1,0 +1,13 @@
+import Findings
+
+/// The JSON report: the envelope `{"tool", "version", "results"}`, pretty-printed (docs/cli.md).
+public struct JSONReport: CheckReporter {
+    public init() {}
+
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var writer = JSONWriter(pretty: true, chunkHandler: output)
+        CheckReport(results: results).write(to: &writer)
+        writer.endLine()
+        writer.finish()
+    }
+}
