@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "MediaMutationSweep"),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Findings", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Findings", "Reports", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection"]),

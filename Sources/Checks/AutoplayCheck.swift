@@ -89,15 +89,10 @@ public struct AutoplayCheck: Sendable {
         case .failure(let error):
             return CheckResult.unreadable(file: path, check: .autoplay, reason: error.reason)
         case .success(let activity):
-            var metrics: [(String, JSONValue)] = [
-                ("duration", .number(NumberText.rounded(activity.duration))),
-                ("hasAudio", .bool(activity.hasAudio)),
-                ("audibleSeconds", .number(NumberText.rounded(activity.audibleSeconds(from: 0, to: .infinity)))),
-            ]
-            if let first = activity.audible.first, let last = activity.audible.last {
-                metrics += [("firstAudible", .number(NumberText.rounded(first.lowerBound))), ("lastAudible", .number(NumberText.rounded(last.upperBound)))]
-            }
-            return CheckResult(file: path, check: .autoplay, findings: [], metrics: .object(metrics))
+            let metrics = AutoplayMediaMetrics(
+                duration: activity.duration, hasAudio: activity.hasAudio, audibleSeconds: activity.audibleSeconds(from: 0, to: .infinity),
+                firstAudible: activity.audible.first?.lowerBound, lastAudible: activity.audible.last?.upperBound)
+            return CheckResult(file: path, findings: [], metrics: metrics)
         }
     }
 
@@ -148,8 +143,7 @@ public struct AutoplayCheck: Sendable {
             verdict = Verdict(findings: findings)
         }
         return CheckResult(
-            file: path, check: .autoplay, verdict: verdict, findings: findings,
-            metrics: .object([("elements", .integer(Int64(elements.count))), ("profile", .string(rules.profile.rawValue))]))
+            file: path, verdict: verdict, findings: findings, metrics: AutoplayPageMetrics(elements: elements.count, profile: rules.profile.rawValue))
     }
 
     /// One element: each source judged, the worst counts.

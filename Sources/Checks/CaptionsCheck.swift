@@ -21,22 +21,14 @@ public struct CaptionsCheck: Sendable {
         let captionTracks = info.textSubtitleTracks + info.streams(of: .subtitle).filter { $0.subtitle?.isText != true }
         let descriptions = info.streams(of: .audio).filter { $0.dispositions.contains("visual_impaired") || $0.dispositions.contains("descriptions") }
         let transcripts = Self.transcripts(for: path)
-        var inventory: [(String, JSONValue)] = [
-            ("captionFiles", .array(sources.compactMap { if case .file(let file) = $0.origin { .string(file) } else { nil } })),
-            (
-                "captionTracks",
-                .array(
-                    captionTracks.map { track in
-                        .object([
-                            ("index", .integer(Int64(track.index))), ("language", track.language.map { .string($0) } ?? .null),
-                            ("hearingImpaired", .bool(track.dispositions.contains("hearing_impaired"))), ("text", .bool(track.subtitle?.isText == true)),
-                        ])
-                    })
-            ),
-            ("audioDescriptionTracks", .array(descriptions.map { .integer(Int64($0.index)) })),
-            ("transcripts", .array(transcripts.map { .string($0) })),
-        ]
-        if let speech { inventory.append(("speechSeconds", .number((speech.timeline.totalSpeech * 10).rounded() / 10))) }
+        let inventory = CaptionsMetrics(
+            captionFiles: sources.compactMap { if case .file(let file) = $0.origin { file } else { nil } },
+            captionTracks: captionTracks.map { track in
+                CaptionsMetrics.Track(
+                    index: track.index, language: track.language, hearingImpaired: track.dispositions.contains("hearing_impaired"),
+                    text: track.subtitle?.isText == true)
+            },
+            audioDescriptionTracks: descriptions.map(\.index), transcripts: transcripts, speechSeconds: speech?.timeline.totalSpeech)
         if let speechError {
             findings.append(Rule.mediaUnreadable.finding(severity: .error, message: "the audio cannot be decoded: \(speechError.reason)"))
         }
@@ -56,7 +48,7 @@ public struct CaptionsCheck: Sendable {
                 Rule.captionsAudioDescription.finding(
                     message: "no audio-description track (an audio stream marked visual_impaired or descriptions)"))
         }
-        return CheckResult(file: path, check: .captions, findings: findings, metrics: .object(inventory))
+        return CheckResult(file: path, findings: findings, metrics: inventory)
     }
 
     /// Transcript files next to a media file: `name.txt`, `name.transcript.*`, `name.md`, `name.html`.
@@ -93,13 +85,12 @@ public enum CaptionPresence {
                 findings: [Rule.captionsMissing.finding(severity: .info, message: "\(nowhere); the media has no audio to tell whether captions are needed")])
         }
         let seconds = speech.timeline.totalSpeech
-        let metrics = JSONValue.object([("speechSeconds", .number((seconds * 10).rounded() / 10))])
+        let metrics = CaptionsMetrics(speechSeconds: seconds)
         if seconds < 1 {
             return CheckResult(
-                file: path, check: .captions,
-                findings: [Rule.captionsMissing.finding(severity: .info, message: "no captions, and no speech in the audio that would need them")],
+                file: path, findings: [Rule.captionsMissing.finding(severity: .info, message: "no captions, and no speech in the audio that would need them")],
                 metrics: metrics)
         }
-        return CheckResult(file: path, check: .captions, findings: [missingCaptions(speechSeconds: seconds)], metrics: metrics)
+        return CheckResult(file: path, findings: [missingCaptions(speechSeconds: seconds)], metrics: metrics)
     }
 }

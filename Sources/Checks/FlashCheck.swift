@@ -45,14 +45,10 @@ public struct FlashCheck: Sendable {
             count += 1
             progress?(frame.time - (info.startTime ?? 0), info.duration, count)
         }
-        var result = result(for: analyzer.finish(), path: path, stream: info)
+        var result = result(for: analyzer.finish(), path: path, stream: info, series: series.metrics)
         try Self.checkCoverage(
             &result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: stream.statedDuration,
             stream: info.index, path: path)
-        if case .object(var members) = result.metrics {
-            members.append(("series", series.json))
-            result.metrics = .object(members)
-        }
         return result
     }
 
@@ -113,12 +109,8 @@ public struct FlashCheck: Sendable {
             flashes[index] = max(flashes[index], rate)
         }
 
-        var json: JSONValue {
-            .object([
-                ("bin", .number(bin)),
-                ("luminance", .array(luminance.map { .number($0.count > 0 ? NumberText.rounded($0.sum / Double($0.count)) : 0) })),
-                ("flashesPerSecond", .array(flashes.map { .number(($0 * 10).rounded() / 10) })),
-            ])
+        var metrics: FlashMetrics.Series {
+            FlashMetrics.Series(bin: bin, luminance: luminance.map { $0.count > 0 ? $0.sum / Double($0.count) : 0 }, flashesPerSecond: flashes)
         }
     }
 
@@ -140,8 +132,8 @@ public struct FlashCheck: Sendable {
 
     // MARK: - Findings
 
-    /// The findings and metrics of a finished analysis.
-    public func result(for report: FlashReport, path: String, stream: StreamInfo) -> CheckResult {
+    /// The findings and metrics of a finished analysis (with `series` for charts, when it was kept).
+    public func result(for report: FlashReport, path: String, stream: StreamInfo, series: FlashMetrics.Series? = nil) -> CheckResult {
         // The container's average rate when it states one (timestamps may be rounded), else the measured one.
         let fps = stream.video?.fps ?? report.measuredFPS
         var findings = report.incidents.map(finding)
@@ -161,18 +153,11 @@ public struct FlashCheck: Sendable {
                         "at \(Self.number(fps)) frames a second the video can show at most \(Self.number(fps / 2)) flashes a second: flashing from \(Self.number(fps / 2)) to 50 a second (the top of the KWCAG 3.3 band) cannot be judged from this file",
                     guidelines: ["KWCAG 3.3"], data: .object([("samplingLimit", .number(fps / 2))])))
         }
-        let metrics = JSONValue.object([
-            ("framesAnalysed", .integer(Int64(report.framesAnalysed))),
-            ("fps", .number(NumberText.rounded(fps))),
-            ("maxFlashesPerSecond", .number(max(report.maxFlashesPerSecond, report.maxRedFlashesPerSecond))),
-            ("maxGeneralFlashesPerSecond", .number(report.maxFlashesPerSecond)),
-            ("maxRedFlashesPerSecond", .number(report.maxRedFlashesPerSecond)),
-            ("standard", .string(configuration.profile)),
-            ("samplingLimit", .number(NumberText.rounded(fps / 2))),
-            ("areaBasis", .string(configuration.areaBasis.rawValue)),
-            ("hdr", .bool(stream.video?.color.isHDR ?? false)),
-        ])
-        return CheckResult(file: path, check: .flash, findings: findings, metrics: metrics)
+        let metrics = FlashMetrics(
+            framesAnalysed: report.framesAnalysed, fps: fps, maxGeneralFlashesPerSecond: report.maxFlashesPerSecond,
+            maxRedFlashesPerSecond: report.maxRedFlashesPerSecond, standard: configuration.profile,
+            areaBasis: configuration.areaBasis.rawValue, hdr: stream.video?.color.isHDR ?? false, series: series)
+        return CheckResult(file: path, findings: findings, metrics: metrics)
     }
 
     private func finding(_ incident: FlashIncident) -> Finding {

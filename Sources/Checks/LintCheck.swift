@@ -14,7 +14,7 @@ public struct LintCheck: Sendable {
         let findings = linter.lint(document)
         var counts: [String: Int] = [:]
         for finding in findings { counts[finding.rule, default: 0] += 1 }
-        return CheckResult(file: path, check: .lint, findings: findings, metrics: metrics(document, counts: counts))
+        return CheckResult(file: path, findings: findings, metrics: metrics(document, counts: counts))
     }
 
     /// Lints `document` into a result whose findings are made again, a window of cues at a time, each time they are
@@ -45,17 +45,12 @@ public struct LintCheck: Sendable {
             count: total, errorCount: errors, warningCount: warnings, first: first, firstError: firstError,
             rules: rules, windows: windows.count
         ) { index in windows.findings(in: index) }
-        return CheckResult(file: path, check: .lint, streaming: findings, metrics: metrics(document, counts: counts))
+        return CheckResult(file: path, streaming: findings, metrics: metrics(document, counts: counts))
     }
 
-    private func metrics(_ document: CaptionDocument, counts: [String: Int]) -> JSONValue {
-        .object([
-            ("cues", .integer(Int64(document.cues.count))),
-            ("format", .string(document.format.rawValue)),
-            ("encoding", .string(document.encoding)),
-            ("profile", .string(linter.profile.name)),
-            ("fps", .number(linter.framesPerSecond)),
-            ("findingsByRule", .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
-        ])
+    private func metrics(_ document: CaptionDocument, counts: [String: Int]) -> LintMetrics {
+        LintMetrics(
+            cues: document.cues.count, format: document.format.rawValue, encoding: document.encoding, profile: linter.profile.name,
+            fps: linter.framesPerSecond, findingsByRule: counts)
     }
 }

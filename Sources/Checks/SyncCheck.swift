@@ -85,32 +85,24 @@ public struct SyncCheck: Sendable {
                         data: .object([("cue", .integer(Int64(index + 1)))])))
             }
         }
-        var metrics: [(String, JSONValue)] = [("captions", .string(source))]
-        if let duration { metrics.append(("mediaDuration", .number(NumberText.rounded(duration)))) }
+        var metrics = SyncMetrics(captions: source, mediaDuration: duration)
 
         let dialogue = DialogueCues.of(captions)
         func unverified(_ reason: String) -> Outcome {
             findings.append(Rule.syncUnverified.finding(severity: .info, message: "timing not verified: \(reason)"))
-            metrics.append(("dialogueCues", .integer(Int64(dialogue.count))))
+            metrics.dialogueCues = dialogue.count
             let verdict: Verdict = findings.contains { $0.severity == .error } ? .fail : .unverified
-            return Outcome(
-                result: CheckResult(
-                    file: path, check: .sync, verdict: verdict, findings: findings,
-                    metrics: .object(metrics)), fix: nil, report: nil)
+            return Outcome(result: CheckResult(file: path, verdict: verdict, findings: findings, metrics: metrics), fix: nil, report: nil)
         }
         guard let speech else { return unverified("the media has no audio stream") }
-        metrics.append(("audioStream", .integer(Int64(speech.stream.index))))
+        metrics.audioStream = speech.stream.index
         guard dialogue.count >= 3 else {
             return unverified("\(dialogue.count) cue\(dialogue.count == 1 ? "" : "s") with dialogue (at least 3 are needed)")
         }
         guard speech.timeline.totalSpeech >= 1 else { return unverified("no speech was found in the audio") }
 
         let report = aligner.align(cues: dialogue.map { ($0.start, $0.end) }, speech: speech.timeline)
-        metrics += [
-            ("confidence", .number((report.confidence * 100).rounded() / 100)),
-            ("matchedCues", .integer(Int64(report.matchedCues))),
-            ("noiseFloorDecibels", .number((speech.timeline.noiseFloorDecibels * 10).rounded() / 10)),
-        ]
+        metrics.setFit(confidence: report.confidence, matchedCues: report.matchedCues, noiseFloorDecibels: speech.timeline.noiseFloorDecibels)
         if report.matchedCues < 3 || report.confidence < 0.3 {
             var result = unverified(
                 "only \(report.matchedCues) of \(report.dialogueCues) dialogue cues start on speech at the best fit (chance alone would put \(Int((report.chanceShare * 100).rounded()))% there), with \(Int((report.overlapScore * 100).rounded()))% of cue time on speech"
@@ -118,46 +110,19 @@ public struct SyncCheck: Sendable {
             result.report = report
             return result
         }
-        metrics += [
-            ("offsetSeconds", .number(NumberText.rounded(report.offsetSeconds))),
-            ("driftRatio", .number((report.driftRatio * 1_000_000).rounded() / 1_000_000)),
-            ("speechCoverage", .number(NumberText.rounded(report.speechCoverage))),
-            ("captionCoverage", .number(NumberText.rounded(report.captionCoverage))),
-            ("dialogueCues", .integer(Int64(report.dialogueCues))),
-            ("onTimeFraction", .number(NumberText.rounded(report.onTimeFraction))),
-        ]
-        // Per dialogue cue: where it starts, how far its start is from the speech onset it was paired with once
-        // fitted (null: none within reach), and how much of its fitted time has speech.
+        metrics.setTiming(
+            offset: report.offsetSeconds, drift: report.driftRatio, speechCoverage: report.speechCoverage,
+            captionCoverage: report.captionCoverage, onTimeFraction: report.onTimeFraction)
+        metrics.dialogueCues = report.dialogueCues
         var residualByCue: [Int: Double] = [:]
         for entry in report.residuals { residualByCue[entry.cue] = entry.residual }
-        metrics.append(
-            (
-                "cues",
-                .array(
-                    dialogue.indices.map { i in
-                        .object([
-                            ("cue", .integer(Int64(dialogue[i].index + 1))), ("start", .number(NumberText.rounded(dialogue[i].start))),
-                            ("residual", residualByCue[i].map { .number(NumberText.rounded($0)) } ?? .null),
-                            ("speech", .number((report.cueSpeechCoverage[i] * 100).rounded() / 100)),
-                        ])
-                    })
-            ))
-        metrics.append(
-            (
-                "timeline",
-                Self.timeline(
-                    speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) },
-                    duration: duration ?? speech.timeline.duration)
-            ))
+        metrics.cues = dialogue.indices.map { i in
+            SyncMetrics.Cue(cue: dialogue[i].index + 1, start: dialogue[i].start, residual: residualByCue[i], speech: report.cueSpeechCoverage[i])
+        }
+        metrics.timeline = Self.timeline(
+            speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) }, duration: duration ?? speech.timeline.duration)
         let fix = TimingEdit(offset: report.shift, scale: report.scale)
-        metrics.append(
-            (
-                "fix",
-                .object([
-                    ("offset", .number(NumberText.rounded(report.shift))),
-                    ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000)),
-                ])
-            ))
+        metrics.fix = SyncMetrics.Fix(offset: report.shift, scale: report.scale)
         findings += timingFindings(report, duration: duration ?? speech.timeline.duration)
         // Speech without captions and cues over silence are only meaningful when one mapping holds for the
         // whole file.
@@ -189,12 +154,12 @@ public struct SyncCheck: Sendable {
         }
         findings.sort { ($0.start ?? -1, $0.rule) < ($1.start ?? -1, $1.rule) }
         return Outcome(
-            result: CheckResult(file: path, check: .sync, findings: findings, metrics: .object(metrics)),
+            result: CheckResult(file: path, findings: findings, metrics: metrics),
             fix: fix, report: report)
     }
 
     /// Speech and caption cover per bin (at most 600 bins) over the media, as given (for charts).
-    static func timeline(speech: SpeechTimeline, cues: [(Double, Double)], duration: Double) -> JSONValue {
+    static func timeline(speech: SpeechTimeline, cues: [(Double, Double)], duration: Double) -> SyncMetrics.Timeline {
         let bin = NumberText.chartBin(duration: duration)
         let count = max(1, Int((duration / bin).rounded(.up)))
         var captions = [Double](repeating: 0, count: count)
@@ -207,21 +172,14 @@ public struct SyncCheck: Sendable {
             }
         }
         let speechCover = (0..<count).map { speech.speech(from: Double($0) * bin, to: Double($0 + 1) * bin) / bin }
-        return .object([
-            ("bin", .number(bin)),
-            ("speech", .array(speechCover.map { .number(min(1, ($0 * 100).rounded() / 100)) })),
-            ("captions", .array(captions.map { .number(min(1, ($0 * 100).rounded() / 100)) })),
-        ])
+        return SyncMetrics.Timeline(bin: bin, speech: speechCover, captions: captions)
     }
 
     /// Offset, drift, breaks and stray cues, against the tolerances.
     private func timingFindings(_ report: SyncReport, duration: Double) -> [Finding] {
         var findings: [Finding] = []
         let offset = report.offsetSeconds
-        let fixData: JSONValue = .object([
-            ("offset", .number(NumberText.rounded(report.shift))),
-            ("scale", .number((report.scale * 1_000_000).rounded() / 1_000_000)),
-        ])
+        let fixData = (try? JSONValueEncoder().encode(SyncMetrics.Fix(offset: report.shift, scale: report.scale))) ?? .null
         if abs(offset) > tolerance {
             let direction = offset > 0 ? "late" : "early"
             findings.append(

@@ -6,6 +6,14 @@ public enum NumberText {
     /// To the millisecond (seconds, and the other measures results' JSON gives).
     public static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
+    /// To `places` decimals (0–9): a tenth for speech seconds, a hundredth for shares, a millionth for drift.
+    public static func rounded(_ value: Double, places: Int) -> Double {
+        let scale = powersOfTen[max(0, min(places, powersOfTen.count - 1))]
+        return (value * scale).rounded() / scale
+    }
+
+    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+
     /// `3`, or with one decimal, `2.5`: counts and rates in messages.
     public static func short(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return String(value) }

@@ -1,4 +1,5 @@
 import Captions
+import Findings
 import Foundation
 import TestSupport
 
@@ -102,9 +103,12 @@ extension Benchmarks {
             reference: ("ffmpeg", ["-nostdin", "-v", "error", "-i", media, "-vn", "-f", "null", "-"]),
             repetitions: 3, allowedStatuses: [0, 1])
         let output = try Measure.runCapturing(medialint, ["sync", media, captions, "--format", "json"], allowedStatuses: [0, 1]).output
-        let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
-        let metrics = ((json?["results"] as? [[String: Any]])?.first?["metrics"] as? [String: Any]) ?? [:]
-        let offset = metrics["offsetSeconds"] as? Double ?? .nan, drift = metrics["driftRatio"] as? Double ?? .nan
+        let result = try JSONValue.parse(output)["results"].flatMap { value -> CheckResult? in
+            guard case .array(let results) = value, let first = results.first else { return nil }
+            return try CheckResult(json: first)
+        }
+        let metrics = result?.metrics(as: SyncMetrics.self)
+        let offset = metrics?.offsetSeconds ?? .nan, drift = metrics?.driftRatio ?? .nan
         var report = BenchmarkReport(title: "medialint sync on an hour of speech (AAC 48 kHz stereo; captions 1.2 s late, ×1.0007) — issue 5")
         report.lines = [
             "medialint sync  \(format(ours.seconds)) s   peak \(mib(ours.peakMemoryMiB))   found offset \(String(format: "%+.3f", offset)) s, drift ×\(String(format: "%.6f", drift))",

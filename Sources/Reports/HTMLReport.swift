@@ -59,15 +59,16 @@ public struct HTMLReport: CheckReporter {
             let verdict = Self.overall(file.results)
             out.append("<section id=\"f\(index)\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n")
             for result in file.results {
-                let source = if case .string(let name)? = result.metrics["captions"] { " · " + XMLText.escape(name) } else { "" }
+                let flash = result.metrics(as: FlashMetrics.self), sync = result.metrics(as: SyncMetrics.self)
+                let source = sync.map { " · " + XMLText.escape($0.captions) } ?? ""
                 out.append("<h3>\(result.check.rawValue)\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
                 if result.findingCount > 0 {
                     out.append("<ul>\n" as StaticString)
                     for finding in result.allFindings { Self.writeItem(finding, to: &out) }
                     out.append("</ul>\n" as StaticString)
                 }
-                if let chart = Self.flashChart(result) { out.append(chart) }
-                if let chart = Self.syncChart(result) { out.append(chart) }
+                if let series = flash?.series, let chart = Self.flashChart(series, findings: result.allFindings) { out.append(chart) }
+                if let timeline = sync?.timeline, let chart = Self.syncChart(timeline) { out.append(chart) }
                 out.handOnIfFull()
             }
             out.append("</section>\n" as StaticString)
@@ -121,26 +122,24 @@ public struct HTMLReport: CheckReporter {
     static let width = 800.0, height = 160.0
 
     /// Luminance (0–1, grey line) and flashes a second (red line, 3 a second dashed) over time; incidents shaded.
-    static func flashChart(_ result: CheckResult) -> String? {
-        guard let bin = result.metrics["series"]?["bin"]?.doubleValue,
-            case .array(let luminance)? = result.metrics["series"]?["luminance"],
-            case .array(let flashes)? = result.metrics["series"]?["flashesPerSecond"], !luminance.isEmpty
-        else { return nil }
+    static func flashChart(_ series: FlashMetrics.Series, findings: FindingSequence) -> String? {
+        let (bin, luminance, flashes) = (series.bin, series.luminance, series.flashesPerSecond)
+        guard !luminance.isEmpty, bin > 0 else { return nil }
         let duration = Double(luminance.count) * bin
-        let peak = max(5, flashes.compactMap(\.doubleValue).max() ?? 0)
+        let peak = max(5, flashes.max() ?? 0)
         func x(_ time: Double) -> String { format(time / duration * width) }
         var svg =
             "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(height + axisHeight))\" width=\"\(format(width))\" height=\"\(format(height + axisHeight))\">\n"
             + "<title>Luminance and flashes a second over \(format(duration)) s</title>\n"
-        for finding in result.allFindings where finding.rule.hasPrefix("flash.") {
+        for finding in findings where finding.rule.hasPrefix("flash.") {
             guard let start = finding.start, let end = finding.end else { continue }
             svg +=
                 "<rect x=\"\(x(start))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * width)))\" height=\"\(format(height))\" fill=\"#ffd6d6\"><title>\(XMLText.escape(finding.message))</title></rect>\n"
         }
         let threshold = height - 3 / peak * height
         svg += "<line x1=\"0\" y1=\"\(format(threshold))\" x2=\"\(format(width))\" y2=\"\(format(threshold))\" stroke=\"#b00020\" stroke-dasharray=\"4 4\" />\n"
-        svg += polyline(luminance.compactMap(\.doubleValue).map { height - $0 * height }, bin: bin, duration: duration, color: "#777")
-        svg += polyline(flashes.compactMap(\.doubleValue).map { height - $0 / peak * height }, bin: bin, duration: duration, color: "#b00020")
+        svg += polyline(luminance.map { height - $0 * height }, bin: bin, duration: duration, color: "#777")
+        svg += polyline(flashes.map { height - $0 / peak * height }, bin: bin, duration: duration, color: "#b00020")
         svg += axis(duration: duration, at: height)
         svg +=
             "</svg>\n<p class=\"legend\">Grey: mean relative luminance (0–1). Red: flashes a second (dashed: 3 a second; top: \(format(peak))). Shaded: incidents.</p>\n"
@@ -148,20 +147,19 @@ public struct HTMLReport: CheckReporter {
     }
 
     /// Speech (grey) and caption cover (blue) per bin, as given.
-    static func syncChart(_ result: CheckResult) -> String? {
-        guard let bin = result.metrics["timeline"]?["bin"]?.doubleValue, case .array(let speech)? = result.metrics["timeline"]?["speech"],
-            case .array(let captions)? = result.metrics["timeline"]?["captions"], !speech.isEmpty
-        else { return nil }
+    static func syncChart(_ timeline: SyncMetrics.Timeline) -> String? {
+        let (bin, speech, captions) = (timeline.bin, timeline.speech, timeline.captions)
+        guard !speech.isEmpty, bin > 0 else { return nil }
         let duration = Double(speech.count) * bin
         let barWidth = width / Double(speech.count)
         var svg =
             "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(90 + axisHeight))\" width=\"\(format(width))\" height=\"\(format(90 + axisHeight))\">\n"
             + "<title>Captions against detected speech over \(format(duration)) s</title>\n"
-        for (index, value) in speech.compactMap(\.doubleValue).enumerated() where value > 0 {
+        for (index, value) in speech.enumerated() where value > 0 {
             svg +=
                 "<rect x=\"\(format(Double(index) * barWidth))\" y=\"\(format(40 - value * 35))\" width=\"\(format(barWidth))\" height=\"\(format(value * 35))\" fill=\"#888\" />\n"
         }
-        for (index, value) in captions.compactMap(\.doubleValue).enumerated() where value > 0 {
+        for (index, value) in captions.enumerated() where value > 0 {
             svg +=
                 "<rect x=\"\(format(Double(index) * barWidth))\" y=\"50\" width=\"\(format(barWidth))\" height=\"\(format(min(1, value) * 35))\" fill=\"#285a9c\" />\n"
         }

@@ -78,4 +78,17 @@ import Testing
             #expect(imports[module]?.isDisjoint(with: above) == true, "\(module) imports a layer above it: \(imports[module] ?? [])")
         }
     }
+
+    /// Work in slices on all cores goes through `ParallelSlices`; the library's file queue is the one other user of
+    /// `concurrentPerform` (workers taking files, not slices).
+    @Test func parallelSlicesAreCutInOnePlace() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        var users: [String] = []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            if text.contains("concurrentPerform(") { users.append(file) }
+        }
+        #expect(users.sorted() == ["Captions/ParallelSlices.swift", "Library/LibraryChecker.swift"])
+    }
 }

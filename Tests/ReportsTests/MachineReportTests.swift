@@ -102,36 +102,27 @@ struct MachineReportTests {
 struct HTMLReportTests {
     static let results: [CheckResult] = [
         CheckResult(
-            file: "clips/flash & co.mp4", check: .flash,
+            file: "clips/flash & co.mp4",
             findings: [
                 Finding(ruleID: "flash.general", severity: .error, message: "general flashing: up to 5 flashes a second", start: 2, end: 4)
             ],
-            metrics: .object([
-                (
-                    "series",
-                    .object([
-                        ("bin", .number(1)), ("luminance", .array([.number(0.2), .number(0.8), .number(0.1), .number(0.9), .number(0.5), .number(0.5)])),
-                        ("flashesPerSecond", .array([.number(0), .number(1), .number(5), .number(5), .number(0), .number(0)])),
-                    ])
-                )
-            ])),
+            metrics: FlashMetrics(
+                framesAnalysed: 180, fps: 30, maxGeneralFlashesPerSecond: 5, maxRedFlashesPerSecond: 0, standard: "wcag", areaBasis: "field",
+                hdr: false, series: FlashMetrics.Series(bin: 1, luminance: [0.2, 0.8, 0.1, 0.9, 0.5, 0.5], flashesPerSecond: [0, 1, 5, 5, 0, 0]))),
         CheckResult(
             file: "clips/talk.mp4", check: .captions,
             findings: [Finding(ruleID: "lint.line-length", severity: .warning, message: "line too long", start: 1, end: 2)]),
-        CheckResult(
-            file: "clips/talk.mp4", check: .sync, findings: [],
-            metrics: .object([
-                (
-                    "timeline",
-                    .object([
-                        ("bin", .number(0.5)), ("speech", .array([.number(0), .number(1), .number(0.5)])),
-                        ("captions", .array([.number(0), .number(1), .number(1)])),
-                    ])
-                )
-            ])),
+        CheckResult(file: "clips/talk.mp4", findings: [], metrics: Self.syncMetrics),
         CheckResult(
             file: "broken.mp4", check: .media, verdict: .error, findings: [Finding(ruleID: "media.unreadable", severity: .error, message: "truncated <file>")]),
     ]
+
+    /// A sync result's metrics with its timeline: speech and caption cover in three half-second bins.
+    static var syncMetrics: SyncMetrics {
+        var metrics = SyncMetrics(captions: "clips/talk.en.srt", mediaDuration: 1.5)
+        metrics.timeline = SyncMetrics.Timeline(bin: 0.5, speech: [0, 1, 0.5], captions: [0, 1, 1.2])
+        return metrics
+    }
 
     @Test func structureAndCharts() throws {
         let html = HTMLReport().report(Self.results)
@@ -149,7 +140,7 @@ struct HTMLReportTests {
                 ["broken.mp4", "error", "media error", "1"],
             ])
         #expect(try document.nodes(forXPath: "//section").count == 3, "one section a file")
-        #expect(try document.nodes(forXPath: "//section[2]/h3").map { $0.stringValue ?? "" } == ["captions warn", "sync pass"])
+        #expect(try document.nodes(forXPath: "//section[2]/h3").map { $0.stringValue ?? "" } == ["captions warn", "sync · clips/talk.en.srt pass"])
         #expect(try document.nodes(forXPath: "//svg").count == 2)
         #expect(try document.nodes(forXPath: "//section[1]//polyline").count == 2, "luminance and flashes")
         #expect(try document.nodes(forXPath: "//section[1]//rect").count == 1, "the incident")

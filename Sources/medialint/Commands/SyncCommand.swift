@@ -107,9 +107,8 @@ struct SyncCommand: ParsableCommand {
             guard let document = source.document else {
                 results.append(
                     CheckResult(
-                        file: media, check: .sync, verdict: .error,
-                        findings: [Rule.captionsParse.finding(severity: .error, message: source.problem ?? "unreadable")],
-                        metrics: .object([("captions", .string(source.label))])))
+                        file: media, verdict: .error, findings: [Rule.captionsParse.finding(severity: .error, message: source.problem ?? "unreadable")],
+                        metrics: SyncMetrics(captions: source.label)))
                 continue
             }
             let outcome = check.check(path: media, media: info, speech: speech, captions: document, source: source.label)

@@ -1,0 +1,51 @@
+/// The metrics of a `flash` result.
+public struct FlashMetrics: CheckMetrics, Equatable {
+    public static let check = CheckKind.flash
+
+    public var framesAnalysed: Int
+    /// Frames a second, to the millisecond.
+    public var fps: Double
+    /// The most flashes in any second, general or red.
+    public var maxFlashesPerSecond: Double
+    public var maxGeneralFlashesPerSecond: Double
+    public var maxRedFlashesPerSecond: Double
+    /// The profile judged by (`wcag`, `itu`, `kwcag` …).
+    public var standard: String
+    /// The most flashes a second the frame rate can show (half of it), to the millisecond.
+    public var samplingLimit: Double
+    /// What area a flash must cover (`viewport`, `screen` …).
+    public var areaBasis: String
+    public var hdr: Bool
+    /// Luminance and flashes a second over time, for charts.
+    public var series: Series?
+
+    public init(
+        framesAnalysed: Int, fps: Double, maxGeneralFlashesPerSecond: Double, maxRedFlashesPerSecond: Double, standard: String,
+        areaBasis: String, hdr: Bool, series: Series? = nil
+    ) {
+        self.framesAnalysed = framesAnalysed
+        self.fps = NumberText.rounded(fps)
+        maxFlashesPerSecond = max(maxGeneralFlashesPerSecond, maxRedFlashesPerSecond)
+        self.maxGeneralFlashesPerSecond = maxGeneralFlashesPerSecond
+        self.maxRedFlashesPerSecond = maxRedFlashesPerSecond
+        self.standard = standard
+        samplingLimit = NumberText.rounded(fps / 2)
+        self.areaBasis = areaBasis
+        self.hdr = hdr
+        self.series = series
+    }
+
+    /// Per time bin of `bin` seconds: the mean relative luminance (to the millisecond) and the most flashes a second
+    /// (to a tenth).
+    public struct Series: Codable, Sendable, Equatable {
+        public var bin: Double
+        public var luminance: [Double]
+        public var flashesPerSecond: [Double]
+
+        public init(bin: Double, luminance: [Double], flashesPerSecond: [Double]) {
+            self.bin = bin
+            self.luminance = luminance.map(NumberText.rounded)
+            self.flashesPerSecond = flashesPerSecond.map { NumberText.rounded($0, places: 1) }
+        }
+    }
+}
