@@ -39,13 +39,13 @@ enum Medialint {
     /// Runs medialint; a command still running after `timeout` seconds is killed (a hang fails its test, it
     /// never stalls the run). `whileRunning` gets the process once started (to signal it, say).
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 600,
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 600, in directory: URL? = nil,
         whileRunning: ((Process) -> Void)? = nil
     ) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = directory ?? root
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -47,6 +47,14 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: CheckFormat = .text
 
+    @Option(help: ArgumentHelp("Flash thresholds to start from (default: the settings', else wcag).", valueName: "profile"))
+    var flashProfile: String?
+
+    @Option(help: ArgumentHelp("Caption rules to start from (default: the settings', else netflix).", valueName: "profile"))
+    var lintProfile: String?
+
+    @OptionGroup var settings: ConfigOptions
+
     @OptionGroup var output: OutputOptions
     @OptionGroup var playlists: PlaylistOptions
 
@@ -57,11 +65,22 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         playlists.apply(to: paths)
-        var checker = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        // The same settings, read the same way, as `flash`, `lint` and `sync` read them.
+        let config = try settings.load()
+        let flash = try FlashSettings.configuration(config.section("flash"), profile: flashProfile)
+        try FlashSettings.checkRanges(flash)
+        var checker = LibraryChecker(
+            flash: FlashCheck(configuration: flash), sync: try SyncSettings.check(config.section("sync")),
+            lint: LintCheck(linter: try LintSettings(config.section("lint"), profile: lintProfile).linter()),
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if let maxFileMemory { checker.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
         let store = noStore ? nil : try openStore(db)
         for note in store?.notes ?? [] { Console.warning(note) }
-        let setup = ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "") + (playlists.allowPlaylists ? " allow-playlists" : "")
+        let settingsText = [config.canonicalText, flashProfile.map { "flash-profile=\($0)" }, lintProfile.map { "lint-profile=\($0)" }]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        let setup =
+            ResultStoreDefaults.setup(settings: settingsText) + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "")
+            + (playlists.allowPlaylists ? " allow-playlists" : "")
         let run = LibraryRun(checker: checker, store: store, setup: setup)
         let plan = run.plan(paths, shard: shard)
         for problem in plan.problems { Console.error("\(problem.path): \(problem.message)") }

@@ -41,9 +41,7 @@ struct FlashCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The video stream to check (default: the main one).", valueName: "index"))
     var stream: Int?
 
-    @Option(help: ArgumentHelp("Settings file (default: .medialint.yml here, if any).", valueName: "file"))
-    var config: String?
-
+    @OptionGroup var settings: ConfigOptions
     @OptionGroup(title: "Thresholds") var thresholds: FlashThresholdOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var playlists: PlaylistOptions
@@ -61,7 +59,7 @@ struct FlashCommand: ParsableCommand {
         playlists.apply(to: media)
         try output.refuse(inputs: media)
         for table in [framesCSV, framesJSON].compactMap({ $0 }) { try OutputStream.refuseInputs(table, media) }
-        let configuration = try thresholds.configuration(profile: profile, config: ConfigFile(explicitPath: config))
+        let configuration = try thresholds.configuration(profile: profile, config: settings.load())
         let check = FlashCheck(configuration: configuration, streamIndex: stream)
         var results: [CheckResult] = []
         for path in media {

@@ -65,16 +65,9 @@ struct LintCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: CheckFormat = .text
 
-    @Option(help: ArgumentHelp("Settings file (default: .medialint.yml here, if any).", valueName: "file"))
-    var config: String?
-
+    @OptionGroup var settings: ConfigOptions
     @OptionGroup var input: CaptionInputOptions
     @OptionGroup var output: OutputOptions
-
-    static let configKeys: Set<String> = [
-        "profile", "fps", "disable", "max-chars-per-line", "max-lines", "min-duration",
-        "max-duration", "max-cps", "max-wpm", "min-gap-frames",
-    ]
 
     func validate() throws {
         if let profile, QualityProfile.named(profile) == nil {
@@ -105,44 +98,25 @@ struct LintCommand: ParsableCommand {
         try OutputOptions.exitForVerdicts(results)
     }
 
-    /// The profile, then the config file's `lint` section, then the options; the frame rate and duration from
+    /// The profile and the `lint` settings (LintSettings), then the options; the frame rate and duration from
     /// `--fps` and `--media`.
     private func makeLinter() throws -> CaptionLinter {
-        let section = try ConfigFile(explicitPath: config).section("lint", keys: Self.configKeys)
-        let name = try profile ?? section.string("profile") ?? "netflix"
-        guard var rules = QualityProfile.named(name) else {
-            throw CLIError("\(section.file): unknown lint profile '\(name)' (\(QualityProfile.names.joined(separator: ", ")))")
-        }
-        func pick<T>(_ option: T?, _ key: String, _ read: (String) throws -> T?, _ current: T?) throws -> T? {
-            if let option { return option }
-            if section.isNull(key) { return nil }
-            return try read(key) ?? current
-        }
-        rules.maxCharactersPerLine = try pick(maxCharsPerLine, "max-chars-per-line", section.int, rules.maxCharactersPerLine)
-        rules.maxLines = try pick(maxLines, "max-lines", section.int, rules.maxLines)
-        rules.minDuration = try pick(minDuration, "min-duration", section.double, rules.minDuration)
-        rules.maxDuration = try pick(maxDuration, "max-duration", section.double, rules.maxDuration)
-        rules.maxCharactersPerSecond = try pick(maxCps, "max-cps", section.double, rules.maxCharactersPerSecond)
-        rules.maxWordsPerMinute = try pick(maxWpm, "max-wpm", section.double, rules.maxWordsPerMinute)
-        rules.minGapFrames = try pick(minGapFrames, "min-gap-frames", section.double, rules.minGapFrames)
-        var disabled = Set(disable.flatMap { $0.split(separator: ",").map(String.init) })
-        disabled.formUnion(try section.strings("disable") ?? [])
-
-        var framesPerSecond = try fps ?? section.double("fps")
+        var settings = try LintSettings(settings.load().section("lint"), profile: profile)
+        if let maxCharsPerLine { settings.rules.maxCharactersPerLine = maxCharsPerLine }
+        if let maxLines { settings.rules.maxLines = maxLines }
+        if let minDuration { settings.rules.minDuration = minDuration }
+        if let maxDuration { settings.rules.maxDuration = maxDuration }
+        if let maxCps { settings.rules.maxCharactersPerSecond = maxCps }
+        if let maxWpm { settings.rules.maxWordsPerMinute = maxWpm }
+        if let minGapFrames { settings.rules.minGapFrames = minGapFrames }
+        settings.disabled.formUnion(disable.flatMap { $0.split(separator: ",").map(String.init) })
+        if let fps { settings.framesPerSecond = fps }
         var duration: Double?
         if let media {
             let info = try MediaProbe.probe(media)
             duration = info.duration
-            if framesPerSecond == nil { framesPerSecond = info.streams(of: .video).first?.video?.fps }
+            if settings.framesPerSecond == nil { settings.framesPerSecond = info.streams(of: .video).first?.video?.fps }
         }
-        try NumberRange.check(rules.maxCharactersPerLine, "--max-chars-per-line (lint.max-chars-per-line)", 1...10_000)
-        try NumberRange.check(rules.maxLines, "--max-lines (lint.max-lines)", 1...1000)
-        try NumberRange.check(rules.minDuration, "--min-duration (lint.min-duration)", 0...86_400)
-        try NumberRange.check(rules.maxDuration, "--max-duration (lint.max-duration)", 0...86_400, above: true)
-        try NumberRange.check(rules.maxCharactersPerSecond, "--max-cps (lint.max-cps)", 0...1000, above: true)
-        try NumberRange.check(rules.maxWordsPerMinute, "--max-wpm (lint.max-wpm)", 0...100_000, above: true)
-        try NumberRange.check(rules.minGapFrames, "--min-gap-frames (lint.min-gap-frames)", 0...1000)
-        try NumberRange.check(framesPerSecond, "--fps (lint.fps)", 0...1000, above: true)
-        return CaptionLinter(profile: rules, framesPerSecond: framesPerSecond ?? 24, mediaDuration: duration, disabled: disabled)
+        return try settings.linter(mediaDuration: duration)
     }
 }

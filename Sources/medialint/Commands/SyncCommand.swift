@@ -54,9 +54,7 @@ struct SyncCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: CheckFormat = .text
 
-    @Option(help: ArgumentHelp("Settings file (default: .medialint.yml here, if any).", valueName: "file"))
-    var config: String?
-
+    @OptionGroup var settings: ConfigOptions
     @OptionGroup var captionInput: CaptionInputOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var playlists: PlaylistOptions
@@ -129,19 +127,9 @@ struct SyncCommand: ParsableCommand {
 
     // MARK: - Pieces
 
-    /// Tolerances: defaults, then the config file's `sync` section, then the option.
+    /// Tolerances: defaults, then the `sync` settings, then the option.
     private func makeCheck() throws -> SyncCheck {
-        let section = try ConfigFile(explicitPath: config).section("sync", keys: ["tolerance", "fail-tolerance"])
-        var warn = try section.double("tolerance") ?? 0.1
-        var fail = try section.double("fail-tolerance") ?? max(0.25, warn)
-        if let tolerance {
-            warn = tolerance.warn
-            fail = tolerance.fail ?? max(fail, warn)
-        }
-        guard warn > 0, fail >= warn else { throw CLIError("sync tolerances must be positive, the fail tolerance at least the warning one") }
-        try NumberRange.check(warn, "The sync tolerance (--tolerance, sync.tolerance)", 0...60, above: true)
-        try NumberRange.check(fail, "The sync fail tolerance (--tolerance, sync.fail-tolerance)", 0...60, above: true)
-        return SyncCheck(tolerance: warn, failTolerance: fail)
+        try SyncSettings.check(settings.load().section("sync"), tolerance: tolerance)
     }
 
     /// The caption file or track asked for; else every sidecar file and embedded text track.

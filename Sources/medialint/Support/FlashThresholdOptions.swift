@@ -44,36 +44,9 @@ struct FlashThresholdOptions: ParsableArguments {
             "Read every n-th pixel of every n-th row inside a block (1 reads all; default: by picture size, about 150,000 pixels a frame).", valueName: "n"))
     var samplingStep: Int?
 
-    static let configKeys: Set<String> = [
-        "profile", "luminance-change", "darker-state", "area", "area-basis", "max-flashes",
-        "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step",
-    ]
-
-    /// Profile, then the config file's `flash` section, then these options.
+    /// The profile and the `flash` settings (FlashSettings), then these options.
     func configuration(profile: String?, config: ConfigFile) throws -> FlashConfiguration {
-        let section = try config.section("flash", keys: Self.configKeys)
-        let configured = try section.string("profile")
-        let name = profile ?? configured ?? "wcag"
-        guard var configuration = FlashConfiguration.profile(name) else {
-            throw CLIError("\(section.file): unknown flash profile '\(name)' (\(FlashConfiguration.profileNames.joined(separator: ", ")))")
-        }
-        if let value = try section.double("luminance-change") { configuration.luminanceChange = value }
-        if section.isNull("darker-state") { configuration.darkerStateLimit = nil }
-        if let value = try section.double("darker-state") { configuration.darkerStateLimit = value }
-        if let value = try section.double("area") { configuration.areaFraction = value }
-        if let value = try section.string("area-basis") {
-            guard let basis = FlashConfiguration.AreaBasis(rawValue: value) else { throw CLIError("\(section.file): flash.area-basis must be field or frame") }
-            configuration.areaBasis = basis
-        }
-        if let value = try section.double("max-flashes") { configuration.maximumFlashesPerSecond = value }
-        if let value = try section.bool("inclusive") { configuration.maximumIsInclusive = value }
-        if let value = try section.bool("red") { configuration.detectsRed = value }
-        if let value = try section.double("red-saturation") { configuration.redSaturation = value }
-        if let value = try section.double("red-change") { configuration.redChange = value }
-        if let value = try section.bool("extended") { configuration.detectsExtendedRisk = value }
-        if let value = try section.int("block-size") { configuration.blockSize = value }
-        if let value = try section.int("sampling-step") { configuration.samplingStep = value }
-
+        var configuration = try FlashSettings.configuration(config.section("flash"), profile: profile)
         if let luminanceChange { configuration.luminanceChange = luminanceChange }
         if let darkerState {
             if darkerState == "none" {
@@ -98,15 +71,7 @@ struct FlashThresholdOptions: ParsableArguments {
         if noExtended { configuration.detectsExtendedRisk = false }
         if let blockSize { configuration.blockSize = blockSize }
         if let samplingStep { configuration.samplingStep = samplingStep }
-        // Each value, from the profile, the settings file or an option, within its sensible range.
-        try NumberRange.check(configuration.areaFraction, "The flash area (--area, flash.area)", 0...1)
-        try NumberRange.check(configuration.luminanceChange, "The luminance change (--luminance-change, flash.luminance-change)", 0...1, above: true)
-        try NumberRange.check(configuration.darkerStateLimit, "The darker state (--darker-state, flash.darker-state)", 0...1)
-        try NumberRange.check(configuration.maximumFlashesPerSecond, "The most flashes a second (--max-flashes, flash.max-flashes)", 0...1000, above: true)
-        try NumberRange.check(configuration.redSaturation, "The red saturation (--red-saturation, flash.red-saturation)", 0...1)
-        try NumberRange.check(configuration.redChange, "The red change (--red-change, flash.red-change)", 0...1000, above: true)
-        try NumberRange.check(configuration.blockSize, "The block size (--block-size, flash.block-size)", 1...4096)
-        try NumberRange.check(configuration.samplingStep, "The sampling step (--sampling-step, flash.sampling-step)", 1...1024)
+        try FlashSettings.checkRanges(configuration)
         return configuration
     }
 }

@@ -8,6 +8,18 @@ import Reports
 /// Where results are kept unless `--db` says otherwise, and what must match for them to be reused.
 enum ResultStoreDefaults {
     static let path = ".medialint/results.sqlite"
-    /// Results depend on the tool's version (and, as options are added to `check`, on them).
-    static let setup = "\(ToolInfo.name) \(ToolInfo.version) check"
+    /// Results depend on the tool's version and its settings: stored results are reused only under the same ones.
+    static func setup(settings: String) -> String {
+        "\(ToolInfo.name) \(ToolInfo.version) check" + (settings.isEmpty ? "" : " settings=\(fingerprint(settings))")
+    }
+
+    /// A short fingerprint of `text` (FNV-1a, 64 bits, in hex): equal settings give equal stamps, run after run.
+    static func fingerprint(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
 }
