@@ -84,7 +84,7 @@ public struct CaptionLinter: Sendable {
         suppressions: Suppressions
     ) -> [Finding] {
         let cues = document.cues
-        let slices = ParallelSlices.count(for: range.count, minimum: 20_000)
+        let slices = ParallelSlices.count(for: range.count, minimum: ParallelSlices.minimumCues)
         guard slices > 1 else { return lintCues(document, range, latestEnd: entering, suppressions: suppressions) }
         let bounds = ParallelSlices.bounds(of: range, slices: slices)
         var starts: [(time: CaptionTime, cue: Int)?] = [entering]

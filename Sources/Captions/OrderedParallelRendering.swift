@@ -11,7 +11,7 @@ public enum OrderedParallelRendering {
     }
 
     /// Below this many items, one slice on one core.
-    public static let minimumCount = 20_000
+    public static let minimumCount = ParallelSlices.minimumCues
     /// Items per window and core.
     public static let windowPerCore = 4_096
 

@@ -8,6 +8,9 @@ public enum ParallelSlices {
     /// The most slices a job is cut into (more cores than this gain little and cost memory).
     public static let maximumSlices = 8
 
+    /// Below this many cues a pass over them runs on one core (slicing costs more than it gains).
+    public static let minimumCues = 20_000
+
     /// How many slices `items` deserve: one below `minimum` items (or on one core), else one per core, at most
     /// `maximumSlices`.
     public static func count(for items: Int, minimum: Int) -> Int {

@@ -22,7 +22,7 @@ public struct TimingEdit: Sendable, Equatable {
     /// be clamped.
     public func apply(to document: inout CaptionDocument) -> [CaptionDiagnostic] {
         let count = document.cues.count
-        let slices = ParallelSlices.count(for: count, minimum: 20_000)
+        let slices = ParallelSlices.count(for: count, minimum: ParallelSlices.minimumCues)
         let bounds = ParallelSlices.bounds(of: 0..<count, slices: slices)
         let movesTimestamps = document.format == .webvtt
         let counts = document.cues.withUnsafeMutableBufferPointer { cues in

@@ -122,8 +122,9 @@ public struct SyncCheck: Sendable {
         metrics.timeline = Self.timeline(
             speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) }, duration: duration ?? speech.timeline.duration)
         let fix = TimingEdit(offset: report.shift, scale: report.scale)
-        metrics.fix = SyncMetrics.Fix(offset: report.shift, scale: report.scale)
-        findings += timingFindings(report, duration: duration ?? speech.timeline.duration)
+        let fixMetrics = SyncMetrics.Fix(offset: report.shift, scale: report.scale)
+        metrics.fix = fixMetrics
+        findings += timingFindings(report, duration: duration ?? speech.timeline.duration, fix: fixMetrics)
         // Speech without captions and cues over silence are only meaningful when one mapping holds for the
         // whole file.
         let breakFound = !report.breaks.isEmpty
@@ -175,11 +176,11 @@ public struct SyncCheck: Sendable {
         return SyncMetrics.Timeline(bin: bin, speech: speechCover, captions: captions)
     }
 
-    /// Offset, drift, breaks and stray cues, against the tolerances.
-    private func timingFindings(_ report: SyncReport, duration: Double) -> [Finding] {
+    /// Offset, drift, breaks and stray cues, against the tolerances; offset and drift findings carry `fix`.
+    private func timingFindings(_ report: SyncReport, duration: Double, fix: SyncMetrics.Fix) -> [Finding] {
         var findings: [Finding] = []
         let offset = report.offsetSeconds
-        let fixData = (try? JSONValueEncoder().encode(SyncMetrics.Fix(offset: report.shift, scale: report.scale))) ?? .null
+        let fixData = (try? JSONValueEncoder().encode(fix)) ?? .null
         if abs(offset) > tolerance {
             let direction = offset > 0 ? "late" : "early"
             findings.append(

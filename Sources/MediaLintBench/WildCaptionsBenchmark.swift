@@ -248,6 +248,18 @@ extension Benchmarks {
 /// The report formats, as `--format` names them.
 enum ReportFormat: String, CaseIterable {
     case text, json, jsonl, sarif, junit, html
+
+    /// The reporter `medialint` writes this format with (text with a summary line under the result).
+    var reporter: any CheckReporter {
+        switch self {
+        case .text: TextReport(summaryLine: { _ in "cues and profile" })
+        case .json: JSONReport()
+        case .jsonl: JSONLinesReport()
+        case .sarif: SARIFReport(rules: RuleCatalogue.byID)
+        case .junit: JUnitReport()
+        case .html: HTMLReport()
+        }
+    }
 }
 
 /// The worker of `reports`: lints a caption file as `medialint lint` does, then renders the result in every
@@ -272,26 +284,7 @@ extension CaptionBench {
             for _ in 0..<3 {
                 var written = 0
                 let start = Measure.now()
-                var out = ByteWriter { written += $0.count }
-                switch format {
-                case .text: TextReport().write(result, metricsLine: "cues and profile", to: &out)
-                case .json:
-                    var writer = JSONWriter(pretty: true) { written += $0.count }
-                    CheckReport(results: results).write(to: &writer)
-                    writer.finish()
-                case .jsonl:
-                    var writer = JSONWriter { written += $0.count }
-                    result.write(to: &writer)
-                    writer.endLine()
-                    writer.finish()
-                case .sarif:
-                    var writer = JSONWriter(pretty: true) { written += $0.count }
-                    SARIFReport(rules: RuleCatalogue.byID).write(results, to: &writer)
-                    writer.finish()
-                case .junit: JUnitReport().write(results, to: &out)
-                case .html: HTMLReport().write(results, to: &out)
-                }
-                out.finish()
+                format.reporter.write(results) { written += $0.count }
                 best = min(best, Measure.now() - start)
                 bytes = written
             }

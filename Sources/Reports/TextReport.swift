@@ -12,12 +12,6 @@ public struct TextReport: CheckReporter {
         self.summaryLine = summaryLine
     }
 
-    public func render(_ result: CheckResult, metricsLine: String? = nil) -> String {
-        var out = ByteWriter()
-        write(result, metricsLine: metricsLine, to: &out)
-        return out.takeString()
-    }
-
     /// Writes one result: its header line, a line per finding, the metrics line.
     public func write(_ result: CheckResult, metricsLine: String? = nil, to out: inout ByteWriter) {
         let (verdict, verdictCode): (StaticString, StaticString) =

@@ -55,7 +55,7 @@ public struct TranscriptBuilder: Sendable {
         // leave: roll-up history and the last words' end from the 8 cues before it, the last speaker from the
         // nearest cue before it that names one. Its text up to its first paragraph break continues the
         // paragraph open at the end of the slice before.
-        let slices = ParallelSlices.count(for: cues.count, minimum: 20_000)
+        let slices = ParallelSlices.count(for: cues.count, minimum: ParallelSlices.minimumCues)
         if slices == 1 {
             var state = State()
             return Transcript(title: title, language: language, paragraphs: run(cues, 0..<cues.count, format, &state, continuing: false).paragraphs)

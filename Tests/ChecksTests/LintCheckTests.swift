@@ -40,21 +40,12 @@ import Testing
         String(format: "%02d:%02d:%02d,%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds / 1000 % 60, milliseconds % 1000)
     }
 
+    /// The result in every format.
     private func rendered(_ result: CheckResult) -> [String] {
-        var text = ByteWriter()
-        TextReport().write(result, metricsLine: "m", to: &text)
-        var json = JSONWriter(pretty: true)
-        CheckReport(results: [result]).write(to: &json)
-        var sarif = JSONWriter(pretty: true)
-        SARIFReport(rules: RuleCatalogue.byID).write([result], to: &sarif)
-        var junit = ByteWriter()
-        JUnitReport().write([result], to: &junit)
-        var html = ByteWriter()
-        HTMLReport().write([result], to: &html)
-        return [
-            text.takeString(), json.withBytes { String(decoding: $0, as: UTF8.self) }, sarif.withBytes { String(decoding: $0, as: UTF8.self) },
-            junit.takeString(), html.takeString(),
+        let reporters: [any CheckReporter] = [
+            TextReport(summaryLine: { _ in "m" }), JSONReport(), JSONLinesReport(), SARIFReport(rules: RuleCatalogue.byID), JUnitReport(), HTMLReport(),
         ]
+        return reporters.map { $0.report([result]) }
     }
 
     @Test func streamedFindingsReadAsHeldOnes() throws {

@@ -81,6 +81,13 @@ import Testing
         try "lint:\n  max-cpss: 5\n".write(to: root.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
         let key = try Medialint.run(["check", ".", "--no-store"], in: root)
         #expect(key.status == 2 && key.stderr.contains("unknown setting 'lint.max-cpss'"))
+        // A bad value is blamed on where it came from: `--set`, not the file beside it.
+        try "lint:\n  max-cps: 17\n".write(to: root.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
+        let value = try Medialint.run(["lint", "notes.srt", "--set", "lint.max-cps=fast"], in: root)
+        #expect(value.status == 2 && value.stderr.contains("--set: 'lint.max-cps' must be a number"), "\(value.stderr)")
+        try "lint:\n  max-cps: fast\n".write(to: root.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
+        let fileValue = try Medialint.run(["lint", "notes.srt", "--set", "lint.max-lines=2"], in: root)
+        #expect(fileValue.status == 2 && fileValue.stderr.contains(".medialint.yml: 'lint.max-cps' must be a number"), "\(fileValue.stderr)")
         try FileManager.default.removeItem(at: root.appendingPathComponent(".medialint.yml"))
         let set = try Medialint.run(["check", ".", "--no-store", "--set", "flash.maxflashes=3"], in: root)
         #expect(set.status == 2 && set.stderr.contains("unknown setting 'flash.maxflashes'"), "\(set.stderr)")

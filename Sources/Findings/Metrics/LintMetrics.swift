@@ -25,13 +25,6 @@ public struct LintMetrics: CheckMetrics, Equatable {
 
     private enum CodingKeys: String, CodingKey { case cues, format, encoding, profile, fps, findingsByRule }
 
-    private struct RuleKey: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
-
     /// As declared, with `findingsByRule` sorted by rule (a dictionary has no order of its own).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -40,7 +33,7 @@ public struct LintMetrics: CheckMetrics, Equatable {
         try container.encode(encoding, forKey: .encoding)
         try container.encode(profile, forKey: .profile)
         try container.encode(fps, forKey: .fps)
-        var counts = container.nestedContainer(keyedBy: RuleKey.self, forKey: .findingsByRule)
-        for (rule, count) in findingsByRule.sorted(by: { $0.key < $1.key }) { try counts.encode(count, forKey: RuleKey(stringValue: rule)) }
+        let counts = findingsByRule.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer(Int64($0.value))) }
+        try container.encode(JSONValue.object(counts), forKey: .findingsByRule)
     }
 }

@@ -101,22 +101,22 @@ struct LintCommand: ParsableCommand {
     /// The profile and the `lint` settings (LintSettings), then the options; the frame rate and duration from
     /// `--fps` and `--media`.
     private func makeLinter() throws -> CaptionLinter {
-        var settings = try LintSettings(settings.load().section("lint"), profile: profile)
-        if let maxCharsPerLine { settings.rules.maxCharactersPerLine = maxCharsPerLine }
-        if let maxLines { settings.rules.maxLines = maxLines }
-        if let minDuration { settings.rules.minDuration = minDuration }
-        if let maxDuration { settings.rules.maxDuration = maxDuration }
-        if let maxCps { settings.rules.maxCharactersPerSecond = maxCps }
-        if let maxWpm { settings.rules.maxWordsPerMinute = maxWpm }
-        if let minGapFrames { settings.rules.minGapFrames = minGapFrames }
-        settings.disabled.formUnion(disable.flatMap { $0.split(separator: ",").map(String.init) })
-        if let fps { settings.framesPerSecond = fps }
+        var lint = try LintSettings(settings.load().section("lint"), profile: profile)
+        if let maxCharsPerLine { lint.rules.maxCharactersPerLine = maxCharsPerLine }
+        if let maxLines { lint.rules.maxLines = maxLines }
+        if let minDuration { lint.rules.minDuration = minDuration }
+        if let maxDuration { lint.rules.maxDuration = maxDuration }
+        if let maxCps { lint.rules.maxCharactersPerSecond = maxCps }
+        if let maxWpm { lint.rules.maxWordsPerMinute = maxWpm }
+        if let minGapFrames { lint.rules.minGapFrames = minGapFrames }
+        lint.disabled.formUnion(disable.flatMap { $0.split(separator: ",").map(String.init) })
+        if let fps { lint.framesPerSecond = fps }
         var duration: Double?
         if let media {
             let info = try MediaProbe.probe(media)
             duration = info.duration
-            if settings.framesPerSecond == nil { settings.framesPerSecond = info.streams(of: .video).first?.video?.fps }
+            if lint.framesPerSecond == nil { lint.framesPerSecond = info.streams(of: .video).first?.video?.fps }
         }
-        return try settings.linter(mediaDuration: duration)
+        return try lint.linter(mediaDuration: duration)
     }
 }

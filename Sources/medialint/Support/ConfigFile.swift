@@ -15,6 +15,8 @@ struct ConfigFile {
     /// The file read, if any.
     let path: String?
     private var sections: [String: [String: Any]]
+    /// The settings given with `--set`, as `section.key`.
+    private var assigned: Set<String> = []
 
     static let defaultName = ".medialint.yml"
 
@@ -24,12 +26,6 @@ struct ConfigFile {
         "lint": LintSettings.keys,
         "sync": SyncSettings.keys,
     ]
-
-    /// No file: every setting at its default.
-    init() {
-        path = nil
-        sections = [:]
-    }
 
     init(explicitPath: String?) throws {
         let path = explicitPath ?? (FileManager.default.fileExists(atPath: Self.defaultName) ? Self.defaultName : nil)
@@ -83,11 +79,14 @@ struct ConfigFile {
             throw CLIError("--set \(assignment): the value is not valid YAML")
         }
         sections[name, default: [:]][key] = value
+        assigned.insert("\(name).\(key)")
     }
 
     /// The settings of one section (`flash`, `lint`, `sync`); named in messages after the file, or `--set`.
     func section(_ name: String) -> ConfigSection {
-        ConfigSection(file: path ?? "--set", name: name, values: sections[name] ?? [:])
+        ConfigSection(
+            file: path ?? "--set", name: name, values: sections[name] ?? [:],
+            assigned: Set(assigned.filter { $0.hasPrefix(name + ".") }.map { String($0.dropFirst(name.count + 1)) }))
     }
 
     /// The settings as text that changes whenever a setting does (keys sorted), for the results store's stamp.

@@ -7,29 +7,34 @@ struct ConfigSection {
     let file: String
     let name: String
     let values: [String: Any]
+    /// The keys given with `--set` (they override the file's).
+    var assigned: Set<String> = []
+
+    /// Where `key`'s value came from, for messages: the file, or `--set`.
+    func source(of key: String) -> String { assigned.contains(key) ? "--set" : file }
 
     func double(_ key: String) throws -> Double? {
         guard let value = values[key] else { return nil }
         if let number = value as? Double { return number }
         if let number = value as? Int { return Double(number) }
-        throw CLIError("\(file): '\(name).\(key)' must be a number")
+        throw CLIError("\(source(of: key)): '\(name).\(key)' must be a number")
     }
 
     func int(_ key: String) throws -> Int? {
         guard let value = values[key] else { return nil }
-        guard let number = value as? Int else { throw CLIError("\(file): '\(name).\(key)' must be a whole number") }
+        guard let number = value as? Int else { throw CLIError("\(source(of: key)): '\(name).\(key)' must be a whole number") }
         return number
     }
 
     func bool(_ key: String) throws -> Bool? {
         guard let value = values[key] else { return nil }
-        guard let flag = value as? Bool else { throw CLIError("\(file): '\(name).\(key)' must be true or false") }
+        guard let flag = value as? Bool else { throw CLIError("\(source(of: key)): '\(name).\(key)' must be true or false") }
         return flag
     }
 
     func string(_ key: String) throws -> String? {
         guard let value = values[key] else { return nil }
-        guard let text = value as? String else { throw CLIError("\(file): '\(name).\(key)' must be text") }
+        guard let text = value as? String else { throw CLIError("\(source(of: key)): '\(name).\(key)' must be text") }
         return text
     }
 
@@ -37,7 +42,7 @@ struct ConfigSection {
     func strings(_ key: String) throws -> [String]? {
         guard let value = values[key] else { return nil }
         if let text = value as? String { return [text] }
-        guard let list = value as? [Any], let texts = list as? [String] else { throw CLIError("\(file): '\(name).\(key)' must be a list of text") }
+        guard let list = value as? [Any], let texts = list as? [String] else { throw CLIError("\(source(of: key)): '\(name).\(key)' must be a list of text") }
         return texts
     }
 

@@ -12,14 +12,17 @@ enum FlashSettings {
         let name = try profile ?? section.string("profile") ?? "wcag"
         guard var configuration = FlashConfiguration.profile(name) else {
             throw CLIError(
-                (profile == nil ? "\(section.file): " : "") + "unknown flash profile '\(name)' (\(FlashConfiguration.profileNames.joined(separator: ", ")))")
+                (profile == nil ? "\(section.source(of: "profile")): " : "")
+                    + "unknown flash profile '\(name)' (\(FlashConfiguration.profileNames.joined(separator: ", ")))")
         }
         if let value = try section.double("luminance-change") { configuration.luminanceChange = value }
         if section.isNull("darker-state") { configuration.darkerStateLimit = nil }
         if let value = try section.double("darker-state") { configuration.darkerStateLimit = value }
         if let value = try section.double("area") { configuration.areaFraction = value }
         if let value = try section.string("area-basis") {
-            guard let basis = FlashConfiguration.AreaBasis(rawValue: value) else { throw CLIError("\(section.file): flash.area-basis must be field or frame") }
+            guard let basis = FlashConfiguration.AreaBasis(rawValue: value) else {
+                throw CLIError("\(section.source(of: "area-basis")): flash.area-basis must be field or frame")
+            }
             configuration.areaBasis = basis
         }
         if let value = try section.double("max-flashes") { configuration.maximumFlashesPerSecond = value }

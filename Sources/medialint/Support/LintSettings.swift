@@ -17,7 +17,9 @@ struct LintSettings {
     init(_ section: ConfigSection, profile: String?) throws {
         let name = try profile ?? section.string("profile") ?? "netflix"
         guard var rules = QualityProfile.named(name) else {
-            throw CLIError((profile == nil ? "\(section.file): " : "") + "unknown lint profile '\(name)' (\(QualityProfile.names.joined(separator: ", ")))")
+            throw CLIError(
+                (profile == nil ? "\(section.source(of: "profile")): " : "")
+                    + "unknown lint profile '\(name)' (\(QualityProfile.names.joined(separator: ", ")))")
         }
         func pick<T>(_ key: String, _ read: (String) throws -> T?, _ current: T?) throws -> T? {
             section.isNull(key) ? nil : try read(key) ?? current
@@ -33,7 +35,8 @@ struct LintSettings {
         disabled = Set(try section.strings("disable") ?? [])
         let known = Set(CaptionLinter.rules.map(\.id))
         if let unknown = disabled.sorted().first(where: { !known.contains($0) }) {
-            throw CLIError("\(section.file): lint.disable: unknown rule '\(unknown)' (the rules are \(known.sorted().joined(separator: ", ")))")
+            throw CLIError(
+                "\(section.source(of: "disable")): lint.disable: unknown rule '\(unknown)' (the rules are \(known.sorted().joined(separator: ", ")))")
         }
         framesPerSecond = try section.double("fps")
     }
