@@ -34,10 +34,16 @@ public struct LibraryChecker: Sendable {
 
     /// Checks every item; each item's results, in item order. Once `stop` says so, no new item is started
     /// (the ones being checked finish) and the items never started have no results.
+    /// `checkers`, when given, holds the checker for each item (settings set up by folder); this one's `jobs` apply.
     public func runEach(
-        _ items: [LibraryItem], stop: (@Sendable () -> Bool)? = nil,
+        _ items: [LibraryItem], checkers: [LibraryChecker]? = nil, stop: (@Sendable () -> Bool)? = nil,
         finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil
     ) -> [[CheckResult]] {
+        let checkers = checkers?.map { checker in
+            var checker = checker
+            if jobs > 1 { checker.flash.decodeThreads = 1 }
+            return checker
+        }
         let slots = LockedValue([[CheckResult]](repeating: [], count: items.count))
         let next = LockedValue(0)
         /// The next index no worker has taken, if any is left.
@@ -51,7 +57,7 @@ public struct LibraryChecker: Sendable {
         let workers = min(jobs, max(1, items.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while stop?() != true, let index = take() {
-                let results = check(items[index])
+                let results = (checkers?[index] ?? self).check(items[index])
                 slots.update { $0[index] = results }
                 finished?(index, results)
             }

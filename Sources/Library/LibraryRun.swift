@@ -29,6 +29,8 @@ public final class LibraryRun: Sendable {
         /// For each item, its stored results (shown under the name this run gives the file), or nil.
         public let stored: [[CheckResult]?]
         let stamps: [FileStamp?]
+        /// For each item, the checker set up for its folder; nil: the run's checker for every item.
+        let checkers: [LibraryChecker]?
 
         /// The items to check: those without stored results.
         public var pending: [Int] { items.indices.filter { stored[$0] == nil } }
@@ -36,19 +38,31 @@ public final class LibraryRun: Sendable {
         public var knownResults: [CheckResult] { problems.map { $0.result(check: .media) } + stored.compactMap { $0 }.flatMap { $0 } }
     }
 
-    /// Finds the files under `paths` (only those of `shard`) and what the store already holds for them.
-    public func plan(_ paths: [String], shard: LibraryShard? = nil) -> Plan {
-        var (items, problems) = LibraryScanner.scan(paths)
+    /// Finds the files under `paths` (only those of `shard`, none that `folders` leaves out), the checker for each
+    /// when `folders` sets them up by folder, and what the store already holds for them. Throws what `folders` throws.
+    public func plan(_ paths: [String], shard: LibraryShard? = nil, folders: (any FolderSettings)? = nil) throws -> Plan {
+        var (items, problems) = try LibraryScanner.scan(paths, skip: { try folders?.excludes($0) ?? false })
         if let shard {
             items = items.filter { shard.contains($0.path) }
             problems = problems.filter { shard.contains($0.path) }
+        }
+        var checkers: [LibraryChecker]?
+        var setups = [String](repeating: setup, count: items.count)
+        if let folders {
+            var list: [LibraryChecker] = []
+            for (index, item) in items.enumerated() {
+                let (checker, settings) = try folders.checker(for: item, base: checker)
+                list.append(checker)
+                if !settings.isEmpty { setups[index] += " settings=\(settings)" }
+            }
+            checkers = list
         }
         var stored = [[CheckResult]?](repeating: nil, count: items.count)
         var stamps = [FileStamp?](repeating: nil, count: items.count)
         if let store {
             for (index, item) in items.enumerated() {
                 let companions = item.kind == .media ? CaptionSidecars.find(for: item.path) : []
-                stamps[index] = FileStamp.of(item.path, companions: companions, setup: setup)
+                stamps[index] = FileStamp.of(item.path, companions: companions, setup: setups[index])
                 // Stored under the file's real path: shown under the name this run gives it.
                 if let stamp = stamps[index], let results = try? store.results(for: stamp) {
                     stored[index] = results.map { result in
@@ -59,7 +73,7 @@ public final class LibraryRun: Sendable {
                 }
             }
         }
-        return Plan(items: items, problems: problems, stored: stored, stamps: stamps)
+        return Plan(items: items, problems: problems, stored: stored, stamps: stamps, checkers: checkers)
     }
 
     /// What a run gave.
@@ -85,7 +99,10 @@ public final class LibraryRun: Sendable {
         let stamps = plan.stamps
         let saveFailure = LockedValue<(first: String?, count: Int)>((nil, 0))
         let done = LockedValue(0)
-        let checked = checker.runEach(pending.map { plan.items[$0] }, stop: { [stopped] in stopped.value }) { index, results in
+        let checked = checker.runEach(
+            pending.map { plan.items[$0] }, checkers: plan.checkers.map { checkers in pending.map { checkers[$0] } },
+            stop: { [stopped] in stopped.value }
+        ) { index, results in
             if let store, let stamp = stamps[pending[index]] {
                 do { try store.save(stamp, results: results) } catch {
                     let line = String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init)

@@ -50,7 +50,10 @@ public enum LibraryScanner {
 
     /// The files under `paths` (a file given directly is taken whatever its name), in path order, and the
     /// problems met (path, message).
-    public static func scan(_ paths: [String]) -> (items: [LibraryItem], problems: [LibraryProblem]) {
+    /// `skip` leaves out a file or folder met in a walk (with what is under it); files given by name are taken.
+    public static func scan(
+        _ paths: [String], skip: (String) throws -> Bool = { _ in false }
+    ) rethrows -> (items: [LibraryItem], problems: [LibraryProblem]) {
         var items: [LibraryItem] = []
         var problems: [LibraryProblem] = []
         var visited = Set<FileIdentity>()
@@ -61,7 +64,7 @@ public enum LibraryScanner {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                walk(path, root: path, realRoot: PathContainment.realPath(path) ?? path, &items, &problems, &visited)
+                try walk(path, root: path, realRoot: PathContainment.realPath(path) ?? path, skip, &items, &problems, &visited)
             } else {
                 items.append(
                     LibraryItem(
@@ -73,9 +76,9 @@ public enum LibraryScanner {
     }
 
     private static func walk(
-        _ directory: String, root: String, realRoot: String, _ items: inout [LibraryItem],
+        _ directory: String, root: String, realRoot: String, _ skip: (String) throws -> Bool, _ items: inout [LibraryItem],
         _ problems: inout [LibraryProblem], _ visited: inout Set<FileIdentity>
-    ) {
+    ) rethrows {
         var info = stat()
         guard stat(directory, &info) == 0 else {
             problems.append(LibraryProblem(path: directory, message: String(cString: strerror(errno))))
@@ -91,6 +94,7 @@ public enum LibraryScanner {
         }
         for name in names where !name.hasPrefix(".") {
             let path = (directory as NSString).appendingPathComponent(name)
+            if try skip(path) { continue }
             var entry = stat()
             guard stat(path, &entry) == 0 else {
                 problems.append(LibraryProblem(path: path, message: String(cString: strerror(errno))))  // e.g. a dangling symlink
@@ -111,7 +115,7 @@ public enum LibraryScanner {
             }
             switch entry.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(path, root: root, realRoot: realRoot, &items, &problems, &visited)
+                try walk(path, root: root, realRoot: realRoot, skip, &items, &problems, &visited)
             case S_IFREG:
                 if let kind = kind(of: name) { items.append(LibraryItem(kind: kind, path: path, root: root)) }
             default:

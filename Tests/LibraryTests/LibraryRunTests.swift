@@ -22,7 +22,7 @@ import Testing
         let store = try ResultStore(path: directory.appendingPathComponent("results.sqlite").path, writable: true)
         let library = directory.appendingPathComponent("lib").path
         let first = LibraryRun(checker: LibraryChecker(jobs: 2), store: store, setup: "test")
-        let plan = first.plan([library])
+        let plan = try first.plan([library])
         #expect(plan.items.count == 3 && plan.pending.count == 3 && plan.knownResults.isEmpty)
         let calls = LockedValue<[Int]>([])
         let outcome = first.run(plan) { _, done, total in calls.update { $0.append(done * 10 + total) } }
@@ -32,7 +32,7 @@ import Testing
         #expect(outcome.results.map(\.verdict) == [.pass, .error, .warn])
 
         let again = LibraryRun(checker: LibraryChecker(jobs: 2), store: store, setup: "test")
-        let replan = again.plan([library])
+        let replan = try again.plan([library])
         #expect(replan.pending.isEmpty && replan.knownResults.count == 3)
         let reused = again.run(replan)
         #expect(reused.checked == 0 && reused.reused == 3)
@@ -40,14 +40,14 @@ import Testing
         #expect(reused.results.map(\.file) == outcome.results.map(\.file))
 
         // Another setup (another version, other options): nothing is reused.
-        #expect(LibraryRun(checker: LibraryChecker(jobs: 1), store: store, setup: "other").plan([library]).pending.count == 3)
+        #expect(try LibraryRun(checker: LibraryChecker(jobs: 1), store: store, setup: "other").plan([library]).pending.count == 3)
     }
 
     @Test func aStoppedRunStartsNothingMore() throws {
         let directory = try Self.library()
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = LibraryRun(checker: LibraryChecker(jobs: 1), store: nil, setup: "test")
-        let plan = run.plan([directory.appendingPathComponent("lib").path, directory.appendingPathComponent("missing").path])
+        let plan = try run.plan([directory.appendingPathComponent("lib").path, directory.appendingPathComponent("missing").path])
         #expect(plan.problems.map { ($0.path as NSString).lastPathComponent } == ["missing"])
         run.stop()
         #expect(run.isStopped)

@@ -70,7 +70,7 @@ struct AutoplayCommand: ParsableCommand {
             }
             if isDirectory.boolValue {
                 let base = root ?? path
-                let (items, problems) = LibraryScanner.scan([path])
+                let (items, problems) = LibraryScanner.scan([path], skip: { _ in false })
                 // Pages, and folders, that could not be read or lead outside; media links are judged where a page plays them.
                 for problem in problems where [nil, .page].contains(LibraryScanner.kind(of: problem.path)) {
                     results.append(problem.result(check: .autoplay))

@@ -65,24 +65,20 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         playlists.apply(to: paths)
-        // The same settings, read the same way, as `flash`, `lint` and `sync` read them.
-        let config = try settings.load()
-        let flash = try FlashSettings.configuration(config.section("flash"), profile: flashProfile)
-        try FlashSettings.checkRanges(flash)
-        var checker = LibraryChecker(
-            flash: FlashCheck(configuration: flash), sync: try SyncSettings.check(config.section("sync")),
-            lint: LintCheck(linter: try LintSettings(config.section("lint"), profile: lintProfile).linter()),
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        if let maxFileMemory { checker.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
+        // Each file's settings read the way `flash`, `lint` and `sync` read them for it: the .medialint.yml files
+        // from its folder up (or --config), --set, then the profile options.
+        let folders = CheckSettingsByFolder(discovery: settings.discovery(), flashProfile: flashProfile, lintProfile: lintProfile)
+        var base = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        if let maxFileMemory { base.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
+        // Settings errors are found before the walk (the settings where the run starts) or during the plan.
+        for path in paths { _ = try folders.checker(config: folders.discovery.settings(for: path), base: base) }
         let store = noStore ? nil : try openStore(db)
         for note in store?.notes ?? [] { Console.warning(note) }
-        let settingsText = [config.canonicalText, flashProfile.map { "flash-profile=\($0)" }, lintProfile.map { "lint-profile=\($0)" }]
-            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         let setup =
-            ResultStoreDefaults.setup(settings: settingsText) + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "")
+            ResultStoreDefaults.setup + (maxFileMemory.map { " max-file-memory=\($0)" } ?? "")
             + (playlists.allowPlaylists ? " allow-playlists" : "")
-        let run = LibraryRun(checker: checker, store: store, setup: setup)
-        let plan = run.plan(paths, shard: shard)
+        let run = LibraryRun(checker: base, store: store, setup: setup)
+        let plan = try run.plan(paths, shard: shard, folders: folders)
         for problem in plan.problems { Console.error("\(problem.path): \(problem.message)") }
 
         // A streaming report (JSON Lines) to standard output: what is known at once, then each file as it is done.

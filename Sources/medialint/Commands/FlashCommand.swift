@@ -59,10 +59,13 @@ struct FlashCommand: ParsableCommand {
         playlists.apply(to: media)
         try output.refuse(inputs: media)
         for table in [framesCSV, framesJSON].compactMap({ $0 }) { try OutputStream.refuseInputs(table, media) }
-        let configuration = try thresholds.configuration(profile: profile, config: settings.load())
-        let check = FlashCheck(configuration: configuration, streamIndex: stream)
+        // Each file's settings (the .medialint.yml files from its folder up), all read before any work.
+        let discovery = settings.discovery()
+        let checks = try media.map { path in
+            FlashCheck(configuration: try thresholds.configuration(profile: profile, config: discovery.settings(for: path)), streamIndex: stream)
+        }
         var results: [CheckResult] = []
-        for path in media {
+        for (path, check) in zip(media, checks) {
             let frames = try FrameTable(csv: framesCSV, json: framesJSON)
             do {
                 let progress = ProgressLine(label: "flash \(path)")

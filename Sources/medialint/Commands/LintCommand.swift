@@ -82,9 +82,12 @@ struct LintCommand: ParsableCommand {
 
     func run() throws {
         try output.refuse(inputs: captions)
-        let linter = try makeLinter()
+        // Each file's settings (the .medialint.yml files from its folder up), all read before any work.
+        let discovery = settings.discovery()
+        let mediaInfo = try media.map { try MediaProbe.probe($0) }
+        let linters = try captions.map { try makeLinter(discovery.settings(for: $0), media: mediaInfo) }
         var results: [CheckResult] = []
-        for path in captions {
+        for (path, linter) in zip(captions, linters) {
             do {
                 let document = try input.read(path)
                 // Findings streamed into the report, a window at a time: a million of them never all in memory.
@@ -100,8 +103,8 @@ struct LintCommand: ParsableCommand {
 
     /// The profile and the `lint` settings (LintSettings), then the options; the frame rate and duration from
     /// `--fps` and `--media`.
-    private func makeLinter() throws -> CaptionLinter {
-        var lint = try LintSettings(settings.load().section("lint"), profile: profile)
+    private func makeLinter(_ config: ConfigFile, media: MediaInfo?) throws -> CaptionLinter {
+        var lint = try LintSettings(config.section("lint"), profile: profile)
         if let maxCharsPerLine { lint.rules.maxCharactersPerLine = maxCharsPerLine }
         if let maxLines { lint.rules.maxLines = maxLines }
         if let minDuration { lint.rules.minDuration = minDuration }
@@ -111,12 +114,7 @@ struct LintCommand: ParsableCommand {
         if let minGapFrames { lint.rules.minGapFrames = minGapFrames }
         lint.disabled.formUnion(disable.flatMap { $0.split(separator: ",").map(String.init) })
         if let fps { lint.framesPerSecond = fps }
-        var duration: Double?
-        if let media {
-            let info = try MediaProbe.probe(media)
-            duration = info.duration
-            if lint.framesPerSecond == nil { lint.framesPerSecond = info.streams(of: .video).first?.video?.fps }
-        }
-        return try lint.linter(mediaDuration: duration)
+        if lint.framesPerSecond == nil { lint.framesPerSecond = media?.streams(of: .video).first?.video?.fps }
+        return try lint.linter(mediaDuration: media?.duration)
     }
 }

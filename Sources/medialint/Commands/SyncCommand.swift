@@ -129,7 +129,7 @@ struct SyncCommand: ParsableCommand {
 
     /// Tolerances: defaults, then the `sync` settings, then the option.
     private func makeCheck() throws -> SyncCheck {
-        try SyncSettings.check(settings.load().section("sync"), tolerance: tolerance)
+        try SyncSettings.check(settings.load(for: media).section("sync"), tolerance: tolerance)
     }
 
     /// The caption file or track asked for; else every sidecar file and embedded text track.

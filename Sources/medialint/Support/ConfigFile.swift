@@ -2,21 +2,25 @@ import FileAccess
 import Foundation
 import Yams
 
-/// `.medialint.yml`: settings per check, e.g.
+/// `.medialint.yml`: settings per check, and files to leave out, e.g.
 ///
 ///     flash:
 ///       profile: wcag
 ///       area: 0.25
+///     exclude: [drafts, "*.bak.srt"]
 ///
-/// Read from `--config FILE`, else from `.medialint.yml` in the current directory when there is one; `--set
-/// SECTION.KEY=VALUE` changes one setting on top. Every command reads the same file the same way (`check` included),
-/// and command-line options override it (docs/cli.md, "Configuration").
+/// The settings for a file are those of every `.medialint.yml` from the file's folder up, nearer files overriding
+/// further ones setting by setting, up to one that says `root: true` (ConfigDiscovery); `--config FILE` reads that one
+/// file instead. `--set SECTION.KEY=VALUE` changes one setting on top, and command-line options override
+/// everything (docs/cli.md, "Configuration").
 struct ConfigFile {
-    /// The file read, if any.
-    let path: String?
-    private var sections: [String: [String: Any]]
-    /// The settings given with `--set`, as `section.key`.
-    private var assigned: Set<String> = []
+    /// The files read, furthest first.
+    private(set) var paths: [String] = []
+    private var sections: [String: [String: Any]] = [:]
+    /// Where each setting (`section.key`) came from: a file, or `--set`.
+    private var origins: [String: String] = [:]
+    /// The `exclude:` globs of the files read.
+    private(set) var excludes: [ExcludePattern] = []
 
     static let defaultName = ".medialint.yml"
 
@@ -26,12 +30,20 @@ struct ConfigFile {
         "lint": LintSettings.keys,
         "sync": SyncSettings.keys,
     ]
+    /// Top-level keys that are not a check's section.
+    static let otherKeys = ["exclude", "root"]
 
-    init(explicitPath: String?) throws {
-        let path = explicitPath ?? (FileManager.default.fileExists(atPath: Self.defaultName) ? Self.defaultName : nil)
-        self.path = path
-        sections = [:]
-        guard let path else { return }
+    static var knownNames: String { (known.keys.sorted() + otherKeys).joined(separator: ", ") }
+
+    /// No settings: every check's defaults.
+    init() {}
+
+    /// The settings of `paths`, read in order: a later file's setting replaces an earlier one's.
+    init(layers paths: [String]) throws {
+        for path in paths { try read(path) }
+    }
+
+    private mutating func read(_ path: String) throws {
         let text: String
         do {
             text = String(decoding: try RegularFile(path: path).readAll(limit: 1 << 20), as: UTF8.self)
@@ -45,16 +57,33 @@ struct ConfigFile {
             throw CLIError("\(path): not valid YAML: \(String(describing: error).split(separator: "\n").first ?? "")")
         }
         guard loaded == nil || loaded is [String: Any] else { throw CLIError("\(path): expected a mapping of check names to settings") }
-        for (name, value) in loaded as? [String: Any] ?? [:] {
+        let settings = loaded as? [String: Any] ?? [:]
+        if let root = settings["root"] {
+            guard let isRoot = root as? Bool else { throw CLIError("\(path): 'root' must be true or false") }
+            // The files further up no longer count.
+            if isRoot { self = ConfigFile() }
+        }
+        paths.append(path)
+        for (name, value) in settings.sorted(by: { $0.key < $1.key }) where name != "root" {
+            if name == "exclude" {
+                let folder = (path as NSString).deletingLastPathComponent
+                let globs = value is NSNull ? [] : (value as? String).map { [$0] } ?? value as? [String]
+                guard let globs else { throw CLIError("\(path): 'exclude' must be a list of paths or globs (e.g. [drafts, \"*.bak.srt\"])") }
+                excludes += globs.map { ExcludePattern($0, folder: folder.isEmpty ? "." : folder) }
+                continue
+            }
             guard let keys = Self.known[name] else {
-                throw CLIError("\(path): unknown section '\(name)' (known: \(Self.known.keys.sorted().joined(separator: ", ")))")
+                throw CLIError("\(path): unknown section '\(name)' (known: \(Self.knownNames))")
             }
             if value is NSNull { continue }  // `flash:` with nothing under it
             guard let values = value as? [String: Any] else { throw CLIError("\(path): '\(name)' must be a mapping of settings") }
             if let unknown = values.keys.sorted().first(where: { !keys.contains($0) }) {
                 throw CLIError("\(path): unknown setting '\(name).\(unknown)' (known: \(keys.sorted().joined(separator: ", ")))")
             }
-            sections[name] = values
+            for (key, setting) in values {
+                sections[name, default: [:]][key] = setting
+                origins["\(name).\(key)"] = path
+            }
         }
     }
 
@@ -79,15 +108,20 @@ struct ConfigFile {
             throw CLIError("--set \(assignment): the value is not valid YAML")
         }
         sections[name, default: [:]][key] = value
-        assigned.insert("\(name).\(key)")
+        origins["\(name).\(key)"] = "--set"
     }
 
-    /// The settings of one section (`flash`, `lint`, `sync`); named in messages after the file, or `--set`.
+    /// The settings of one section (`flash`, `lint`, `sync`); each named in messages after the file it came from, or
+    /// `--set`.
     func section(_ name: String) -> ConfigSection {
-        ConfigSection(
-            file: path ?? "--set", name: name, values: sections[name] ?? [:],
-            assigned: Set(assigned.filter { $0.hasPrefix(name + ".") }.map { String($0.dropFirst(name.count + 1)) }))
+        let prefix = name + "."
+        return ConfigSection(
+            name: name, values: sections[name] ?? [:],
+            origins: Dictionary(uniqueKeysWithValues: origins.filter { $0.key.hasPrefix(prefix) }.map { (String($0.key.dropFirst(prefix.count)), $0.value) }))
     }
+
+    /// True when an `exclude:` glob of the files read leaves out `path` (or a folder above it).
+    func excludes(_ path: String) -> Bool { excludes.contains { $0.matches(path) } }
 
     /// The settings as text that changes whenever a setting does (keys sorted), for the results store's stamp.
     var canonicalText: String {

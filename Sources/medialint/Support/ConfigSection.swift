@@ -4,14 +4,13 @@ import Yams
 
 /// The settings of one check in a config file, read with type checks.
 struct ConfigSection {
-    let file: String
     let name: String
     let values: [String: Any]
-    /// The keys given with `--set` (they override the file's).
-    var assigned: Set<String> = []
+    /// Where each key's value came from: a settings file, or `--set`.
+    var origins: [String: String] = [:]
 
     /// Where `key`'s value came from, for messages: the file, or `--set`.
-    func source(of key: String) -> String { assigned.contains(key) ? "--set" : file }
+    func source(of key: String) -> String { origins[key] ?? "settings" }
 
     func double(_ key: String) throws -> Double? {
         guard let value = values[key] else { return nil }

@@ -1,0 +1,45 @@
+import Checks
+import Foundation
+import Library
+
+/// `check`'s settings, folder by folder: each file is checked with the `.medialint.yml` files from its folder up (or
+/// `--config`), the `--set`s and the profile options on top — exactly what `flash`, `lint` and `sync` use for that
+/// file alone — and `exclude:` globs leave files and folders out of the walk.
+final class CheckSettingsByFolder: FolderSettings {
+    let discovery: ConfigDiscovery
+    let flashProfile: String?
+    let lintProfile: String?
+    /// The checker and its settings text for each distinct settings (by canonical text and files read).
+    private var built: [String: (checker: LibraryChecker, settings: String)] = [:]
+
+    init(discovery: ConfigDiscovery, flashProfile: String?, lintProfile: String?) {
+        self.discovery = discovery
+        self.flashProfile = flashProfile
+        self.lintProfile = lintProfile
+    }
+
+    func checker(for item: LibraryItem, base: LibraryChecker) throws -> (checker: LibraryChecker, settings: String) {
+        try checker(config: discovery.settings(for: item.path), base: base)
+    }
+
+    /// `base` with the checks `config` and the profile options set up.
+    func checker(config: ConfigFile, base: LibraryChecker) throws -> (checker: LibraryChecker, settings: String) {
+        let text = [config.canonicalText, flashProfile.map { "flash-profile=\($0)" }, lintProfile.map { "lint-profile=\($0)" }]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        let key = text + "\u{0}" + config.paths.joined(separator: "\u{0}")
+        if let known = built[key] { return known }
+        var checker = base
+        let flash = try FlashSettings.configuration(config.section("flash"), profile: flashProfile)
+        try FlashSettings.checkRanges(flash)
+        checker.flash = FlashCheck(configuration: flash)
+        checker.sync = try SyncSettings.check(config.section("sync"))
+        checker.lint = LintCheck(linter: try LintSettings(config.section("lint"), profile: lintProfile).linter())
+        let made = (checker, text.isEmpty ? "" : ResultStoreDefaults.fingerprint(text))
+        built[key] = made
+        return made
+    }
+
+    func excludes(_ path: String) throws -> Bool {
+        try discovery.settings(inFolder: ConfigDiscovery.absolute((path as NSString).deletingLastPathComponent)).excludes(path)
+    }
+}
