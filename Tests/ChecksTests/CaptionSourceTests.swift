@@ -37,11 +37,27 @@ struct CaptionSourceTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-sidecars-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        for name in ["talk.mp4", "talk.vtt", "talk.en.srt", "talk.en-US.vtt", "talk.forced.en.srt", "talks.vtt", "talk.txt", "other.srt"] {
-            try Data().write(to: directory.appendingPathComponent(name))
-        }
+        let sources = [
+            "talk.vtt", "talk.en.srt", "talk.en-US.vtt", "talk.forced.en.srt", "talk.pt_BR.srt", "talk.eng.SDH.srt", "talk.zh-Hant-TW.vtt",
+            "talk.es-419.cc.srt", "talk.hi.srt",
+        ]
+        // Other infixes make other files: the README's fixed copy, a backup, versions, words.
+        let others = [
+            "talks.vtt", "talk.txt", "other.srt", "talk.fixed.srt", "talk.bak.srt", "talk.v2.srt", "talk.old.srt", "talk.en.fixed.srt", "talk..srt",
+            "talk.en.de.srt",
+        ]
+        for name in ["talk.mp4"] + sources + others { try Data().write(to: directory.appendingPathComponent(name)) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("talk.de.vtt"), withIntermediateDirectories: true)
         let found = CaptionSidecars.find(for: directory.appendingPathComponent("talk.mp4").path)
-        #expect(found.map { ($0 as NSString).lastPathComponent } == ["talk.en-US.vtt", "talk.en.srt", "talk.forced.en.srt", "talk.vtt"])
+        #expect(found.map { ($0 as NSString).lastPathComponent } == sources.sorted())
+    }
+
+    @Test func sidecarTagsAreALanguageAndRoles() {
+        #expect(SidecarTags("en-US") == SidecarTags(language: "en-us", roles: []))
+        #expect(SidecarTags("forced.pt_BR") == SidecarTags(language: "pt-br", roles: ["forced"]))
+        #expect(SidecarTags("eng.sdh.default") == SidecarTags(language: "eng", roles: ["sdh", "default"]))
+        #expect(SidecarTags("hi") == SidecarTags(language: "hi", roles: []), "Hindi first: a language before a role")
+        #expect(SidecarTags("en.hi") == SidecarTags(language: "en", roles: ["hi"]))
+        for other in ["fixed", "bak", "xx", "en-USA", "en-US-x", "english", "en.de", "v2", ""] { #expect(SidecarTags(other) == nil, "\(other)") }
     }
 }
