@@ -51,6 +51,15 @@ import Testing
         let fix = try Medialint.run(["sync", "Media/speech.mp4", late, "--fix", fixed])
         #expect(fix.status == 0, "the offset it found was corrected")
         #expect(fix.stderr == "medialint: note: \(fixed): times moved by -1.500 s\n")
+        // What was wrong, and that it was fixed: the verdict shown is the exit status's.
+        #expect(
+            fix.stdout.hasPrefix(
+                "Media/speech.mp4  PASS  sync\n  · captions are 1.50 s late: move them by -1.50 s — fixed in \(fixed): times moved by -1.500 s (WCAG 1.2.2, KWCAG 1.2)  [sync.offset]\n"
+            ), "\(fix.stdout)")
+        let fixJSON = try Medialint.run(["sync", "Media/speech.mp4", late, "--fix", fixed, "--format", "jsonl"])
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(fixJSON.stdout.utf8)) as? [String: Any])
+        #expect(fixJSON.status == 0 && record["verdict"] as? String == "pass")
+        #expect((record["findings"] as? [[String: Any]])?.map { "\($0["rule"]!) \($0["severity"]!)" } == ["sync.offset info"])
         // Back on the original times, byte for byte.
         let written = try String(contentsOfFile: fixed, encoding: .utf8)
         let original = try String(contentsOfFile: Medialint.media("speech.srt"), encoding: .utf8)
@@ -59,6 +68,57 @@ import Testing
         let again = try Medialint.run(["sync", "Media/speech.mp4", fixed])
         #expect(again.status == 0 && again.stdout.hasPrefix("Media/speech.mp4  PASS  sync\n"))
         #expect(try String(contentsOfFile: late, encoding: .utf8).contains("00:00:02,000 --> 00:00:04,324"), "the input is untouched")
+    }
+
+    /// The fix workflow with no traps: `--in-place` rewrites the sidecar (keeping a backup when asked), after which the
+    /// library passes; neither the backup nor a `.fixed`/`.bak` copy counts as a caption source; `--fix` onto an input
+    /// is refused before any note.
+    @Test func theFixInPlaceLeavesTheLibraryPassing() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: directory.appendingPathComponent("talk.mp4").path)
+        #expect(try Medialint.run(["shift", Medialint.media("speech.srt"), "--by", "1.5", "-o", "talk.en.srt"], in: directory).status == 0)
+        let late = try Data(contentsOf: directory.appendingPathComponent("talk.en.srt"))
+        try late.write(to: directory.appendingPathComponent("talk.bak.srt"))
+        #expect(try Medialint.run(["check", ".", "--no-store"], in: directory).status == 1)
+
+        // --fix onto the caption file itself: refused before anything is said or written.
+        let onto = try Medialint.run(["sync", "talk.mp4", "--fix", "talk.en.srt"], in: directory)
+        #expect(onto.status == 2 && !onto.stderr.contains("note") && onto.stdout.isEmpty, "\(onto.stderr)")
+        #expect(onto.stderr == "medialint: error: talk.en.srt is the input file talk.en.srt; write elsewhere (or use --in-place where offered)\n")
+
+        // The README's --fix OUT writes a copy that is not a caption source: one source still, the late one.
+        #expect(try Medialint.run(["sync", "talk.mp4", "--fix", "talk.fixed.srt"], in: directory).status == 0)
+        #expect(try Medialint.run(["sync", "talk.mp4"], in: directory).status == 1, "talk.fixed.srt and talk.bak.srt are not sources")
+
+        let inPlace = try Medialint.run(["sync", "talk.mp4", "--in-place", "--backup", ".orig"], in: directory)
+        #expect(inPlace.status == 0 && inPlace.stdout.hasPrefix("talk.mp4  PASS  sync\n"), "\(inPlace.stdout)")
+        #expect(inPlace.stderr == "medialint: note: talk.en.srt: times moved by -1.500 s\n")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("talk.en.srt.orig")) == late, "the original kept byte for byte")
+        #expect(
+            try String(contentsOf: directory.appendingPathComponent("talk.en.srt"), encoding: .utf8)
+                == String(contentsOfFile: Medialint.media("speech.srt"), encoding: .utf8), "back on the original times")
+        let check = try Medialint.run(["check", ".", "--no-store"], in: directory)
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stderr.hasSuffix("4 files · 6 results: 3 pass, 3 warn\n"), "talk.fixed.srt and talk.bak.srt linted on their own: \(check.stderr)")
+
+        // A backup is never written over: refused before the captions are touched.
+        #expect(try Medialint.run(["shift", "talk.en.srt", "--by", "2", "--in-place"], in: directory).status == 0)
+        let moved = try Data(contentsOf: directory.appendingPathComponent("talk.en.srt"))
+        let again = try Medialint.run(["sync", "talk.mp4", "--in-place", "--backup", ".orig"], in: directory)
+        #expect(again.status == 2 && again.stderr.hasSuffix("talk.en.srt.orig exists: remove it or choose another --backup suffix\n"), "\(again.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("talk.en.srt")) == moved)
+        #expect(try Data(contentsOf: directory.appendingPathComponent("talk.en.srt.orig")) == late)
+
+        for (arguments, message) in [
+            (["sync", "talk.mp4", "--backup", ".orig"], "--backup goes with --in-place."),
+            (["sync", "talk.mp4", "--in-place", "--fix", "out.srt"], "Give either --fix OUT or --in-place, not both."),
+            (["sync", "talk.mp4", "--in-place", "--track", "0"], "--in-place cannot rewrite an embedded track"),
+            (["shift", "talk.en.srt", "--in-place", "--backup", "a/b"], "--backup takes a suffix such as .orig (no '/')."),
+        ] {
+            let result = try Medialint.run(arguments, in: directory)
+            #expect(result.status == 2 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
     }
 
     @Test func cuesPastTheEndOfAShortVideo() throws {

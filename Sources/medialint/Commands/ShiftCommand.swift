@@ -26,10 +26,10 @@ struct ShiftCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write (default: standard output).", valueName: "file"))
     var outputPath: String?
 
-    @Flag(help: "Rewrite the caption file itself (atomically).")
-    var inPlace = false
-
+    @OptionGroup var rewrite: InPlaceOptions
     @OptionGroup var input: CaptionInputOptions
+
+    private var inPlace: Bool { rewrite.inPlace }
 
     func validate() throws {
         if inPlace, outputPath != nil { throw ValidationError("Give either -o or --in-place, not both.") }
@@ -44,7 +44,7 @@ struct ShiftCommand: ParsableCommand {
         let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
         let written = try CaptionOutput.write(
             document, as: document.format, to: inPlace ? captions : outputPath ?? "-",
-            input: captions, inPlace: inPlace)
+            input: captions, inPlace: inPlace ? rewrite : nil)
         Diagnostics.print(document.diagnostics + edits + written, file: captions)
     }
 }

@@ -26,13 +26,16 @@ struct SyncCommand: ParsableCommand {
             judge the timing (no audio, fewer than 3 cues with dialogue, too few cues on speech).
 
             --fix OUT writes the captions with corrected times (atomically; everything but the times \
-            unchanged). Examples:
+            unchanged); --in-place rewrites the caption file itself (--backup .orig keeps the original). What was \
+            fixed is reported as fixed, and the verdict and exit status are those of the corrected captions. \
+            Examples:
               medialint sync talk.mp4                      every caption source of talk.mp4
               medialint sync talk.mp4 talk.en.srt --fix talk.fixed.srt
+              medialint sync talk.mp4 talk.en.srt --in-place --backup .orig
               medialint sync film.mkv --track 3 --format json
 
-            Exit status: 0 in sync (or only warnings, or unverified; also when --fix corrected the offset and \
-            drift), 1 out of sync, 2 unreadable input.
+            Exit status: 0 in sync (or only warnings, or unverified; also when the offset and drift were \
+            fixed), 1 out of sync, 2 unreadable input.
             """
     )
 
@@ -54,6 +57,7 @@ struct SyncCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: CheckFormat = .text
 
+    @OptionGroup var rewrite: InPlaceOptions
     @OptionGroup var settings: ConfigOptions
     @OptionGroup var captionInput: CaptionInputOptions
     @OptionGroup var output: OutputOptions
@@ -63,7 +67,14 @@ struct SyncCommand: ParsableCommand {
         if captions != nil, captionInput.track != nil {
             throw ValidationError("Give a caption file or --track, not both.")
         }
+        if fix != nil, rewrite.inPlace { throw ValidationError("Give either --fix OUT or --in-place, not both.") }
+        if rewrite.inPlace, captionInput.track != nil {
+            throw ValidationError("--in-place cannot rewrite an embedded track; write the corrected captions with --fix OUT.")
+        }
     }
+
+    /// Where corrected captions go, if anywhere: `--fix OUT`, or the caption file itself with `--in-place`.
+    private var fixing: Bool { fix != nil || rewrite.inPlace }
 
     func run() throws {
         playlists.apply(to: [media])
@@ -79,13 +90,17 @@ struct SyncCommand: ParsableCommand {
         do {
             info = try MediaProbe.probe(media)
             sources = try captionSources(info)
-            if let fix {
+            if fixing {
+                let option = fix == nil ? "--in-place" : "--fix"
                 guard sources.count == 1 else {
                     throw CLIError(
-                        "--fix needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one"
+                        "\(option) needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one"
                     )
                 }
-                if let file = sources[0].file { try OutputStream.refuseInputs(fix, [file]) }
+                if let fix, let file = sources[0].file { try OutputStream.refuseInputs(fix, [file]) }
+                if rewrite.inPlace, sources[0].file == nil {
+                    throw CLIError("--in-place rewrites a caption file; the captions of \(media) are \(sources[0].label): write them with --fix OUT")
+                }
             }
             speech = try detectSpeech(info)
         } catch let error as MediaError {
@@ -97,7 +112,7 @@ struct SyncCommand: ParsableCommand {
         }
 
         var results: [CheckResult] = []
-        var fixedRules: Set<String>?
+        var fixWritten = false
         if sources.isEmpty {
             results.append(CaptionPresence.resultWithoutCaptions(media, speech: speech))
         }
@@ -110,19 +125,22 @@ struct SyncCommand: ParsableCommand {
                 continue
             }
             let outcome = check.check(path: media, media: info, speech: speech, captions: document, source: source.label)
-            results.append(outcome.result)
-            if let fix { fixedRules = try write(outcome, document: document, to: fix) }
+            guard fixing, let file = fix ?? source.file else {
+                results.append(outcome.result)
+                continue
+            }
+            // What the fix corrected is reported as fixed: the verdict shown is that of the corrected captions.
+            if let fixed = try write(outcome, document: document, to: file) {
+                results.append(fixed)
+                fixWritten = true
+            } else {
+                results.append(outcome.result)
+            }
         }
         try output.emit(results, format: format)
-        // What --fix corrected no longer fails the run; a fix that could not be written does.
-        if fix != nil, fixedRules == nil { throw ExitCode(ExitStatus.checkFailed.rawValue) }
-        let remaining = results.map { result in
-            var result = result
-            result.findings.removeAll { fixedRules?.contains($0.rule) == true }
-            result.verdict = result.verdict == .fail && !result.findings.contains { $0.severity == .error } ? .pass : result.verdict
-            return result
-        }
-        try OutputOptions.exitForVerdicts(remaining)
+        // A fix that could not be written fails the run.
+        if fixing, !fixWritten { throw ExitCode(ExitStatus.checkFailed.rawValue) }
+        try OutputOptions.exitForVerdicts(results)
     }
 
     // MARK: - Pieces
@@ -156,9 +174,9 @@ struct SyncCommand: ParsableCommand {
         return try MediaSpeech.detect(path: media, streamIndex: audioStream) { progress.update(done: $0, total: total) }
     }
 
-    /// Writes the corrected captions for `--fix`; returns the rules the correction resolves, or nil when
-    /// nothing could be written.
-    private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, to path: String) throws -> Set<String>? {
+    /// Writes the corrected captions for `--fix` or `--in-place`; returns the result with what the correction resolves
+    /// marked as fixed, or nil when nothing could be written.
+    private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, to path: String) throws -> CheckResult? {
         let rules = Set(outcome.result.findings.map(\.rule))
         guard let edit = outcome.fix else {
             Console.error("\(path): not written: the timing could not be verified")
@@ -171,17 +189,37 @@ struct SyncCommand: ParsableCommand {
         var fixed = document
         let timing: Set = ["sync.offset", "sync.drift"]
         var diagnostics: [CaptionDiagnostic] = []
+        let moved =
+            "times moved by \(String(format: "%+.3f", edit.offset)) s" + (edit.scale == 1 ? "" : String(format: " after stretching by %.6f", edit.scale))
         if rules.isDisjoint(with: timing) {
+            if rewrite.inPlace {
+                Console.note("\(path): the timing is within the tolerance; left as it is")
+                return outcome.result
+            }
             Console.note("\(path): the timing is within the tolerance; written unchanged")
         } else {
             diagnostics = edit.apply(to: &fixed)
-            Console.note(
-                "\(path): times moved by \(String(format: "%+.3f", edit.offset)) s"
-                    + (edit.scale == 1 ? "" : String(format: " after stretching by %.6f", edit.scale)))
+            Console.note("\(path): \(moved)")
         }
-        let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
-        let written = try CaptionOutput.write(fixed, as: format, to: path, input: captions ?? media)
+        let format = rewrite.inPlace ? document.format : CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
+        let written = try CaptionOutput.write(fixed, as: format, to: path, input: captions ?? media, inPlace: rewrite.inPlace ? rewrite : nil)
         Diagnostics.print(diagnostics + written, file: path)
-        return rules.intersection(timing)
+        return Self.markingFixed(outcome.result, rules: timing, note: "fixed in \(path): \(moved)")
+    }
+
+    /// `result` with its findings under `rules` turned into notes saying they were fixed, and the verdict of what
+    /// remains.
+    static func markingFixed(_ result: CheckResult, rules: Set<String>, note: String) -> CheckResult {
+        var result = result
+        guard result.findings.contains(where: { rules.contains($0.rule) }) else { return result }
+        result.findings = result.findings.map { finding in
+            guard rules.contains(finding.rule) else { return finding }
+            var finding = finding
+            finding.severity = .info
+            finding.message += " — \(note)"
+            return finding
+        }
+        if result.verdict == .fail || result.verdict == .warn { result.verdict = Verdict(findings: result.findings) }
+        return result
     }
 }
