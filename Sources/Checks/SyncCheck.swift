@@ -64,9 +64,37 @@ public struct SyncCheck: Sendable {
         path: String, media: MediaInfo, speech: MediaSpeech?, captions: CaptionDocument,
         source: String
     ) -> Outcome {
+        check(
+            path: path, duration: media.duration ?? speech?.stream.duration, mediaStart: media.startTime ?? 0,
+            speech: speech.map { ($0.timeline, $0.stream.index) }, captions: captions, source: source,
+            silence: "no speech was found in the audio", noAudio: "the media has no audio stream")
+    }
+
+    /// Checks `captions` (named `source`, the result's file `path`) against `reference`, a caption file already in
+    /// time — the original a translation was made from, say — without audio: its dialogue cues stand for the speech.
+    public func check(reference: CaptionDocument, path: String, captions: CaptionDocument, source: String) -> Outcome {
+        let cues = DialogueCues.of(reference)
+        let end = max(cues.map(\.end).max() ?? 0, captions.cues.map(\.end.seconds).max() ?? 0)
+        let frames = Int((end * SpeechTimeline.framesPerSecond).rounded(.up)) + 1
+        var mask = [UInt8](repeating: 0, count: frames)
+        for cue in cues {
+            let from = max(0, Int((cue.start * SpeechTimeline.framesPerSecond).rounded()))
+            let to = min(frames, Int((cue.end * SpeechTimeline.framesPerSecond).rounded()))
+            if from < to { for frame in from..<to { mask[frame] = 1 } }
+        }
+        let timeline = SpeechTimeline(start: 0, mask: mask, onsets: cues.map(\.start))
+        return check(
+            path: path, duration: nil, mediaStart: 0, speech: (timeline, nil), captions: captions, source: source,
+            silence: "the reference has no dialogue cues", noAudio: "")
+    }
+
+    /// The check against a speech timeline (and the audio stream it came from); `silence` and `noAudio` say why the
+    /// timing is not verified when the timeline has no speech, or there is none.
+    func check(
+        path: String, duration: Double?, mediaStart: Double, speech: (timeline: SpeechTimeline, stream: Int?)?,
+        captions: CaptionDocument, source: String, silence: String, noAudio: String
+    ) -> Outcome {
         var findings: [Finding] = []
-        let duration = media.duration ?? speech?.stream.duration
-        let mediaStart = media.startTime ?? 0
         if let duration {
             for (index, cue) in captions.cues.enumerated() where cue.start.seconds >= mediaStart + duration {
                 findings.append(
@@ -94,12 +122,12 @@ public struct SyncCheck: Sendable {
             let verdict: Verdict = findings.contains { $0.severity == .error } ? .fail : .unverified
             return Outcome(result: CheckResult(file: path, verdict: verdict, findings: findings, metrics: metrics), fix: nil, report: nil)
         }
-        guard let speech else { return unverified("the media has no audio stream") }
-        metrics.audioStream = speech.stream.index
+        guard let speech else { return unverified(noAudio) }
+        metrics.audioStream = speech.stream
         guard dialogue.count >= 3 else {
             return unverified("\(dialogue.count) cue\(dialogue.count == 1 ? "" : "s") with dialogue (at least 3 are needed)")
         }
-        guard speech.timeline.totalSpeech >= 1 else { return unverified("no speech was found in the audio") }
+        guard speech.timeline.totalSpeech >= 1 else { return unverified(silence) }
 
         let report = aligner.align(cues: dialogue.map { ($0.start, $0.end) }, speech: speech.timeline)
         metrics.setFit(confidence: report.confidence, matchedCues: report.matchedCues, noiseFloorDecibels: speech.timeline.noiseFloorDecibels)

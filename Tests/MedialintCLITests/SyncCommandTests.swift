@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `medialint sync`, and reading embedded tracks with `cues`/`convert --track`, on the bundled samples.
@@ -119,6 +120,61 @@ import Testing
             let result = try Medialint.run(arguments, in: directory)
             #expect(result.status == 2 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// `--reference`: a translation aligned to its original without audio, as ffsubsync does with a reference
+    /// subtitle. The translation's cues start and end a little apart from the original's (different text, different
+    /// cuts), run 25/23.976 too fast and 2.5 s late; the fix puts them back within 0.2 s of the original's.
+    @Test func aTranslationIsAlignedToItsOriginal() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var random = SeededRandom(seed: 7)
+        var original: [(Double, Double)] = []
+        var time = 1.0
+        for _ in 0..<30 {
+            let length = 1.2 + Double.random(in: 0..<1, using: &random) * 2.5
+            original.append((time, time + length))
+            time += length + 0.3 + Double.random(in: 0..<1, using: &random) * 2
+        }
+        let scale = 25 / 23.976, offset = 2.5
+        let translated = original.map { start, end in
+            (
+                (start + (Double.random(in: 0..<1, using: &random) - 0.5) * 0.16) * scale + offset,
+                (end + (Double.random(in: 0..<1, using: &random) - 0.5) * 0.3) * scale + offset
+            )
+        }
+        func stamp(_ seconds: Double) -> String {
+            let milliseconds = Int((seconds * 1000).rounded())
+            return String(format: "%02d:%02d:%02d,%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds / 1000 % 60, milliseconds % 1000)
+        }
+        func srt(_ cues: [(Double, Double)], _ text: String) -> String {
+            cues.enumerated().map { index, cue in "\(index + 1)\n\(stamp(cue.0)) --> \(stamp(cue.1))\n\(text) \(index + 1).\n\n" }.joined()
+        }
+        try srt(original, "Line").write(to: directory.appendingPathComponent("film.en.srt"), atomically: true, encoding: .utf8)
+        try srt(translated, "Ligne").write(to: directory.appendingPathComponent("film.fr.srt"), atomically: true, encoding: .utf8)
+
+        let check = try Medialint.run(["sync", "--reference", "film.en.srt", "film.fr.srt", "--format", "jsonl"], in: directory)
+        #expect(check.status == 1)
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        #expect(result["file"] as? String == "film.fr.srt" && result["verdict"] as? String == "fail")
+        #expect((result["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String }.sorted() == ["sync.drift", "sync.offset"])
+        let metrics = try #require(result["metrics"] as? [String: Any])
+        #expect(abs((metrics["driftRatio"] as? Double ?? 0) - scale) < 0.001, "\(metrics)")
+
+        let fix = try Medialint.run(["sync", "--reference", "film.en.srt", "film.fr.srt", "--fix", "film.fr.synced.srt"], in: directory)
+        #expect(fix.status == 0 && fix.stdout.hasPrefix("film.fr.srt  PASS  sync\n"), "\(fix.stdout)")
+        let fixed = try Medialint.run(["cues", "film.fr.synced.srt", "--format", "json"], in: directory)
+        let cues = try #require((try JSONSerialization.jsonObject(with: Data(fixed.stdout.utf8)) as? [String: Any])?["cues"] as? [[String: Any]])
+        #expect(cues.count == 30)
+        for (cue, expected) in zip(cues, original) {
+            #expect(abs((cue["start"] as? Double ?? 0) - expected.0) < 0.2, "\(cue) against \(expected)")
+        }
+        #expect(try Medialint.run(["sync", "--reference", "film.en.srt", "film.fr.synced.srt"], in: directory).status == 0)
+
+        let two = try Medialint.run(["sync", "--reference", "film.en.srt", "film.fr.srt", "other.srt"], in: directory)
+        #expect(two.status == 2 && two.stderr.contains("With --reference, give one caption file"))
+        let onto = try Medialint.run(["sync", "--reference", "film.en.srt", "film.fr.srt", "--fix", "film.en.srt"], in: directory)
+        #expect(onto.status == 2 && onto.stderr.contains("is the input file"))
     }
 
     @Test func cuesPastTheEndOfAShortVideo() throws {

@@ -33,13 +33,17 @@ struct SyncCommand: ParsableCommand {
               medialint sync talk.mp4 talk.en.srt --fix talk.fixed.srt
               medialint sync talk.mp4 talk.en.srt --in-place --backup .orig
               medialint sync film.mkv --track 3 --format json
+              medialint sync --reference film.en.srt film.fr.srt --fix film.fr.synced.srt
+
+            --reference ORIGINAL aligns a caption file to another one already in time (a translation to the \
+            original it was made from) without audio: the original's dialogue cues stand for the speech.
 
             Exit status: 0 in sync (or only warnings, or unverified; also when the offset and drift were \
             fixed), 1 out of sync, 2 unreadable input.
             """
     )
 
-    @Argument(help: ArgumentHelp("The video or audio file.", valueName: "media"))
+    @Argument(help: ArgumentHelp("The video or audio file (with --reference: the caption file to align).", valueName: "media"))
     var media: String
 
     @Argument(help: ArgumentHelp("The caption file (default: the media's sidecar files and embedded tracks).", valueName: "captions"))
@@ -47,6 +51,12 @@ struct SyncCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write the corrected captions here (format from the extension, else the source's).", valueName: "out"))
     var fix: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Align the captions to this caption file instead of the media's speech (a translation to its original): sync --reference ORIGINAL.srt CAPTIONS.",
+            valueName: "captions"))
+    var reference: String?
 
     @Option(help: ArgumentHelp("Seconds off before a warning, and optionally before an error: 0.1 or 0.1,0.25 (the defaults).", valueName: "warn[,fail]"))
     var tolerance: Tolerance?
@@ -67,6 +77,12 @@ struct SyncCommand: ParsableCommand {
         if captions != nil, captionInput.track != nil {
             throw ValidationError("Give a caption file or --track, not both.")
         }
+        if reference != nil {
+            if captions != nil { throw ValidationError("With --reference, give one caption file: sync --reference ORIGINAL.srt CAPTIONS.") }
+            if captionInput.track != nil || audioStream != nil {
+                throw ValidationError("--reference aligns two caption files: --track and --audio-stream do not apply.")
+            }
+        }
         if fix != nil, rewrite.inPlace { throw ValidationError("Give either --fix OUT or --in-place, not both.") }
         if rewrite.inPlace, captionInput.track != nil {
             throw ValidationError("--in-place cannot rewrite an embedded track; write the corrected captions with --fix OUT.")
@@ -77,6 +93,7 @@ struct SyncCommand: ParsableCommand {
     private var fixing: Bool { fix != nil || rewrite.inPlace }
 
     func run() throws {
+        if let reference { return try align(to: reference) }
         playlists.apply(to: [media])
         let check = try makeCheck()
         // --fix never writes over an input, whatever name or link it is given by: refused before any work.
@@ -141,6 +158,31 @@ struct SyncCommand: ParsableCommand {
         // A fix that could not be written fails the run.
         if fixing, !fixWritten { throw ExitCode(ExitStatus.checkFailed.rawValue) }
         try OutputOptions.exitForVerdicts(results)
+    }
+
+    /// `--reference`: the caption file (the first argument) aligned to another caption file, without audio.
+    private func align(to reference: String) throws {
+        let path = media
+        let check = try SyncSettings.check(settings.load(for: path).section("sync"), tolerance: tolerance)
+        let inputs = [path, reference]
+        try output.refuse(inputs: inputs)
+        if let fix { try OutputStream.refuseInputs(fix, inputs) }
+        let original = try captionInput.read(reference)
+        Diagnostics.print(original.diagnostics, file: reference)
+        let document = try captionInput.read(path)
+        Diagnostics.print(document.diagnostics, file: path)
+        // The result is the caption file's: it is what fails, and what a fix rewrites.
+        let outcome = check.check(reference: original, path: path, captions: document, source: path)
+        var result = outcome.result
+        if fixing {
+            guard let fixed = try write(outcome, document: document, to: fix ?? path) else {
+                try output.emit([result], format: format)
+                throw ExitCode(ExitStatus.checkFailed.rawValue)
+            }
+            result = fixed
+        }
+        try output.emit([result], format: format)
+        try OutputOptions.exitForVerdicts([result])
     }
 
     // MARK: - Pieces
