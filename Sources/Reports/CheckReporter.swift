@@ -10,10 +10,15 @@ public protocol CheckReporter: Sendable {
 
     /// Writes the report of `results`, handing its bytes to `output` a chunk at a time, in order.
     func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void)
+
+    /// Writes what closes a streamed report: the run's summary (JSON Lines' last line). Nothing for the others.
+    func writeSummary(_ summary: RunSummary, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void)
 }
 
 extension CheckReporter {
     public var streams: Bool { false }
+
+    public func writeSummary(_ summary: RunSummary, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {}
 
     /// The report of `results`, as text.
     public func report(_ results: [CheckResult]) -> String {

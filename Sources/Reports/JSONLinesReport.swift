@@ -1,6 +1,7 @@
 import Findings
 
-/// JSON Lines: one result a line, each the `results` member of the JSON report; streams.
+/// JSON Lines: one result a line, each the `results` member of the JSON report; streams. The last line is the run's
+/// summary (`{"summary": {…}, "tool", "version"}`).
 public struct JSONLinesReport: CheckReporter {
     public init() {}
 
@@ -12,6 +13,13 @@ public struct JSONLinesReport: CheckReporter {
             result.write(to: &writer)
             writer.endLine()
         }
+        writer.finish()
+    }
+
+    public func writeSummary(_ summary: RunSummary, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var writer = JSONWriter(pretty: false, chunkHandler: output)
+        summary.write(to: &writer)
+        writer.endLine()
         writer.finish()
     }
 }

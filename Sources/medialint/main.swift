@@ -4,7 +4,7 @@ import Captions
 import MediaIO
 
 // The entry point: parses the command line, runs the command, and maps every failure to the exit
-// statuses of docs/cli.md (0 ok · 1 a check failed · 2 usage error or unreadable input).
+// statuses of docs/cli.md (0 ok · 1 a check failed · 2 usage error, missing path, or an input a tool cannot read).
 do {
     if let limit = ProcessInfo.processInfo.environment["MEDIALINT_MEDIA_TIME_LIMIT"] {
         guard let parsed = MediaTimeLimit(limit) else {
@@ -16,19 +16,19 @@ do {
     try command.run()
 } catch let error as MediaError {
     Console.error(error.description)
-    exit(ExitStatus.unreadableInput.rawValue)
+    exit(ExitStatus.usageError.rawValue)
 } catch let error as CaptionError {
     Console.error(error.message)
-    exit(ExitStatus.unreadableInput.rawValue)
+    exit(ExitStatus.usageError.rawValue)
 } catch let error as CLIError {
     Console.error(error.message)
-    exit(ExitStatus.unreadableInput.rawValue)
+    exit(ExitStatus.usageError.rawValue)
 } catch {
     // ArgumentParser's own errors: help, version, completions (exit 0) and usage errors (our 2, not its 64).
     let code = MediaLintCommand.exitCode(for: error)
     if code == .validationFailure {
         FileHandle.standardError.write(Data((MediaLintCommand.fullMessage(for: error) + "\n").utf8))
-        exit(ExitStatus.unreadableInput.rawValue)
+        exit(ExitStatus.usageError.rawValue)
     }
     MediaLintCommand.exit(withError: error)
 }

@@ -32,7 +32,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let root = directory.appendingPathComponent("site").path
         let result = try Medialint.run(["autoplay", root])
-        #expect(result.status == 2, "a page points outside the root: that input cannot be read")
+        #expect(result.status == 1, "a page points outside the root: that media cannot be checked")
         #expect(
             result.stdout.contains(
                 """
@@ -79,7 +79,7 @@ import Testing
     /// A media file given where a page is expected (`--media A B` takes one file): an error, not HTML parsing.
     @Test func binaryFileIsNotAPage() throws {
         let result = try Medialint.run(["autoplay", "--media", Medialint.media("speech.mp4"), Medialint.media("flashing.mp4")])
-        #expect(result.status == 2)
+        #expect(result.status == 1)
         #expect(result.stdout.contains("flashing.mp4  ERROR  autoplay"))
         #expect(result.stdout.contains("not an HTML page: binary data"))
         #expect(result.stdout.contains("speech.mp4  PASS  autoplay"), "the --media file is still measured")

@@ -39,14 +39,17 @@ import Testing
         #expect(metrics["standard"] as? String == "wcag")
     }
 
-    @Test func unreadableInputIsAnErrorResultAndExitTwo() throws {
+    @Test func unreadableInputIsAnErrorResultThatFails() throws {
         let result = try Medialint.run(["flash", "Media/flashing.mp4", "Media/corrupt-header.mp4", "--format", "jsonl"])
-        #expect(result.status == 2)
+        #expect(result.status == 1)
         #expect(result.stderr.contains("medialint: error: Media/corrupt-header.mp4: truncated or corrupt QuickTime / MOV data"))
         let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(lines.map { $0?["verdict"] as? String } == ["fail", "error"])
+        #expect(lines.map { $0?["verdict"] as? String } == ["fail", "error", nil])
+        let summary = try #require(lines.last??["summary"] as? [String: Any])
+        #expect(summary["results"] as? Int == 2 && summary["fail"] as? Int == 1 && summary["error"] as? Int == 1 && summary["exitStatus"] as? Int == 1)
+        #expect(lines.last??["tool"] as? String == "medialint" && lines.last??["version"] != nil)
         let audioOnly = try Medialint.run(["flash", "Media/audio-only.ogg"])
-        #expect(audioOnly.status == 2)
+        #expect(audioOnly.status == 1)
         #expect(audioOnly.stdout.contains("the file has no video stream"))
     }
 

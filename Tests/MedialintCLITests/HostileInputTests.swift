@@ -30,7 +30,8 @@ import Testing
             : [command[0], fifo] + command.dropFirst()
         let result = try Medialint.run(arguments, timeout: 60)
         #expect(!result.timedOut)
-        #expect(result.status == 2)
+        // A check fails on a file it cannot read (exit 1); a tool that cannot read its input stops (exit 2).
+        #expect(result.status == (["lint", "sync"].contains(command[0]) ? 1 : 2))
         #expect(result.stderr.hasSuffix("\(fifo): not a regular file (a FIFO)\n"), "\(result.stderr)")
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
@@ -58,7 +59,7 @@ import Testing
         let directory = try library(fifos: ["index.html", "settings.yml"])
         defer { try? manager.removeItem(at: directory) }
         let page = try Medialint.run(["autoplay", directory.appendingPathComponent("index.html").path], timeout: 60)
-        #expect(!page.timedOut && page.status == 2)
+        #expect(!page.timedOut && page.status == 1)
         #expect(page.stdout.contains("not a regular file (a FIFO)") || page.stderr.contains("not a regular file (a FIFO)"))
         let config = directory.appendingPathComponent("settings.yml").path
         let lint = try Medialint.run(["lint", "Media/speech.srt", "--config", config], timeout: 60)
@@ -69,7 +70,7 @@ import Testing
     @Test func devicesAreRefusedAsInputs() throws {
         for arguments in [["cues", "/dev/zero"], ["probe", "/dev/zero"], ["flash", "/dev/urandom"], ["lint", "/dev/null"]] {
             let result = try Medialint.run(arguments, timeout: 60)
-            #expect(!result.timedOut && result.status == 2, "\(arguments)")
+            #expect(!result.timedOut && result.status == (["cues", "probe"].contains(arguments[0]) ? 2 : 1), "\(arguments)")
             #expect(result.stderr.contains("not a regular file (a character device)"), "\(arguments): \(result.stderr)")
         }
     }
@@ -80,7 +81,7 @@ import Testing
 @Suite struct MediaTimeLimitTests {
     @Test func aFileOverItsTimeIsAnErrorResultAndTheRunGoesOn() throws {
         let flash = try Medialint.run(["flash", "Media/speech.mp4"], environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "0+0"])
-        #expect(flash.status == 2)
+        #expect(flash.status == 1)
         #expect(
             flash.stdout
                 == "Media/speech.mp4  ERROR  flash\n  ✗ reading took longer than the 0 s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)  [media.unreadable]\n"
@@ -88,7 +89,7 @@ import Testing
         let check = try Medialint.run(
             ["check", "Media/speech.mp4", "Media/speech.srt", "--no-store"],
             environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "0+0"])
-        #expect(check.status == 2)
+        #expect(check.status == 1)
         #expect(
             check.stdout.hasPrefix(
                 """
@@ -143,7 +144,7 @@ import Testing
         defer { try? manager.removeItem(at: directory) }
         let outside = PathContainment(directory.appendingPathComponent("outside").path)
         let result = try Medialint.run(["autoplay", site], timeout: 60)
-        #expect(!result.timedOut && result.status == 2)
+        #expect(!result.timedOut && result.status == 1)
         #expect(
             result.stdout.contains(
                 "✗ line 1  <video> source media/link.mp4 is a link that leads outside the checked root (to \(outside)/secret.mp4): not read (WCAG 1.4.2)  [media.outside-root]"
@@ -240,12 +241,13 @@ private func PathContainment(_ path: String) -> String {
     }
 }
 
-/// Every exit status 2 comes with its reason on standard error, whatever the report format.
+/// A file that could not be checked fails the run (exit 1), with its reason on standard error, whatever the report
+/// format; a path named that does not exist is exit 2.
 @Suite struct ExitTwoSaysWhyTests {
     @Test(arguments: ["text", "json", "jsonl", "sarif"])
     func checkSaysWhichFilesCouldNotBeChecked(format: String) throws {
         let result = try Medialint.run(["check", "Media/corrupt-header.mp4", "Media/speech.srt", "--no-store", "--format", format])
-        #expect(result.status == 2)
+        #expect(result.status == 1)
         #expect(
             result.stderr.hasPrefix("medialint: error: Media/corrupt-header.mp4: truncated or corrupt QuickTime / MOV data (FFmpeg: moov atom not found)\n"))
     }
@@ -277,7 +279,7 @@ private func PathContainment(_ path: String) -> String {
         try FileManager.default.copyItem(atPath: "Media/speech.srt", toPath: directory.appendingPathComponent("small.srt").path)
 
         let result = try Medialint.run(["check", directory.path, "--no-store", "--max-file-memory", "16"])
-        #expect(result.status == 2)
+        #expect(result.status == 1)
         #expect(
             result.stdout.contains(
                 """
@@ -322,7 +324,7 @@ private func PathContainment(_ path: String) -> String {
         try playlist.replacingOccurrences(of: "stream1.ts", with: "../outside.ts").write(toFile: site + "/leaky.mp4", atomically: false, encoding: .utf8)
 
         let refused = try Medialint.run(["flash", site + "/video.mp4"], timeout: 60)
-        #expect(refused.status == 2)
+        #expect(refused.status == 1)
         #expect(
             refused.stderr
                 == "medialint: error: \(site)/video.mp4: Apple HTTP Live Streaming: a playlist or manifest that names other files, not a single media file; only single files are read\n"
@@ -342,5 +344,33 @@ private func PathContainment(_ path: String) -> String {
         #expect(!check.timedOut)
         #expect(check.stdout.contains("{\"file\":\"\(site)/video.mp4\",\"check\":\"flash\",\"verdict\":\"pass\""))
         #expect(check.stdout.contains("{\"file\":\"\(site)/leaky.mp4\",\"check\":\"media\",\"verdict\":\"error\""))
+    }
+}
+
+/// The exit status table of docs/cli.md: 0 nothing failed (warnings pass), 1 a check failed or a file could not be
+/// checked, 2 a usage error or a named path that does not exist; `--strict` makes warnings fail.
+@Suite struct ExitStatusTableTests {
+    @Test func warningsPassUnlessStrict() throws {
+        let lint = try Medialint.run(["lint", "Media/speech.srt"])
+        #expect(lint.status == 0 && lint.stdout.hasPrefix("Media/speech.srt  WARN  lint\n"))
+        #expect(try Medialint.run(["lint", "Media/speech.srt", "--strict"]).status == 1)
+        let check = try Medialint.run(["check", "Media/speech.srt", "--no-store", "--strict", "--format", "jsonl"])
+        #expect(check.status == 1)
+        #expect(
+            check.stdout.hasSuffix(
+                #"{"summary":{"files":1,"results":1,"pass":0,"warn":1,"fail":0,"unverified":0,"error":0,"exitStatus":1},"tool":"medialint","version":"0.1.0"}"#
+                    + "\n"))
+        #expect(check.stderr == "1 file · 1 result: 1 warn\n")
+    }
+
+    @Test func aMissingPathIsTwoAndStillAReport() throws {
+        for arguments in [["check", "Media/missing.mp4", "--no-store"], ["flash", "Media/missing.mp4"], ["lint", "Media/missing.srt"]] {
+            let result = try Medialint.run(arguments + ["--format", "json"])
+            #expect(result.status == 2, "\(arguments)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(arguments)")
+            #expect(report["tool"] as? String == "medialint" && (report["results"] as? [[String: Any]])?.first?["verdict"] as? String == "error")
+        }
+        // A corrupt file is a failing result, not a usage error.
+        #expect(try Medialint.run(["check", "Media/corrupt-header.mp4", "--no-store"]).status == 1)
     }
 }

@@ -13,10 +13,10 @@ import TestSupport
     }
 
     /// The schema for one JSON Lines result: the report schema's `result` definition.
-    static func resultValidator() throws -> JSONSchemaValidator {
+    static func resultValidator(_ definition: String = "result") throws -> JSONSchemaValidator {
         let report = try JSONNode.parse(String(contentsOf: schemas.appendingPathComponent("check-report.schema.json"), encoding: .utf8))
         guard let definitions = report["definitions"] else { throw CocoaError(.coderValueNotFound) }
-        return JSONSchemaValidator(root: .object(["$ref": .string("#/definitions/result"), "definitions": definitions]))
+        return JSONSchemaValidator(root: .object(["$ref": .string("#/definitions/\(definition)"), "definitions": definitions]))
     }
 
     /// The schema a command line's JSON output follows, and whether it is JSON Lines; nil for other output.
@@ -36,8 +36,12 @@ import TestSupport
     static func errors(_ output: String, arguments: [String]) throws -> [String] {
         guard let (name, lines) = schema(for: arguments) else { return [] }
         if lines {
-            let validator = try resultValidator()
-            return try output.split(separator: "\n").flatMap { validator.errors(in: try JSONNode.parse(String($0))) }
+            // A result a line; the last line, the run's summary.
+            let validator = try resultValidator(), summary = try resultValidator("summary")
+            let records = output.split(separator: "\n")
+            guard let last = records.last else { return ["no summary line"] }
+            return try records.dropLast().flatMap { validator.errors(in: try JSONNode.parse(String($0))) }
+                + summary.errors(in: try JSONNode.parse(String(last)))
         }
         return try validator(name).errors(in: try JSONNode.parse(output))
     }

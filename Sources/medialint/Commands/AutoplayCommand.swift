@@ -25,7 +25,8 @@ struct AutoplayCommand: ParsableCommand {
 
             --media FILE reports a media file's own length and audible seconds.
 
-            Exit status: 0 no failure, 1 a page fails, 2 unreadable input (a page, or media it points to).
+            Exit status: 0 no failure, 1 a page fails or cannot be checked (a page, or media it points to, \
+            unreadable), 2 a usage error or a path that does not exist.
             """
     )
 
@@ -48,6 +49,7 @@ struct AutoplayCommand: ParsableCommand {
     var format: CheckFormat = .text
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var verdicts: VerdictOptions
 
     func validate() throws {
         if paths.isEmpty, media.isEmpty { throw ValidationError("Give HTML pages or folders, or --media FILE.") }
@@ -80,9 +82,8 @@ struct AutoplayCommand: ParsableCommand {
                 results.append(check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? "."))
             }
         }
-        try output.emit(results, format: format)
         OutputOptions.reportErrors(results.filter { !media.contains($0.file) })  // --media failures were said as they came
-        try OutputOptions.exitForVerdicts(results)
+        try output.finish(results, format: format, verdicts: verdicts)
     }
 
     /// `--media FILE`: length, audible seconds, first and last audible time; a file that cannot be read is said at once.

@@ -18,8 +18,9 @@ struct CheckCommand: ParsableCommand {
             Folders are walked recursively (a folder reached twice through links is walked once; unreadable \
             entries are reported and the run goes on). Files are checked in parallel, --jobs at once.
 
-            --format jsonl prints each file's results as soon as it is done. Exit status: 0 no failure, 1 a \
-            check failed, 2 something could not be read.
+            --format jsonl prints each file's results as soon as it is done, then the run's summary. Exit \
+            status: 0 no failure (warnings pass unless --strict), 1 a check failed or a file could not be \
+            checked (unreadable, corrupt), 2 a usage error or a path given that does not exist.
             """
     )
 
@@ -56,6 +57,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var settings: ConfigOptions
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var verdicts: VerdictOptions
     @OptionGroup var playlists: PlaylistOptions
 
     func validate() throws {
@@ -115,25 +117,11 @@ struct CheckCommand: ParsableCommand {
         progress.finish()
         // Files that could not be checked, each said on standard error (the walk's problems were said already).
         OutputOptions.reportErrors(results.filter { result in !plan.problems.contains { $0.path == result.file } })
-        if !streaming {
-            try output.emit(results, format: format)
-            if format == .text {
-                FileHandle.standardError.write(
-                    Data(
-                        (Self.summary(results, files: plan.items.count + plan.problems.count)
-                            + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n").utf8))
-            }
-        }
-        try OutputOptions.exitForVerdicts(results)
-    }
-
-    /// `12 files · 20 results: 14 pass, 3 warn, 2 fail, 1 error`.
-    static func summary(_ results: [CheckResult], files: Int) -> String {
-        let counts = [Verdict.pass, .warn, .fail, .unverified, .error].compactMap { verdict -> String? in
-            let count = results.filter { $0.verdict == verdict }.count
-            return count > 0 ? "\(count) \(verdict.rawValue)" : nil
-        }
-        return "\(files) file\(files == 1 ? "" : "s") · \(results.count) result\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+        // The summary, in words on standard error whatever the format (JSON Lines also ends with it as a record).
+        let files = plan.items.count + plan.problems.count
+        let summary = RunSummary(results: results, files: files, exitStatus: 0).text
+        Console.writeError(summary + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n")
+        try output.finish(results, format: format, verdicts: verdicts, files: files, streamed: streaming)
     }
 }
 

@@ -18,7 +18,8 @@ struct FlashCommand: ParsableCommand {
             kwcag (Korean guideline 3.3: 3 to 50 flashes a second, 10% of the screen). Every threshold can be \
             changed with the options below or in the 'flash' section of .medialint.yml. The report says the \
             most flashes a second the video can show (half its frame rate). Exit status: 0 pass, 1 flashing \
-            found, 2 unreadable input.
+            found or a file that cannot be read, 2 a usage error or a file that does not exist (--strict: \
+            warnings fail too).
             """
     )
 
@@ -44,6 +45,7 @@ struct FlashCommand: ParsableCommand {
     @OptionGroup var settings: ConfigOptions
     @OptionGroup(title: "Thresholds") var thresholds: FlashThresholdOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var verdicts: VerdictOptions
     @OptionGroup var playlists: PlaylistOptions
 
     func validate() throws {
@@ -74,12 +76,12 @@ struct FlashCommand: ParsableCommand {
                 try frames?.commit()
                 results.append(result)
             } catch let error as MediaError {
+                if error.kind == .noSuchStream, stream != nil { throw CLIError(error.description) }
                 Console.error(error.description)
                 results.append(CheckResult.unreadable(file: path, check: .flash, reason: error.reason))
             }
         }
-        try output.emit(results, format: format)
-        try OutputOptions.exitForVerdicts(results)
+        try output.finish(results, format: format, verdicts: verdicts)
     }
 }
 

@@ -28,7 +28,8 @@ struct LintCommand: ParsableCommand {
 
             Frame-based rules use --fps, else the media's frame rate (--media), else 24. \
             Formats: text, json, jsonl, sarif (SARIF 2.1.0 for GitHub code scanning), junit. \
-            Exit status: 0 no errors, 1 a rule at error severity, 2 unreadable input.
+            Exit status: 0 no errors, 1 a rule at error severity or a file that cannot be read, 2 a usage \
+            error or a file that does not exist (--strict: warnings fail too).
             """
     )
 
@@ -68,6 +69,7 @@ struct LintCommand: ParsableCommand {
     @OptionGroup var settings: ConfigOptions
     @OptionGroup var input: CaptionInputOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var verdicts: VerdictOptions
 
     func validate() throws {
         if let profile, QualityProfile.named(profile) == nil {
@@ -97,8 +99,7 @@ struct LintCommand: ParsableCommand {
                 results.append(CheckResult.unreadable(file: path, check: .lint, reason: error.message, rule: .captionsParse))
             }
         }
-        try output.emit(results, format: format)
-        try OutputOptions.exitForVerdicts(results)
+        try output.finish(results, format: format, verdicts: verdicts)
     }
 
     /// The profile and the `lint` settings (LintSettings), then the options; the frame rate and duration from

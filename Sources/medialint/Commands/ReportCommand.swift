@@ -10,7 +10,7 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Show the results stored by earlier 'medialint check' runs, in any report format.",
-        discussion: "Nothing is analysed again. Exit status as for check: 1 when a stored result fails, 2 when one is an error."
+        discussion: "Nothing is analysed again. Exit status as for check: 1 when a stored result fails or is an error."
     )
 
     @Option(help: ArgumentHelp("The results store.", valueName: "file"))
@@ -25,6 +25,7 @@ struct ReportCommand: ParsableCommand {
     var format: CheckFormat = .text
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var verdicts: VerdictOptions
 
     func run() throws {
         // By the file's real path (the store's key); a file stored by several shards counts once.
@@ -51,7 +52,6 @@ struct ReportCommand: ParsableCommand {
         }
         if gone > 0 { Console.note("\(gone) stored file\(gone == 1 ? " is" : "s are") gone since \(gone == 1 ? "it was" : "they were") checked: not reported") }
         let results = byFile.keys.sorted().flatMap { byFile[$0]! }
-        try output.emit(results, format: format)
-        try OutputOptions.exitForVerdicts(results)
+        try output.finish(results, format: format, verdicts: verdicts)
     }
 }

@@ -39,7 +39,8 @@ struct SyncCommand: ParsableCommand {
             original it was made from) without audio: the original's dialogue cues stand for the speech.
 
             Exit status: 0 in sync (or only warnings, or unverified; also when the offset and drift were \
-            fixed), 1 out of sync, 2 unreadable input.
+            fixed), 1 out of sync or unreadable, 2 a usage error or a file that does not exist (--strict: \
+            warnings fail too).
             """
     )
 
@@ -71,6 +72,7 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var settings: ConfigOptions
     @OptionGroup var captionInput: CaptionInputOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var verdicts: VerdictOptions
     @OptionGroup var playlists: PlaylistOptions
 
     func validate() throws {
@@ -121,11 +123,10 @@ struct SyncCommand: ParsableCommand {
             }
             speech = try detectSpeech(info)
         } catch let error as MediaError {
+            // A stream asked for that is not there is a usage error; a file that cannot be read is a failing result.
+            if error.kind == .noSuchStream { throw CLIError(error.description) }
             Console.error(error.description)
-            try output.emit(
-                [CheckResult.unreadable(file: media, check: .sync, reason: error.reason)],
-                format: format)
-            throw ExitCode(ExitStatus.unreadableInput.rawValue)
+            return try output.finish([CheckResult.unreadable(file: media, check: .sync, reason: error.reason)], format: format, verdicts: verdicts)
         }
 
         var results: [CheckResult] = []
@@ -154,10 +155,8 @@ struct SyncCommand: ParsableCommand {
                 results.append(outcome.result)
             }
         }
-        try output.emit(results, format: format)
         // A fix that could not be written fails the run.
-        if fixing, !fixWritten { throw ExitCode(ExitStatus.checkFailed.rawValue) }
-        try OutputOptions.exitForVerdicts(results)
+        try output.finish(results, format: format, verdicts: verdicts, failed: fixing && !fixWritten)
     }
 
     /// `--reference`: the caption file (the first argument) aligned to another caption file, without audio.
@@ -176,13 +175,11 @@ struct SyncCommand: ParsableCommand {
         var result = outcome.result
         if fixing {
             guard let fixed = try write(outcome, document: document, to: fix ?? path) else {
-                try output.emit([result], format: format)
-                throw ExitCode(ExitStatus.checkFailed.rawValue)
+                return try output.finish([result], format: format, verdicts: verdicts, failed: true)
             }
             result = fixed
         }
-        try output.emit([result], format: format)
-        try OutputOptions.exitForVerdicts([result])
+        try output.finish([result], format: format, verdicts: verdicts)
     }
 
     // MARK: - Pieces
@@ -195,9 +192,15 @@ struct SyncCommand: ParsableCommand {
     /// The caption file or track asked for; else every sidecar file and embedded text track.
     private func captionSources(_ info: MediaInfo) throws -> [CaptionSource] {
         if let captions {
-            let document = try captionInput.read(captions)
-            Diagnostics.print(document.diagnostics, file: captions)
-            return [CaptionSource(origin: .file(captions), document: document)]
+            // A caption file that cannot be read is a failing result (said on standard error), like a sidecar's.
+            do {
+                let document = try captionInput.read(captions)
+                Diagnostics.print(document.diagnostics, file: captions)
+                return [CaptionSource(origin: .file(captions), document: document)]
+            } catch let error as CLIError {
+                Console.error(error.message)
+                return [CaptionSource(origin: .file(captions), problem: error.message)]
+            }
         }
         if let track = captionInput.track {
             let document = try EmbeddedCaptions.read(path: media, streamIndex: track)

@@ -1,9 +1,27 @@
-/// The exit statuses of the command-line contract (docs/cli.md).
+import Findings
+import Foundation
+
+/// The exit statuses of the command-line contract (docs/cli.md, "Exit status").
 enum ExitStatus: Int32 {
-    /// Nothing at error severity.
+    /// Nothing failed (warnings pass, unless `--strict`).
     case ok = 0
-    /// At least one check failed.
+    /// A check failed, or a file could not be checked (a result with verdict `error`: unreadable, corrupt).
     case checkFailed = 1
-    /// A usage error, or an input that could not be read.
-    case unreadableInput = 2
+    /// A usage or settings error, or a path named on the command line that does not exist; for the commands that are
+    /// not checks (`probe`, `cues`, `convert`, `shift`, `transcript`), an input that cannot be read.
+    case usageError = 2
+
+    /// The status check results give: 2 when a file named does not exist, 1 when a result failed or could not be
+    /// checked (or warned, with `strict`), else 0.
+    static func of(_ results: [CheckResult], strict: Bool) -> ExitStatus {
+        if results.contains(where: { $0.verdict == .error && !exists($0.file) }) { return .usageError }
+        let failing: Set<Verdict> = strict ? [.fail, .error, .warn] : [.fail, .error]
+        return results.contains { failing.contains($0.verdict) } ? .checkFailed : .ok
+    }
+
+    /// True when something (a file, a folder, a dangling link) is at `path`.
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
 }

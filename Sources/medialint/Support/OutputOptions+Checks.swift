@@ -11,9 +11,8 @@ extension OutputOptions {
         try stream { sink in reporter.write(results) { sink.write($0) } }
     }
 
-    /// Exits 2 when an input could not be read, 1 when a check failed; returns otherwise.
     /// Prints on standard error one line for each result that could not be completed (`FILE: why`), for the
-    /// commands whose exit status 2 would otherwise come with nothing said there.
+    /// commands whose exit status would otherwise come with nothing said there.
     static func reportErrors(_ results: [CheckResult]) {
         for result in results where result.verdict == .error {
             let why = result.findings.first { $0.severity == .error }?.message ?? "could not be checked"
@@ -21,8 +20,30 @@ extension OutputOptions {
         }
     }
 
-    static func exitForVerdicts(_ results: [CheckResult]) throws {
-        if results.contains(where: { $0.verdict == .error }) { throw ExitCode(ExitStatus.unreadableInput.rawValue) }
-        if results.contains(where: { $0.verdict == .fail }) { throw ExitCode(ExitStatus.checkFailed.rawValue) }
+    /// Writes `results` in `format` (JSON Lines closed by the run's summary) and exits with their status
+    /// (ExitStatus.of; at least 1 when `failed`, e.g. a fix that could not be written); returns when it is 0.
+    /// `streamed`: the results were written already, as they came. `files`: how many files the run looked at.
+    func finish(
+        _ results: [CheckResult], format: CheckFormat, verdicts: VerdictOptions, files: Int? = nil, streamed: Bool = false, failed: Bool = false
+    ) throws {
+        var status = ExitStatus.of(results, strict: verdicts.strict)
+        if failed, status == .ok { status = .checkFailed }
+        let reporter = format.reporter(style: textStyle)
+        let summary = RunSummary(results: results, files: files, exitStatus: status.rawValue)
+        if streamed {
+            reporter.writeSummary(summary, to: StandardOutput.write)
+        } else {
+            try stream { sink in
+                reporter.write(results) { sink.write($0) }
+                reporter.writeSummary(summary) { sink.write($0) }
+            }
+        }
+        if status != .ok { throw ExitCode(status.rawValue) }
     }
+}
+
+/// `--strict`: warnings fail the run.
+struct VerdictOptions: ParsableArguments {
+    @Flag(help: "Warnings fail too: exit status 1 when a result's verdict is 'warn'.")
+    var strict = false
 }

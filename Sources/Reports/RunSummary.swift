@@ -1,0 +1,50 @@
+import Findings
+
+/// What a run of a check command came to: how many files and results, the results by verdict, and the exit status.
+/// The last line of a JSON Lines report; `check` says it in words on standard error.
+public struct RunSummary: Sendable, Equatable {
+    /// Files looked at (`check` counts each file once, however many results it has); nil when not counted.
+    public var files: Int?
+    public var results: Int
+    /// Results by verdict, in the order pass, warn, fail, unverified, error (verdicts with none left out).
+    public var verdicts: [Verdict: Int]
+    public var exitStatus: Int32
+
+    public init(results: [CheckResult], files: Int? = nil, exitStatus: Int32) {
+        self.files = files
+        self.results = results.count
+        var verdicts: [Verdict: Int] = [:]
+        for result in results { verdicts[result.verdict, default: 0] += 1 }
+        self.verdicts = verdicts
+        self.exitStatus = exitStatus
+    }
+
+    static let order: [Verdict] = [.pass, .warn, .fail, .unverified, .error]
+
+    /// `12 files · 20 results: 14 pass, 3 warn, 2 fail, 1 error`.
+    public var text: String {
+        let counts = Self.order.compactMap { verdict in verdicts[verdict].map { "\($0) \(verdict.rawValue)" } }
+        let resultsText = "\(results) result\(results == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+        guard let files else { return resultsText }
+        return "\(files) file\(files == 1 ? "" : "s") · " + resultsText
+    }
+
+    /// `{"summary": {"files", "results", "pass", …, "exitStatus"}, "tool", "version"}`.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("summary")
+        writer.beginObject()
+        if let files {
+            writer.key("files"); writer.integer(Int64(files))
+        }
+        writer.key("results"); writer.integer(Int64(results))
+        for verdict in Self.order {
+            writer.key(named: verdict.rawValue); writer.integer(Int64(verdicts[verdict] ?? 0))
+        }
+        writer.key("exitStatus"); writer.integer(Int64(exitStatus))
+        writer.endObject()
+        writer.key("tool"); writer.string(ToolInfo.name)
+        writer.key("version"); writer.string(ToolInfo.version)
+        writer.endObject()
+    }
+}
