@@ -7,7 +7,10 @@ public enum TranscriptRenderer {
 
     /// Renders `transcript`; with `timestamps`, each paragraph starts with its time (in HTML a link to
     /// `mediaURL#t=SECONDS`, so a player can jump there).
-    public static func render(_ transcript: Transcript, as format: Format, timestamps: Bool = false, mediaURL: String = "") -> String {
+    /// `producer`: the tool's name and version, written into the JSON (`tool`, `version`).
+    public static func render(
+        _ transcript: Transcript, as format: Format, timestamps: Bool = false, mediaURL: String = "", producer: (name: String, version: String)? = nil
+    ) -> String {
         switch format {
         case .text:
             return transcript.paragraphs.map { paragraph in
@@ -48,8 +51,12 @@ public enum TranscriptRenderer {
             return output + "</main>\n</body>\n</html>\n"
         case .json:
             // A paragraph a line.
-            var output =
-                "{\"title\":\(JSONValue.string(transcript.title).serialized()),"
+            var output = "{"
+            if let producer {
+                output += "\"tool\":\(JSONValue.string(producer.name).serialized()),\"version\":\(JSONValue.string(producer.version).serialized()),"
+            }
+            output +=
+                "\"title\":\(JSONValue.string(transcript.title).serialized()),"
                 + "\"language\":\(JSONValue.string(transcript.language).serialized()),\"paragraphs\":["
             for (index, paragraph) in transcript.paragraphs.enumerated() {
                 let object = JSONValue.object([

@@ -98,7 +98,10 @@ import Testing
         // Sniffed as SRT (no .vtt extension, no WEBVTT signature): text without a single cue is not captions.
         let notVTT = try Medialint.run(["cues", "Media/not-media.mp4", "--format", "json"])
         #expect(notVTT.status == 2)
-        #expect(notVTT.stdout.isEmpty)
+        #expect(
+            notVTT.stdout
+                == "{\n  \"tool\": \"medialint\",\n  \"version\": \"0.1.0\",\n  \"file\": \"Media/not-media.mp4\",\n  \"error\": {\n    \"message\": \"Media/not-media.mp4: not an SRT file (no cue found)\"\n  }\n}\n",
+            "a document for scripts, naming the error")
         #expect(notVTT.stderr == "medialint: error: Media/not-media.mp4: not an SRT file (no cue found)\n")
         let script = try Medialint.run(["cues", "Media/generate.sh", "--encoding", "utf-8"])
         #expect(script.status == 2)

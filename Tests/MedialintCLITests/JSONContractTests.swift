@@ -74,6 +74,14 @@ import TestSupport
         "rules --format json",
         "probe Media/gray-ramp-10bit.mkv --format json",
         "cues Media/speech.srt --format json",
+        "transcript Media/speech.vtt --format json",
+        // Inputs that cannot be read still give a document.
+        "probe Media/corrupt-header.mp4 --format json",
+        "probe Media/missing.mp4 --format json",
+        "cues Media/not-media.mp4 --format json",
+        "transcript Media/missing.srt --format json",
+        "sync Media/not-media.mp4 Media/speech.vtt --format json",
+        "sync Media/speech.mp4 Media/not-media.mp4 --format jsonl",
     ]) func liveOutputFollowsItsSchema(_ line: String) throws {
         let arguments = line.split(separator: " ").map(String.init)
         let result = try Medialint.run(arguments)
@@ -81,6 +89,32 @@ import TestSupport
         #expect(!result.stdout.isEmpty, "\(line)")
         let found = try Self.errors(result.stdout, arguments: arguments)
         #expect(found.isEmpty, "\(line): \(found.prefix(5))")
+        // Every JSON document names the tool and its version (JSON Lines: in the summary, the last line).
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let document = try #require(try JSONSerialization.jsonObject(with: Data((line.hasSuffix("jsonl") ? last : result.stdout).utf8)) as? [String: Any])
+        #expect(document["tool"] as? String == "medialint" && document["version"] is String, "\(line)")
+    }
+
+    /// `-o FILE` without `--format`: the format its name says.
+    @Test func theOutputNameChoosesTheFormat() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, start) in [
+            ("report.html", "<!DOCTYPE html>"), ("report.sarif", "{\n  \"$schema\""), ("report.json", "{\n  \"tool\""), ("report.jsonl", "{\"file\""),
+            ("report.xml", "<?xml"), ("report.txt", "Media/speech.srt  WARN  lint"),
+        ] {
+            let path = directory.appendingPathComponent(name).path
+            let result = try Medialint.run(["lint", "Media/speech.srt", "-o", path])
+            #expect(result.status == 0 && result.stdout.isEmpty, "\(name)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix(start), "\(name)")
+        }
+        // --format wins; probe and cues take json from the name too.
+        let text = directory.appendingPathComponent("forced.html").path
+        #expect(try Medialint.run(["lint", "Media/speech.srt", "-o", text, "--format", "text"]).status == 0)
+        #expect(try String(contentsOfFile: text, encoding: .utf8).hasPrefix("Media/speech.srt  WARN"))
+        let probe = directory.appendingPathComponent("probe.json").path
+        #expect(try Medialint.run(["probe", "Media/speech.mp4", "-o", probe]).status == 0)
+        #expect(try String(contentsOfFile: probe, encoding: .utf8).hasPrefix("{\n  \"tool\": \"medialint\""))
     }
 
     /// The schemas are not rubber stamps: reports that break the contract are caught.

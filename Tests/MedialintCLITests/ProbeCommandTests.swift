@@ -20,7 +20,9 @@ import Testing
         #expect(streams[2]["language"] as? String == "eng")
         #expect(streams[2]["dispositions"] as? [String] == ["default", "hearing_impaired"])
         // Keys in a stable, readable order.
-        #expect(result.stdout.hasPrefix("{\n  \"file\": \"Media/embedded-subtitles.mkv\",\n  \"format\": \"matroska,webm\","))
+        #expect(
+            result.stdout.hasPrefix(
+                "{\n  \"tool\": \"medialint\",\n  \"version\": \"0.1.0\",\n  \"file\": \"Media/embedded-subtitles.mkv\",\n  \"format\": \"matroska,webm\","))
     }
 
     @Test func textOutput() throws {

@@ -45,8 +45,13 @@ struct AutoplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Report a media file's length and audible seconds instead of checking pages.", valueName: "file"))
     var media: [String] = []
 
-    @Option(help: "Output format.")
-    var format: CheckFormat = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
+    var formatOption: CheckFormat?
+
+    /// `--format`, else what `-o`'s extension says, else text.
+    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var verdicts: VerdictOptions

@@ -45,8 +45,13 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check only shard K of N (files split by a hash of their path: shards are disjoint and together complete).", valueName: "K/N"))
     var shard: LibraryShard?
 
-    @Option(help: "Output format.")
-    var format: CheckFormat = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
+    var formatOption: CheckFormat?
+
+    /// `--format`, else what `-o`'s extension says, else text.
+    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
 
     @Option(help: ArgumentHelp("Flash thresholds to start from (default: the settings', else wcag).", valueName: "profile"))
     var flashProfile: String?

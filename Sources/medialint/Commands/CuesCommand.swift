@@ -21,8 +21,13 @@ struct CuesCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The caption file (.vtt or .srt; other names are sniffed), or a media file with --track.", valueName: "captions"))
     var captions: String
 
-    @Option(help: "Output format.")
-    var format: Format = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (default: json when the -o file's name ends in .json, else text).", valueName: "format"))
+    var formatOption: Format?
+
+    /// `--format`, else what `-o`'s extension says, else text.
+    var format: Format { formatOption ?? output.impliedFormat { $0 == "json" ? .json : nil } ?? .text }
 
     @Flag(help: "Validate: report every deviation from the WebVTT syntax, including inside cue text.")
     var strict = false
@@ -32,7 +37,9 @@ struct CuesCommand: ParsableCommand {
 
     func run() throws {
         try output.refuse(inputs: [captions])
-        let document = try input.read(captions, mode: strict ? .strict : .lenient)
+        let document = try FailureDocument.guarding(captions, json: format == .json, to: output) {
+            try input.read(captions, mode: strict ? .strict : .lenient)
+        }
         defer { KeptUntilExit.keep(document) }
         switch format {
         case .text:
@@ -45,7 +52,7 @@ struct CuesCommand: ParsableCommand {
         case .json:
             try output.stream { sink in
                 var writer = JSONWriter.streaming(pretty: true, to: sink)
-                CuesReport.write(document, to: &writer)
+                CuesReport.write(document, file: captions, to: &writer)
                 writer.endLine()
                 writer.finish()
             }

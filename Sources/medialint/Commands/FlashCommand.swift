@@ -29,8 +29,13 @@ struct FlashCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Thresholds to start from: \(FlashConfiguration.profileNames.joined(separator: ", ")).", valueName: "profile"))
     var profile: String?
 
-    @Option(help: "Output format.")
-    var format: CheckFormat = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
+    var formatOption: CheckFormat?
+
+    /// `--format`, else what `-o`'s extension says, else text.
+    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
 
     @Option(
         help: ArgumentHelp("Write each frame's measurements as CSV (time, mean luminance, flashing area, transitions in the last second).", valueName: "file"))

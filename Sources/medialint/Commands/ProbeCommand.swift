@@ -11,7 +11,8 @@ struct ProbeCommand: ParsableCommand {
         discussion: """
             Durations and frame counts come from the container when it states them; otherwise (Matroska, \
             Ogg …) every packet is read to measure them ("measured" in the text output, \
-            "durationSource": "packets" in JSON). A file cut short or corrupt is an error (exit status 2).
+            "durationSource": "packets" in JSON). A file cut short or corrupt is an error (exit status 2; with \
+            --format json, a document naming the error is still printed).
             """
     )
 
@@ -22,8 +23,13 @@ struct ProbeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The media file.", valueName: "media"))
     var media: String
 
-    @Option(help: "Output format.")
-    var format: Format = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (default: json when the -o file's name ends in .json, else text).", valueName: "format"))
+    var formatOption: Format?
+
+    /// `--format`, else what `-o`'s extension says, else text.
+    var format: Format { formatOption ?? output.impliedFormat { $0 == "json" ? .json : nil } ?? .text }
 
     @Option(
         help: ArgumentHelp(
@@ -37,12 +43,16 @@ struct ProbeCommand: ParsableCommand {
     func run() throws {
         playlists.apply(to: [media])
         try output.refuse(inputs: [media])
-        let info = try MediaProbe.probe(media, scan: scan)
+        let info = try FailureDocument.guarding(media, json: format == .json, to: output) { try MediaProbe.probe(media, scan: scan) }
         switch format {
         case .text:
             try output.emit(MediaInfoText(style: output.textStyle).render(info))
         case .json:
-            try output.emit(try JSONValueEncoder().encode(info).serialized(pretty: true) + "\n")
+            var document = try JSONValueEncoder().encode(info)
+            if case .object(let members) = document {
+                document = .object([("tool", .string(ToolInfo.name)), ("version", .string(ToolInfo.version))] + members)
+            }
+            try output.emit(document.serialized(pretty: true) + "\n")
         }
     }
 }

@@ -21,8 +21,13 @@ struct ReportCommand: ParsableCommand {
         help: ArgumentHelp("Combine these stores (one per shard) instead of --db; a file found in several counts once.", valueName: "file"))
     var merge: [String] = []
 
-    @Option(help: "Output format.")
-    var format: CheckFormat = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
+    var formatOption: CheckFormat?
+
+    /// `--format`, else what `-o`'s extension says, else text.
+    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var verdicts: VerdictOptions

@@ -20,8 +20,13 @@ struct RulesCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Only rules whose id starts with this (flash, sync, lint.reading-speed …).", valueName: "prefix"))
     var prefix: String?
 
-    @Option(help: "Output format.")
-    var format: Format = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (default: json when the -o file's name ends in .json, else text).", valueName: "format"))
+    var formatOption: Format?
+
+    /// `--format`, else what `-o`'s extension says, else text.
+    var format: Format { formatOption ?? output.impliedFormat { $0 == "json" ? .json : nil } ?? .text }
 
     @OptionGroup var output: OutputOptions
 

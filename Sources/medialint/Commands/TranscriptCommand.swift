@@ -1,6 +1,7 @@
 import ArgumentParser
 import Captions
 import Foundation
+import Reports
 import Transcripts
 
 /// `medialint transcript CAPTIONS [-o OUT] [--format text|markdown|html|json]`: a transcript from captions.
@@ -50,11 +51,6 @@ struct TranscriptCommand: ParsableCommand {
 
     func run() throws {
         try output.refuse(inputs: [captions])
-        let document = try input.read(captions)
-        defer { KeptUntilExit.keep(document) }
-        Diagnostics.print(document.diagnostics, file: captions)
-        let name = title ?? URL(fileURLWithPath: captions).deletingPathExtension().lastPathComponent
-        let transcript = TranscriptBuilder(includeSounds: !noSounds, paragraphPause: pause).build(document, title: name, language: language)
         let chosen =
             format ?? output.output.flatMap { path -> TranscriptRenderer.Format? in
                 switch (path as NSString).pathExtension.lowercased() {
@@ -64,7 +60,14 @@ struct TranscriptCommand: ParsableCommand {
                 default: nil
                 }
             } ?? .text
-        try output.emit(TranscriptRenderer.render(transcript, as: chosen, timestamps: timestamps, mediaURL: mediaUrl))
+        let document = try FailureDocument.guarding(captions, json: chosen == .json, to: output) { try input.read(captions) }
+        defer { KeptUntilExit.keep(document) }
+        Diagnostics.print(document.diagnostics, file: captions)
+        let name = title ?? URL(fileURLWithPath: captions).deletingPathExtension().lastPathComponent
+        let transcript = TranscriptBuilder(includeSounds: !noSounds, paragraphPause: pause).build(document, title: name, language: language)
+        try output.emit(
+            TranscriptRenderer.render(
+                transcript, as: chosen, timestamps: timestamps, mediaURL: mediaUrl, producer: (ToolInfo.name, ToolInfo.version)))
     }
 }
 

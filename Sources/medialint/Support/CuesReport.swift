@@ -3,11 +3,14 @@ import Captions
 import Findings
 import Reports
 
-/// The JSON of `medialint cues` (docs/cli.md): `{"format", "encoding", "cues": [{"id", "start", "end", "text", "voice"?,
-/// "settings", "markup"}], "diagnostics"}`, written cue by cue.
+/// The JSON of `medialint cues` (docs/cli.md): `{"tool", "version", "file", "format", "encoding", "cues": [{"id",
+/// "start", "end", "text", "voice"?, "settings", "markup"}], "diagnostics"}`, written cue by cue.
 enum CuesReport {
-    static func write(_ document: CaptionDocument, to writer: inout JSONWriter) {
+    static func write(_ document: CaptionDocument, file: String, to writer: inout JSONWriter) {
         writer.beginObject()
+        writer.key("tool"); writer.string(ToolInfo.name)
+        writer.key("version"); writer.string(ToolInfo.version)
+        writer.key("file"); writer.string(file)
         writer.key("format"); writer.string(document.format.rawValue)
         writer.key("encoding"); writer.string(document.encoding)
         writer.key("cues")

@@ -13,6 +13,23 @@ struct OutputOptions: ParsableArguments {
         TextStyle(enabled: output == nil && Console.colorAllowed(on: STDOUT_FILENO))
     }
 
+    /// The format `-o`'s file name implies when `--format` is not given: `.json` json, `.jsonl`/`.ndjson` jsonl,
+    /// `.sarif` sarif, `.xml` junit, `.html`/`.htm` html — made by `make` from those names; nil for others.
+    func impliedFormat<Format>(_ make: (String) -> Format?) -> Format? {
+        guard let output, output != "-" else { return nil }
+        let name = (output as NSString).lastPathComponent.lowercased()
+        let implied: String? =
+            switch (name as NSString).pathExtension {
+            case "json": name.hasSuffix(".sarif.json") ? "sarif" : "json"
+            case "jsonl", "ndjson": "jsonl"
+            case "sarif": "sarif"
+            case "xml": "junit"
+            case "html", "htm": "html"
+            default: nil
+            }
+        return implied.flatMap(make)
+    }
+
     /// Throws when `-o` names one of the command's inputs (by name, link or hard link): a report never replaces
     /// what it reports on.
     func refuse(inputs: [String]) throws {
