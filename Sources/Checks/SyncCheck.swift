@@ -101,7 +101,7 @@ public struct SyncCheck: Sendable {
                     Rule.syncCueAfterEnd.finding(
                         severity: .error,
                         message: "cue \(index + 1) starts at \(Self.time(cue.start.seconds)), after the media ends at \(Self.time(mediaStart + duration))",
-                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                        start: cue.start.seconds, end: cue.end.seconds, line: Self.line(of: cue), guidelines: Self.guidelines,
                         data: .object([("cue", .integer(Int64(index + 1))), ("text", .string(cue.plainText(in: captions.format)))])))
             }
             for (index, cue) in captions.cues.enumerated() where mediaStart > 0 && cue.end.seconds <= mediaStart {
@@ -109,7 +109,7 @@ public struct SyncCheck: Sendable {
                     Rule.syncCueBeforeStart.finding(
                         severity: .error,
                         message: "cue \(index + 1) ends at \(Self.time(cue.end.seconds)), before the media starts at \(Self.time(mediaStart))",
-                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                        start: cue.start.seconds, end: cue.end.seconds, line: Self.line(of: cue), guidelines: Self.guidelines,
                         data: .object([("cue", .integer(Int64(index + 1)))])))
             }
         }
@@ -174,7 +174,7 @@ public struct SyncCheck: Sendable {
                         severity: .warning,
                         message:
                             "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(fix.isIdentity(within: tolerance) ? "" : " once the timing is corrected")",
-                        start: cue.start.seconds, end: cue.end.seconds, guidelines: Self.guidelines,
+                        start: cue.start.seconds, end: cue.end.seconds, line: Self.line(of: cue), guidelines: Self.guidelines,
                         data: .object([
                             ("cue", .integer(Int64(dialogue[index].index + 1))),
                             ("text", .string(cue.plainText(in: captions.format))),
@@ -186,6 +186,9 @@ public struct SyncCheck: Sendable {
             result: CheckResult(file: path, findings: findings, metrics: metrics),
             fix: fix, report: report)
     }
+
+    /// The line of a cue in its caption file (its timing line), for findings about it; nil for an embedded track's.
+    static func line(of cue: Cue) -> Int? { cue.line > 0 ? Int(cue.line) : nil }
 
     /// Speech and caption cover per bin (at most 600 bins) over the media, as given (for charts).
     static func timeline(speech: SpeechTimeline, cues: [(Double, Double)], duration: Double) -> SyncMetrics.Timeline {

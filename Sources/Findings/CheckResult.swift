@@ -11,6 +11,9 @@ public struct CheckResult: Sendable, Encodable {
     /// Findings made again each time they are written, instead of held (a result with millions of them); the
     /// report writers read findings through `forEachFinding` and the counts below, which see either kind.
     public var streamedFindings: StreamedFindings?
+    /// How long the check took, in seconds of wall-clock time, when it was measured (JUnit's `time`). Not part of
+    /// the JSON report nor of stored results: it changes from run to run.
+    public var seconds: Double?
 
     private enum CodingKeys: String, CodingKey { case file, check, verdict, findings, metrics }
 
@@ -30,6 +33,15 @@ public struct CheckResult: Sendable, Encodable {
         self.findings = []
         self.metrics = metrics
         streamedFindings = findings
+    }
+
+    /// `body`'s result, with the seconds it took.
+    public static func timed(_ body: () throws -> CheckResult) rethrows -> CheckResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var result = try body()
+        result.seconds = (clock.now - start).inSeconds
+        return result
     }
 
     /// The findings come in windows (one for held findings): `findings(inWindow:)` for each of `findingWindows`, in
@@ -89,4 +101,9 @@ extension CheckResult {
     public static func unreadable(file: String, check: CheckKind, reason: String, rule: Rule = .mediaUnreadable) -> CheckResult {
         CheckResult(file: file, check: check, verdict: .error, findings: [rule.finding(severity: .error, message: reason)])
     }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -8,7 +8,8 @@ public struct Finding: Sendable, Encodable {
     /// Seconds on the media (or caption) timeline; nil when not timed.
     public var start: Double?
     public var end: Double?
-    /// The line in the checked file (a caption file's cue), when the finding is about one; 1-based.
+    /// The line in the checked file (a caption file's cue), when the finding is about one; 1-based. For `sync`, the
+    /// line of the cue in the caption source the result names (its metrics' `captions`).
     public var line: Int?
     /// e.g. `WCAG 2.3.1`, `KWCAG 3.3`.
     public var guidelines: [String]

@@ -74,19 +74,27 @@ public struct LibraryChecker: Sendable {
         }
         switch item.kind {
         case .captions:
-            do {
-                return [lint.run(try CaptionFile.read(item.path), path: item.path)]
-            } catch {
-                return [CheckResult.unreadable(file: item.path, check: .lint, reason: error.message, rule: .captionsParse)]
-            }
+            return [
+                CheckResult.timed {
+                    do throws(CaptionError) {
+                        return lint.run(try CaptionFile.read(item.path), path: item.path)
+                    } catch {
+                        return CheckResult.unreadable(file: item.path, check: .lint, reason: error.message, rule: .captionsParse)
+                    }
+                }
+            ]
         case .page:
-            return [autoplay.run(page: item.path, root: item.root)]
+            return [CheckResult.timed { autoplay.run(page: item.path, root: item.root) }]
         case .media:
             return checkMedia(item.path)
         }
     }
 
+    /// Each result timed: `captions` with the reading of the media's description, caption sources and speech it
+    /// needs (shared with sync), each `sync` its alignment, `flash` its decoding and analysis.
     func checkMedia(_ path: String) -> [CheckResult] {
+        let clock = ContinuousClock()
+        let start = clock.now
         let info: MediaInfo
         do {
             info = try MediaProbe.probe(path)
@@ -108,15 +116,20 @@ public struct LibraryChecker: Sendable {
         if !info.streams(of: .audio).isEmpty {
             do { speech = try MediaSpeech.detect(path: path) } catch { speechError = error }
         }
-        var results = [captions.run(path: path, media: info, sources: sources, speech: speech, speechError: speechError)]
+        var presence = captions.run(path: path, media: info, sources: sources, speech: speech, speechError: speechError)
+        presence.seconds = (clock.now - start).inSeconds
+        var results = [presence]
         let readable = sources.compactMap { source in source.document.map { (source.label, $0) } }
         for (label, document) in readable {
-            results.append(sync.check(path: path, media: info, speech: speech, captions: document, source: label).result)
+            results.append(CheckResult.timed { sync.check(path: path, media: info, speech: speech, captions: document, source: label).result })
         }
         if info.hasPictureVideo {
-            do { results.append(try flash.run(path: path)) } catch {
-                results.append(CheckResult.unreadable(file: path, check: .flash, reason: error.reason))
-            }
+            results.append(
+                CheckResult.timed {
+                    do throws(MediaError) { return try flash.run(path: path) } catch {
+                        return CheckResult.unreadable(file: path, check: .flash, reason: error.reason)
+                    }
+                })
         }
         return results
     }

@@ -1,8 +1,10 @@
 import Findings
 
 /// Check results as JUnit XML, which CI systems (Jenkins, GitLab, GitHub test reporters) read: one test suite
-/// per check, one test case per file. A `fail` verdict is a `<failure>` listing the errors; an unreadable file
-/// is an `<error>`; `unverified` is `<skipped>`; warnings and notes go to `<system-out>`.
+/// per check, one test case per result, named by its file — and, for sync, the caption source it timed (`talk.mp4
+/// [talk.en.srt]`), so that no two test cases of a suite share a name; `time` is the seconds the check took (0
+/// when not measured: results from the store). A `fail` verdict is a `<failure>` listing the errors; an unreadable
+/// file is an `<error>`; `unverified` is `<skipped>`; warnings and notes go to `<system-out>`.
 public struct JUnitReport: CheckReporter {
     public init() {}
 
@@ -15,7 +17,9 @@ public struct JUnitReport: CheckReporter {
             groups[result.check, default: []].append(index)
         }
         func count(_ indices: [Int], _ verdict: Verdict) -> Int { indices.reduce(0) { $0 + (results[$1].verdict == verdict ? 1 : 0) } }
+        func time(_ indices: [Int]) -> Double { indices.reduce(0) { $0 + (results[$1].seconds ?? 0) } }
         let all = Array(results.indices)
+        let names = Self.testCaseNames(results)
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" as StaticString)
         out.append("<testsuites name=\"" as StaticString)
         out.append(ToolInfo.name)
@@ -25,6 +29,8 @@ public struct JUnitReport: CheckReporter {
         out.append(integer: count(all, .fail))
         out.append("\" errors=\"" as StaticString)
         out.append(integer: count(all, .error))
+        out.append("\" time=\"" as StaticString)
+        out.append(Self.seconds(time(all)))
         out.append("\">\n" as StaticString)
         for check in checks {
             let group = groups[check]!
@@ -38,21 +44,47 @@ public struct JUnitReport: CheckReporter {
             out.append(integer: count(group, .error))
             out.append("\" skipped=\"" as StaticString)
             out.append(integer: count(group, .unverified))
+            out.append("\" time=\"" as StaticString)
+            out.append(Self.seconds(time(group)))
             out.append("\">\n" as StaticString)
-            for index in group { writeTestCase(results[index], check: check.rawValue, to: &out) }
+            for index in group { writeTestCase(results[index], name: names[index], check: check.rawValue, to: &out) }
             out.append("  </testsuite>\n" as StaticString)
         }
         out.append("</testsuites>\n" as StaticString)
     }
 
-    private func writeTestCase(_ result: CheckResult, check: String, to out: inout ByteWriter) {
+    /// The name of each result's test case: its file, with the caption source for sync; a name met again in the
+    /// same check gets ` (2)`, ` (3)` ….
+    static func testCaseNames(_ results: [CheckResult]) -> [String] {
+        var seen: [String: Int] = [:]
+        return results.map { result in
+            var name = result.file
+            if result.check == .sync, let captions = result.metrics(as: SyncMetrics.self)?.captions, !captions.isEmpty, captions != result.file {
+                name += " [\(captions)]"
+            }
+            let key = result.check.rawValue + "\u{0}" + name
+            seen[key, default: 0] += 1
+            return seen[key]! == 1 ? name : "\(name) (\(seen[key]!))"
+        }
+    }
+
+    /// Seconds with three decimals, as JUnit's `time` is written.
+    static func seconds(_ value: Double) -> String {
+        let milliseconds = Int64((max(0, value) * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    private func writeTestCase(_ result: CheckResult, name: String, check: String, to out: inout ByteWriter) {
         let errors = result.errorCount
         let others = result.findingCount - errors
         let hasBody = result.verdict == .fail || result.verdict == .error || result.verdict == .unverified || others > 0
         out.append("    <testcase classname=\"" as StaticString)
         out.append(xmlEscaped: ToolInfo.name + "." + check)
         out.append("\" name=\"" as StaticString)
-        out.append(xmlEscaped: result.file)
+        out.append(xmlEscaped: name)
+        out.append("\" time=\"" as StaticString)
+        out.append(Self.seconds(result.seconds ?? 0))
         guard hasBody else {
             out.append("\"/>\n" as StaticString)
             return

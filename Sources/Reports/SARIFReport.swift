@@ -2,17 +2,28 @@ import Findings
 
 /// Check results as a SARIF 2.1.0 log (OASIS), the format GitHub code scanning and IDEs read: one run for
 /// medialint, its rules, and one result per finding located in the checked file (line 1 when the finding
-/// has no line: media files).
+/// has no line: media files). A sync finding is located in the caption file that was timed (at its cue's line),
+/// the media as a related location.
 public struct SARIFReport: CheckReporter {
     /// The rules findings may name, by id (the rule catalogue): each described by its title, description, help
     /// link and default level; a rule not in it is described by its id alone.
     public var rules: [String: Rule]
     /// Where the tool is documented (an absolute URI), if anywhere.
     public var informationURI: String?
+    /// The folder paths are relative to (the working directory, absolute): files inside it are named by a URI
+    /// relative to it with `uriBaseId` `%SRCROOT%` (what code-scanning services resolve against the repository),
+    /// others by an absolute `file://` URI. Nil: paths as given.
+    public var baseDirectory: String?
+    /// The exit status the command ends with (`invocations[0].exitCode`), when known.
+    public var exitStatus: Int32?
 
-    public init(rules: [String: Rule] = [:], informationURI: String? = nil) {
+    public static let baseID = "%SRCROOT%"
+
+    public init(rules: [String: Rule] = [:], informationURI: String? = nil, baseDirectory: String? = nil, exitStatus: Int32? = nil) {
         self.rules = rules
         self.informationURI = informationURI
+        self.baseDirectory = baseDirectory.map { Self.tidy($0) }
+        self.exitStatus = exitStatus
     }
 
     /// The log as a JSON value (what `write` writes, read back).
@@ -67,11 +78,21 @@ public struct SARIFReport: CheckReporter {
         writer.endArray()
         writer.endObject()
         writer.endObject()
+        if let baseDirectory {
+            writer.key("originalUriBaseIds")
+            writer.beginObject()
+            writer.key(named: Self.baseID)
+            writer.beginObject()
+            writer.key("uri"); writer.string(Self.fileURI(baseDirectory == "/" ? "/" : baseDirectory + "/"))
+            writer.endObject()
+            writer.endObject()
+        }
         writer.key("invocations")
         writer.beginArray()
         writer.beginObject()
         let unreadable = results.filter { $0.verdict == .error }
         writer.key("executionSuccessful"); writer.bool(unreadable.isEmpty)
+        if let exitStatus { writer.key("exitCode"); writer.integer(Int(exitStatus)) }
         if !unreadable.isEmpty {
             writer.key("toolExecutionNotifications")
             writer.beginArray()
@@ -90,7 +111,15 @@ public struct SARIFReport: CheckReporter {
         writer.key("results")
         writer.beginArray()
         for result in results {
-            let uri = Self.uri(result.file)
+            // Sync findings are about a caption file: there, with the media they were timed against beside.
+            var primary = result.file
+            var related: String?
+            if result.check == .sync, let captions = result.metrics(as: SyncMetrics.self)?.captions, !captions.hasPrefix("track "),
+                !captions.isEmpty
+            {
+                primary = captions
+                related = captions == result.file ? nil : result.file
+            }
             for finding in result.allFindings {
                 writer.beginObject()
                 writer.key("ruleId"); writer.string(finding.rule)
@@ -102,7 +131,7 @@ public struct SARIFReport: CheckReporter {
                 writer.beginObject()
                 writer.key("physicalLocation")
                 writer.beginObject()
-                writer.key("artifactLocation"); writer.beginObject(); writer.key("uri"); writer.string(uri); writer.endObject()
+                writer.key("artifactLocation"); writeArtifactLocation(primary, to: &writer)
                 writer.key("region")
                 writer.beginObject()
                 writer.key("startLine"); writer.integer(max(1, finding.line ?? 1))
@@ -113,6 +142,20 @@ public struct SARIFReport: CheckReporter {
                 writer.endObject()
                 writer.endObject()
                 writer.endArray()
+                if let related {
+                    writer.key("relatedLocations")
+                    writer.beginArray()
+                    writer.beginObject()
+                    writer.key("id"); writer.integer(0)
+                    writer.key("physicalLocation")
+                    writer.beginObject()
+                    writer.key("artifactLocation"); writeArtifactLocation(related, to: &writer)
+                    writer.endObject()
+                    writer.key("message"); writer.beginObject(); writer.key("text"); writer.string("the media the captions were timed against");
+                    writer.endObject()
+                    writer.endObject()
+                    writer.endArray()
+                }
                 writer.key("properties")
                 writer.beginObject()
                 writer.key("check"); writer.string(result.check.rawValue)
@@ -141,6 +184,40 @@ public struct SARIFReport: CheckReporter {
         case .warning: "warning"
         case .info: "note"
         }
+    }
+
+    /// `{"uri", "uriBaseId"?}` for the file at `path`: relative to `baseDirectory` when inside it.
+    func writeArtifactLocation(_ path: String, to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let baseDirectory {
+            let absolute = Self.tidy(path.hasPrefix("/") ? path : baseDirectory + "/" + path)
+            let prefix = baseDirectory == "/" ? "/" : baseDirectory + "/"
+            if absolute.hasPrefix(prefix) {
+                writer.key("uri"); writer.string(Self.uri(String(absolute.dropFirst(prefix.count))))
+                writer.key("uriBaseId"); writer.string(Self.baseID)
+            } else {
+                writer.key("uri"); writer.string(Self.fileURI(absolute))
+            }
+        } else {
+            writer.key("uri"); writer.string(Self.uri(path))
+        }
+        writer.endObject()
+    }
+
+    /// An absolute path as a `file://` URI.
+    static func fileURI(_ absolute: String) -> String { "file://" + uri(absolute) }
+
+    /// An absolute path without `.`, `..` or doubled slashes (links left as they are).
+    static func tidy(_ path: String) -> String {
+        var names: [Substring] = []
+        for name in path.split(separator: "/") {
+            switch name {
+            case ".": continue
+            case "..": _ = names.popLast()
+            default: names.append(name)
+            }
+        }
+        return "/" + names.joined(separator: "/")
     }
 
     /// A file path as a relative URI reference: `/`-separated, everything outside the unreserved characters

@@ -86,6 +86,10 @@ import Testing
             record += "--- $OUT\n" + ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "(not written)\n")
         }
         record = record.replacingOccurrences(of: directory.path, with: "$TMP")
+        // JUnit's times change from run to run.
+        record = record.replacingOccurrences(of: #" time="[0-9]+\.[0-9]{3}""#, with: #" time="…""#, options: .regularExpression)
+        // SARIF names the working directory (the repository, where the tests run) as its base.
+        record = record.replacingOccurrences(of: "\"file://" + SARIFURI.encode(Medialint.root.path) + "/\"", with: "\"file://$ROOT/\"")
         let file = Self.fixtures.appendingPathComponent("\(golden.name).txt")
         if Self.recording {
             try FileManager.default.createDirectory(at: Self.fixtures, withIntermediateDirectories: true)
@@ -148,5 +152,20 @@ import Testing
         let unknown = try Medialint.run(["rules", "nope"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.hasPrefix("Error: No rule id starts with 'nope': `medialint rules` lists them all."))
+    }
+}
+
+/// A path as SARIF writes it in a `file://` URI: unreserved characters and `/` kept, the rest percent-encoded.
+enum SARIFURI {
+    static func encode(_ path: String) -> String {
+        var output = ""
+        for byte in path.utf8 {
+            if (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || "-._~/".utf8.contains(byte) {
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                output += String(format: "%%%02X", byte)
+            }
+        }
+        return output
     }
 }

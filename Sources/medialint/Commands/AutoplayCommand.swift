@@ -82,9 +82,9 @@ struct AutoplayCommand: ParsableCommand {
                 for problem in problems where [nil, .page].contains(LibraryScanner.kind(of: problem.path)) {
                     results.append(problem.result(check: .autoplay))
                 }
-                for item in items where item.kind == .page { results.append(check.run(page: item.path, root: base)) }
+                for item in items where item.kind == .page { results.append(CheckResult.timed { check.run(page: item.path, root: base) }) }
             } else {
-                results.append(check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? "."))
+                results.append(CheckResult.timed { check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? ".") })
             }
         }
         OutputOptions.reportErrors(results.filter { !media.contains($0.file) })  // --media failures were said as they came

@@ -76,7 +76,9 @@ struct FlashCommand: ParsableCommand {
             let frames = try FrameTable(csv: framesCSV, json: framesJSON)
             do {
                 let progress = ProgressLine(label: "flash \(path)")
-                let result = try check.run(path: path, frames: frames?.add) { progress.update(done: $0, total: $1, frames: $2) }
+                let clock = ContinuousClock(), started = clock.now
+                var result = try check.run(path: path, frames: frames?.add) { progress.update(done: $0, total: $1, frames: $2) }
+                result.seconds = (clock.now - started).inSeconds
                 progress.finish()
                 try frames?.commit()
                 results.append(result)

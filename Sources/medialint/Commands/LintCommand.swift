@@ -98,7 +98,7 @@ struct LintCommand: ParsableCommand {
             do {
                 let document = try input.read(path)
                 // Findings streamed into the report, a window at a time: a million of them never all in memory.
-                results.append(LintCheck(linter: linter).runStreaming(document, path: path))
+                results.append(CheckResult.timed { LintCheck(linter: linter).runStreaming(document, path: path) })
             } catch let error as CLIError {
                 Console.error(error.message)
                 results.append(CheckResult.unreadable(file: path, check: .lint, reason: error.message, rule: .captionsParse))

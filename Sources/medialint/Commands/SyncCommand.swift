@@ -147,7 +147,9 @@ struct SyncCommand: ParsableCommand {
                         metrics: SyncMetrics(captions: source.label)))
                 continue
             }
-            let outcome = check.check(path: media, media: info, speech: speech, captions: document, source: source.label)
+            let clock = ContinuousClock(), started = clock.now
+            var outcome = check.check(path: media, media: info, speech: speech, captions: document, source: source.label)
+            outcome.result.seconds = (clock.now - started).inSeconds
             guard fixing, let file = fix ?? source.file else {
                 results.append(outcome.result)
                 continue

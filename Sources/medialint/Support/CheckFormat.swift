@@ -1,5 +1,6 @@
 import ArgumentParser
 import Checks
+import Foundation
 import Findings
 import Reports
 
@@ -9,12 +10,16 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
 
     /// The reporter that writes results in this format: text with each check's summary line, SARIF with the rules
     /// described from the catalogue.
-    func reporter(style: TextStyle) -> any CheckReporter {
+    /// SARIF names files relative to the working directory and records `exitStatus` when it is known.
+    func reporter(style: TextStyle, exitStatus: Int32? = nil) -> any CheckReporter {
         switch self {
         case .text: TextReport(style: style, summaryLine: CheckSummary.line(for:))
         case .json: JSONReport()
         case .jsonl: JSONLinesReport()
-        case .sarif: SARIFReport(rules: RuleCatalogue.byID)
+        case .sarif:
+            SARIFReport(
+                rules: RuleCatalogue.byID,
+                baseDirectory: FileManager.default.currentDirectoryPath, exitStatus: exitStatus)
         case .junit: JUnitReport()
         case .html: HTMLReport()
         }

@@ -28,7 +28,7 @@ extension OutputOptions {
     ) throws {
         var status = ExitStatus.of(results, strict: verdicts.strict)
         if failed, status == .ok { status = .checkFailed }
-        let reporter = format.reporter(style: textStyle)
+        let reporter = format.reporter(style: textStyle, exitStatus: status.rawValue)
         let summary = RunSummary(results: results, files: files, exitStatus: status.rawValue)
         if streamed {
             reporter.writeSummary(summary, to: StandardOutput.write)

@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+import TestSupport
+import Testing
+
+/// Output for CI tools, read as they read it: SARIF for code scanning (valid SARIF 2.1.0, files relative to the
+/// working directory, sync findings in the caption file at the cue's line with the media beside, the exit status in
+/// the invocation), JUnit for test reports (a unique name per test case, times).
+@Suite struct CIOutputTests {
+    /// A library with a video whose captions are 1.5 s late and have a cue after its end.
+    static func library() throws -> (URL, cueLine: Int) {
+        let directory = try Medialint.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: directory.appendingPathComponent("talk.mp4").path)
+        #expect(try Medialint.run(["shift", Medialint.media("speech.srt"), "--by", "1.5", "-o", "talk.en.srt"], in: directory).status == 0)
+        let captions = directory.appendingPathComponent("talk.en.srt")
+        let text = try String(contentsOf: captions, encoding: .utf8) + "\n5\n00:00:30,000 --> 00:00:31,000\nAfter the end.\n"
+        try text.write(to: captions, atomically: true, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("00:00:30,000") }) + 1
+        return (directory, line)
+    }
+
+    static func node(_ value: JSONNode?, _ path: String...) -> JSONNode? {
+        var current = value
+        for key in path {
+            if let index = Int(key), case .array(let items)? = current { current = index < items.count ? items[index] : nil } else { current = current?[key] }
+        }
+        return current
+    }
+
+    @Test func sarifLocatesFindingsWhereCodeScanningShowsThem() throws {
+        let (directory, cueLine) = try Self.library()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Medialint.run(["check", ".", "--no-store", "--format", "sarif"], in: directory)
+        #expect(result.status == 1)
+        let document = try JSONNode.parse(result.stdout)
+        let schema = Medialint.root.appendingPathComponent("Tests/ReportsTests/Fixtures/sarif-schema-2.1.0.json").path
+        #expect(JSONSchemaValidator(root: try JSONNode.parse(String(contentsOfFile: schema, encoding: .utf8))).errors(in: document) == [])
+
+        let run = Self.node(document, "runs", "0")
+        #expect(Self.node(run, "invocations", "0", "exitCode") == .integer(1))
+        #expect(Self.node(run, "originalUriBaseIds", "%SRCROOT%", "uri") == .string("file://" + SARIFURI.encode(directory.path) + "/"))
+        guard case .array(let rules)? = Self.node(run, "tool", "driver", "rules"), case .array(let results)? = run?["results"] else {
+            Issue.record("no rules or results")
+            return
+        }
+        for rule in rules { #expect(rule["helpUri"] != nil, "every rule links to its source: \(rule)") }
+        func located(_ id: String) -> JSONNode? { results.first { $0["ruleId"] == .string(id) } }
+        let afterEnd = try #require(located("sync.cue-after-end"))
+        #expect(
+            Self.node(afterEnd, "locations", "0", "physicalLocation", "artifactLocation")
+                == .object(["uri": .string("talk.en.srt"), "uriBaseId": .string("%SRCROOT%")]))
+        #expect(Self.node(afterEnd, "locations", "0", "physicalLocation", "region", "startLine") == .integer(Int64(cueLine)))
+        #expect(Self.node(afterEnd, "relatedLocations", "0", "physicalLocation", "artifactLocation", "uri") == .string("talk.mp4"))
+        let offset = try #require(located("sync.offset"))
+        #expect(Self.node(offset, "locations", "0", "physicalLocation", "artifactLocation", "uri") == .string("talk.en.srt"))
+        #expect(Self.node(offset, "locations", "0", "physicalLocation", "region", "startLine") == .integer(1))
+        let flash = results.first { Self.node($0, "properties", "check") == .string("captions") }
+        #expect(Self.node(flash, "locations", "0", "physicalLocation", "artifactLocation", "uri") == .string("talk.mp4"))
+
+        // Run from elsewhere, a file outside the working directory is an absolute file URI.
+        let outside = try JSONNode.parse(try Medialint.run(["check", directory.path, "--no-store", "--format", "sarif"]).stdout)
+        guard case .array(let far)? = Self.node(outside, "runs", "0", "results") else { throw CocoaError(.coderValueNotFound) }
+        let uri = Self.node(far.first, "locations", "0", "physicalLocation", "artifactLocation")
+        #expect(uri?["uriBaseId"] == nil)
+        if case .string(let text)? = uri?["uri"] { #expect(text.hasPrefix("file://" + SARIFURI.encode(directory.path) + "/")) } else { Issue.record("no uri") }
+    }
+
+    /// One test case per result with a name of its own — a video with two caption files has two sync test cases —
+    /// and the seconds each took; the counts agree with the cases.
+    @Test func junitNamesEveryTestCaseOnceAndTimesIt() throws {
+        let (directory, _) = try Self.library()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.vtt"), toPath: directory.appendingPathComponent("talk.vtt").path)
+        let result = try Medialint.run(["check", ".", "--no-store", "--format", "junit"], in: directory)
+        #expect(result.status == 1)
+        let document = try XMLDocument(xmlString: result.stdout)
+        let cases = try document.nodes(forXPath: "//testsuite[@name='medialint sync']/testcase").compactMap { $0 as? XMLElement }
+        let names = cases.compactMap { $0.attribute(forName: "name")?.stringValue }
+        #expect(names == ["./talk.mp4 [./talk.en.srt]", "./talk.mp4 [./talk.vtt]"])
+        let all = try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
+        #expect(all.count == 6, "captions, two syncs, flash, and the lint of each caption file")
+        for testCase in all {
+            let time = try #require(Double(testCase.attribute(forName: "time")?.stringValue ?? ""), "\(testCase)")
+            #expect(time >= 0 && time < 120)
+        }
+        let flashTime = Double(try document.nodes(forXPath: "//testsuite[@name='medialint flash']/testcase/@time").first?.stringValue ?? "") ?? 0
+        #expect(flashTime > 0, "300 frames were decoded")
+        let failures = try document.nodes(forXPath: "//testcase/failure").count
+        #expect(try document.nodes(forXPath: "/testsuites/@failures").first?.stringValue == String(failures))
+    }
+
+    /// The example GitHub Actions workflow's medialint lines, run as written on a library: the SARIF and JUnit files
+    /// it uploads are made (formats from their names), and the status it fails on is the exit status.
+    @Test func theExampleWorkflowRuns() throws {
+        let (directory, _) = try Self.library()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let media = directory.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        for name in ["talk.mp4", "talk.en.srt"] {
+            try FileManager.default.moveItem(at: directory.appendingPathComponent(name), to: media.appendingPathComponent(name))
+        }
+        let workflow = try String(contentsOf: Medialint.root.appendingPathComponent("Examples/github-actions/medialint.yml"), encoding: .utf8)
+        let lines = workflow.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("medialint ") }
+        #expect(lines.count == 2)
+        var statuses: [Int32] = []
+        for line in lines {
+            let arguments = line.replacingOccurrences(of: "\"$MEDIA\"", with: "media").split(separator: " ").dropFirst().map(String.init)
+            statuses.append(try Medialint.run(arguments, in: directory).status)
+        }
+        #expect(statuses == [1, 1], "the late captions fail, in the check and in the report")
+        let sarif = try JSONNode.parse(String(contentsOf: directory.appendingPathComponent("medialint.sarif"), encoding: .utf8))
+        #expect(sarif["version"] == .string("2.1.0"))
+        let junit = try String(contentsOf: directory.appendingPathComponent("medialint-junit.xml"), encoding: .utf8)
+        #expect(junit.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"medialint\""))
+        #expect(junit.contains("name=\"media/talk.mp4 [media/talk.en.srt]\""))
+    }
+}
