@@ -17,6 +17,9 @@ public struct LibraryChecker: Sendable {
     /// The most memory one file may take to check, in bytes (see `MemoryEstimate`): a file that would need more
     /// becomes an error result before it is read, and the run goes on.
     public var memoryLimitPerFile: Int64 = 2048 << 20
+    /// Told, from the thread checking it, how much of a media file is done (0–1) while it is decoded: the audio
+    /// for speech, then the video for flashing, by seconds of media.
+    public var progress: (@Sendable (_ path: String, _ fraction: Double) -> Void)?
 
     public init(
         flash: FlashCheck = FlashCheck(), sync: SyncCheck = SyncCheck(),
@@ -114,7 +117,11 @@ public struct LibraryChecker: Sendable {
         var speech: MediaSpeech?
         var speechError: MediaError?
         if !info.streams(of: .audio).isEmpty {
-            do { speech = try MediaSpeech.detect(path: path) } catch { speechError = error }
+            let total = info.duration ?? 0
+            // Decoding audio is a fifth of the work when there is video to decode too.
+            let share = info.hasPictureVideo ? 0.2 : 1.0
+            let report = progress.map { report in { @Sendable (seconds: Double) in report(path, total > 0 ? min(1, seconds / total) * share : 0) } }
+            do { speech = try MediaSpeech.detect(path: path, progress: report) } catch { speechError = error }
         }
         var presence = captions.run(path: path, media: info, sources: sources, speech: speech, speechError: speechError)
         presence.seconds = (clock.now - start).inSeconds
@@ -126,7 +133,11 @@ public struct LibraryChecker: Sendable {
         if info.hasPictureVideo {
             results.append(
                 CheckResult.timed {
-                    do throws(MediaError) { return try flash.run(path: path) } catch {
+                    let start = info.streams(of: .audio).isEmpty ? 0.0 : 0.2
+                    let report = progress.map { report in
+                        { (done: Double, total: Double?, _: Int) in report(path, start + (1 - start) * min(1, done / max(total ?? 0, 0.001))) }
+                    }
+                    do throws(MediaError) { return try flash.run(path: path, progress: report) } catch {
                         return CheckResult.unreadable(file: path, check: .flash, reason: error.reason)
                     }
                 })

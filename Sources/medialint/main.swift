@@ -12,6 +12,15 @@ do {
         }
         MediaTimeLimit.current = parsed
     }
+    // A mistyped command: the nearest one named, not a list of unexpected arguments.
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let first = arguments.first, !first.hasPrefix("-"), first != "help" {
+        let names = MediaLintCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        if !names.contains(first) {
+            let hint = CommandSuggestion.nearest(first, in: names).map { "did you mean '\($0)'?" } ?? "the commands are \(names.joined(separator: ", "))"
+            throw CLIError("unknown command '\(first)': \(hint) (medialint --help)")
+        }
+    }
     var command = try MediaLintCommand.parseAsRoot()
     try command.run()
 } catch let error as MediaError {

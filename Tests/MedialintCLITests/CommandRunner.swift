@@ -40,10 +40,10 @@ enum Medialint {
     /// never stalls the run). `whileRunning` gets the process once started (to signal it, say).
     static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: Double = 600, in directory: URL? = nil,
-        whileRunning: ((Process) -> Void)? = nil
+        whileRunning: ((Process) -> Void)? = nil, tool: String? = nil
     ) throws -> CommandResult {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = tool.map { URL(fileURLWithPath: $0) } ?? executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? root
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -70,6 +70,13 @@ enum Medialint {
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self), timedOut: killed.isSet,
             signalled: process.terminationReason == .uncaughtSignal)
+    }
+}
+
+extension Medialint {
+    /// Runs another program (`script`, a browser) the way `run` runs medialint.
+    static func runTool(_ path: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 600) throws -> CommandResult {
+        try run(arguments, timeout: timeout, in: directory, tool: path)
     }
 }
 

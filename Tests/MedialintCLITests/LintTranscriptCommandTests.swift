@@ -44,7 +44,8 @@ import Testing
         let junit = try Medialint.run(["lint", file, "--format", "junit"])
         #expect(
             junit.status == 1
-                && junit.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"medialint\" tests=\"1\" failures=\"1\" errors=\"0\">")
+                && junit.stdout.hasPrefix(
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"medialint\" tests=\"1\" failures=\"1\" errors=\"0\" time=\"")
         )
     }
 

@@ -77,6 +77,9 @@ struct CheckCommand: ParsableCommand {
         let folders = CheckSettingsByFolder(discovery: settings.discovery(), flashProfile: flashProfile, lintProfile: lintProfile)
         var base = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if let maxFileMemory { base.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
+        // Progress in bytes across the run, files in part while they decode.
+        let progress = LibraryProgress()
+        base.progress = { path, fraction in progress.update(path, fraction: fraction) }
         // Settings errors are found before the walk (the settings where the run starts) or during the plan.
         for path in paths { _ = try folders.checker(config: folders.discovery.settings(for: path), base: base) }
         let store = noStore ? nil : try openStore(db)
@@ -102,10 +105,10 @@ struct CheckCommand: ParsableCommand {
         }
         interrupt.resume()
         defer { interrupt.cancel() }
-        let progress = ProgressLine(label: "check", counting: .files)
-        let outcome = run.run(plan) { results, done, total in
+        progress.start(plan.pending.map { plan.items[$0] })
+        let outcome = run.run(plan) { results, _, _ in
+            if let path = results.first?.file { progress.finish(path) }
             if streaming { reporter.write(results, to: StandardOutput.write) }
-            progress.update(done: Double(done), total: Double(total))
         }
         let results = outcome.results
         if let failure = outcome.saveFailure {
@@ -119,13 +122,15 @@ struct CheckCommand: ParsableCommand {
             if !streaming { try? output.emit(results, format: format) }
             throw ExitCode(130)
         }
-        progress.finish()
+        progress.end()
         // Files that could not be checked, each said on standard error (the walk's problems were said already).
         OutputOptions.reportErrors(results.filter { result in !plan.problems.contains { $0.path == result.file } })
         // The summary, in words on standard error whatever the format (JSON Lines also ends with it as a record).
         let files = plan.items.count + plan.problems.count
         let summary = RunSummary(results: results, files: files, exitStatus: 0).text
-        Console.writeError(summary + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n")
+        if !Console.isQuiet {
+            Console.writeError(summary + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n")
+        }
         try output.finish(results, format: format, verdicts: verdicts, files: files, streamed: streaming)
     }
 }

@@ -8,6 +8,14 @@ struct OutputOptions: ParsableArguments {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the output to this file instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Flag(name: [.short, .long], help: "No progress, notes or summaries on standard error (errors and warnings still).")
+    var quiet = false
+
+    func validate() throws {
+        // Read by everything that writes to standard error, from the start of the run.
+        Console.isQuiet = quiet
+    }
+
     /// The style for text output: colour only when printing to a terminal that allows it.
     var textStyle: TextStyle {
         TextStyle(enabled: output == nil && Console.colorAllowed(on: STDOUT_FILENO))
