@@ -16,7 +16,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300
 FUZZ_DIR     := .build-fuzz
 
-.PHONY: all deps build release test demo bench fuzz fuzz-media media install clean help format format-check
+.PHONY: all deps build release test demo bench fuzz fuzz-media media install man clean help format format-check
 
 all: build
 
@@ -29,7 +29,8 @@ help:
 	@echo "make fuzz-media  FUZZ_MEDIA_VARIANTS=$(FUZZ_MEDIA_VARIANTS) damaged media files through probe, flash, sync and check"
 	@echo "make format   format the Swift sources with swift format (.swift-format); make format-check only checks"
 	@echo "make media    rebuild Media/ samples (Media/generate.sh) and the ffprobe records"
-	@echo "make install  install medialint into \$$PREFIX/bin (PREFIX=$(PREFIX))"
+	@echo "make install  install medialint, its man page and shell completions under \$$PREFIX (PREFIX=$(PREFIX), DESTDIR for staging)"
+	@echo "make man      the man page, generated from the command definitions"
 	@echo "make deps     install missing Debian packages (as root, or with sudo)"
 	@echo "make clean    remove build products and generated benchmark media"
 
@@ -167,9 +168,24 @@ fuzz-media: release
 media: deps
 	Media/generate.sh
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
+# The manual page, generated from the command definitions by swift-argument-parser's generate-manual plugin (it builds
+# the package in release mode itself, so `install` links the static release build after it).
+MAN_PAGE := .build/plugins/GenerateManual/outputs/medialint/medialint.1
+
+man: deps
+	$(SWIFT) package generate-manual --authors "the MediaLint authors"
+	@test -f $(MAN_PAGE) && echo "man page: $(MAN_PAGE)"
+
+# The binary, its manual page and shell completions (bash, zsh, fish: file paths, profile names, formats).
+install: man
+	$(MAKE) release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/medialint
+	install -m 644 $(MAN_PAGE) $(DESTDIR)$(PREFIX)/share/man/man1/medialint.1
+	$(RELEASE_BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/medialint
+	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_medialint
+	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/medialint.fish
 
 clean:
 	rm -rf .build $(FUZZ_DIR)

@@ -8,9 +8,11 @@ struct MediaLintCommand: ParsableCommand {
         commandName: ToolInfo.name,
         abstract: "Check that audio and video are accessible: captions, timing, flashing, autoplaying sound.",
         discussion: """
-            Exit status: 0 when nothing is at error severity, 1 when a check fails, 2 for a usage error \
-            or an input that could not be read (the reason is printed on standard error).
-            Shell completions: medialint --generate-completion-script bash|zsh|fish
+            Exit status: 0 when nothing failed (warnings pass unless --strict), 1 when a check fails or a file \
+            could not be checked, 2 for a usage error or a path that does not exist (the reason is printed on \
+            standard error). Settings: .medialint.yml files, from each checked file's folder up.
+            Shell completions (file paths, profiles, formats): medialint --generate-completion-script \
+            bash|zsh|fish; make install installs them and the man page.
             """,
         version: ToolInfo.version,
         subcommands: [

@@ -45,3 +45,28 @@ import Testing
         #expect(unknown.status == 2 && unknown.stderr.contains("the commands are check, report, flash, sync"))
     }
 }
+
+/// Shell completions complete file paths where a command takes files, and profile names where it takes a profile.
+@Suite struct CompletionTests {
+    @Test func bashCompletesPathsAndProfiles() throws {
+        let script = try Medialint.run(["--generate-completion-script", "bash"]).stdout
+        /// The completion a bash function gives after `option` (its case branch).
+        func completion(after option: String, in function: String) -> String? {
+            guard let body = script.components(separatedBy: "\(function)() {").dropFirst().first?.components(separatedBy: "\n}\n").first,
+                let branch = body.components(separatedBy: "'\(option)'").dropFirst().first,
+                let close = branch.firstIndex(of: ")")
+            else { return nil }
+            return branch[branch.index(after: close)...].components(separatedBy: "return").first?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(
+            completion(after: "--flash-profile", in: "_medialint_check") == "__medialint_add_completions -W 'wcag'$'\\n''wcag-aaa'$'\\n''bt1702'$'\\n''kwcag'")
+        #expect(completion(after: "--lint-profile", in: "_medialint_check") == "__medialint_add_completions -W 'netflix'$'\\n''bbc'$'\\n''dcmp'")
+        #expect(completion(after: "--profile", in: "_medialint_lint") == "__medialint_add_completions -W 'netflix'$'\\n''bbc'$'\\n''dcmp'")
+        for (option, function) in [("--config", "_medialint_check"), ("--db", "_medialint_check"), ("-o", "_medialint_flash"), ("--fix", "_medialint_sync")] {
+            #expect(completion(after: option, in: function) == "__medialint_add_completions -f", "\(function) \(option)")
+        }
+        // The paths themselves (positional arguments) complete as files too.
+        let check = try #require(script.components(separatedBy: "_medialint_check() {").dropFirst().first?.components(separatedBy: "\n}\n").first)
+        #expect(check.contains("__medialint_add_completions -f"))
+    }
+}

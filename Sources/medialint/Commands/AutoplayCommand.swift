@@ -30,7 +30,7 @@ struct AutoplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("HTML pages, or folders of them (searched for .html and .htm files).", valueName: "path"))
+    @Argument(help: ArgumentHelp("HTML pages, or folders of them (searched for .html and .htm files).", valueName: "path"), completion: .file())
     var paths: [String] = []
 
     @Option(help: ArgumentHelp("Media paths must stay inside this folder (default: the folder given, or each page's folder).", valueName: "dir"))
@@ -42,7 +42,7 @@ struct AutoplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Sound is what is above this level, in dBFS.", valueName: "dB"))
     var threshold: Double = -50
 
-    @Option(help: ArgumentHelp("Report a media file's length and audible seconds instead of checking pages.", valueName: "file"))
+    @Option(help: ArgumentHelp("Report a media file's length and audible seconds instead of checking pages.", valueName: "file"), completion: .file())
     var media: [String] = []
 
     @Option(

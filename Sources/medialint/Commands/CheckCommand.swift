@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import CaptionQuality
 import Checks
+import FlashDetection
 import Library
 import Findings
 import Reports
@@ -24,13 +26,13 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Files and folders.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Files and folders.", valueName: "path"), completion: .file())
     var paths: [String]
 
     @Option(help: ArgumentHelp("Files checked at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("The results store: unchanged files are not checked again, a stopped run resumes.", valueName: "file"))
+    @Option(help: ArgumentHelp("The results store: unchanged files are not checked again, a stopped run resumes.", valueName: "file"), completion: .file())
     var db: String = ResultStoreDefaults.path
 
     @Option(
@@ -53,10 +55,14 @@ struct CheckCommand: ParsableCommand {
     /// `--format`, else what `-o`'s extension says, else text.
     var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
 
-    @Option(help: ArgumentHelp("Flash thresholds to start from (default: the settings', else wcag).", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp("Flash thresholds to start from (default: the settings', else wcag).", valueName: "profile"),
+        completion: .list(FlashConfiguration.profileNames))
     var flashProfile: String?
 
-    @Option(help: ArgumentHelp("Caption rules to start from (default: the settings', else netflix).", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp("Caption rules to start from (default: the settings', else netflix).", valueName: "profile"), completion: .list(QualityProfile.names)
+    )
     var lintProfile: String?
 
     @OptionGroup var settings: ConfigOptions

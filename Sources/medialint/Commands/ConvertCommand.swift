@@ -15,10 +15,10 @@ struct ConvertCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The caption file to read (or a media file with --track).", valueName: "in"))
+    @Argument(help: ArgumentHelp("The caption file to read (or a media file with --track).", valueName: "in"), completion: .file())
     var input: String
 
-    @Argument(help: ArgumentHelp("The file to write (- for standard output).", valueName: "out"))
+    @Argument(help: ArgumentHelp("The file to write (- for standard output).", valueName: "out"), completion: .file())
     var outputPath: String
 
     @Option(help: ArgumentHelp("The output format (default: from OUT's extension).", valueName: "vtt|srt"))

@@ -23,10 +23,12 @@ struct FlashCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Video files.", valueName: "media"))
+    @Argument(help: ArgumentHelp("Video files.", valueName: "media"), completion: .file())
     var media: [String]
 
-    @Option(help: ArgumentHelp("Thresholds to start from: \(FlashConfiguration.profileNames.joined(separator: ", ")).", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp("Thresholds to start from: \(FlashConfiguration.profileNames.joined(separator: ", ")).", valueName: "profile"),
+        completion: .list(FlashConfiguration.profileNames))
     var profile: String?
 
     @Option(
@@ -38,10 +40,11 @@ struct FlashCommand: ParsableCommand {
     var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
 
     @Option(
-        help: ArgumentHelp("Write each frame's measurements as CSV (time, mean luminance, flashing area, transitions in the last second).", valueName: "file"))
+        help: ArgumentHelp("Write each frame's measurements as CSV (time, mean luminance, flashing area, transitions in the last second).", valueName: "file"),
+        completion: .file())
     var framesCSV: String?
 
-    @Option(help: ArgumentHelp("The same per-frame measurements as JSON.", valueName: "file"))
+    @Option(help: ArgumentHelp("The same per-frame measurements as JSON.", valueName: "file"), completion: .file())
     var framesJSON: String?
 
     @Option(help: ArgumentHelp("The video stream to check (default: the main one).", valueName: "index"))

@@ -33,13 +33,15 @@ struct LintCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Caption files (.vtt, .srt).", valueName: "captions"))
+    @Argument(help: ArgumentHelp("Caption files (.vtt, .srt).", valueName: "captions"), completion: .file())
     var captions: [String]
 
-    @Option(help: ArgumentHelp("Rule numbers to start from: \(QualityProfile.names.joined(separator: ", ")).", valueName: "profile"))
+    @Option(
+        help: ArgumentHelp("Rule numbers to start from: \(QualityProfile.names.joined(separator: ", ")).", valueName: "profile"),
+        completion: .list(QualityProfile.names))
     var profile: String?
 
-    @Option(help: ArgumentHelp("The video the captions belong to: its frame rate and duration.", valueName: "file"))
+    @Option(help: ArgumentHelp("The video the captions belong to: its frame rate and duration.", valueName: "file"), completion: .file())
     var media: String?
 
     @Option(help: ArgumentHelp("Frame rate for frame-based rules (default: the media's, else 24).", valueName: "fps"))

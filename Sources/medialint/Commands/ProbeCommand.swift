@@ -20,7 +20,7 @@ struct ProbeCommand: ParsableCommand {
         case text, json
     }
 
-    @Argument(help: ArgumentHelp("The media file.", valueName: "media"))
+    @Argument(help: ArgumentHelp("The media file.", valueName: "media"), completion: .file())
     var media: String
 
     @Option(

@@ -13,12 +13,13 @@ struct ReportCommand: ParsableCommand {
         discussion: "Nothing is analysed again. Exit status as for check: 1 when a stored result fails or is an error."
     )
 
-    @Option(help: ArgumentHelp("The results store.", valueName: "file"))
+    @Option(help: ArgumentHelp("The results store.", valueName: "file"), completion: .file())
     var db: String = ResultStoreDefaults.path
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("Combine these stores (one per shard) instead of --db; a file found in several counts once.", valueName: "file"))
+        help: ArgumentHelp("Combine these stores (one per shard) instead of --db; a file found in several counts once.", valueName: "file"), completion: .file()
+    )
     var merge: [String] = []
 
     @Option(

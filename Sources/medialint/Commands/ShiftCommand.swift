@@ -14,7 +14,7 @@ struct ShiftCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The caption file.", valueName: "captions"))
+    @Argument(help: ArgumentHelp("The caption file.", valueName: "captions"), completion: .file())
     var captions: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to add (negative: earlier).", valueName: "seconds"))
@@ -23,7 +23,7 @@ struct ShiftCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stretch factor, as a number or a ratio such as 25/23.976.", valueName: "ratio"))
     var scale: Ratio = Ratio(value: 1)
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write (default: standard output).", valueName: "file"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Where to write (default: standard output).", valueName: "file"), completion: .file())
     var outputPath: String?
 
     @OptionGroup var rewrite: InPlaceOptions

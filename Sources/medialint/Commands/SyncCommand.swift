@@ -44,19 +44,19 @@ struct SyncCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The video or audio file (with --reference: the caption file to align).", valueName: "media"))
+    @Argument(help: ArgumentHelp("The video or audio file (with --reference: the caption file to align).", valueName: "media"), completion: .file())
     var media: String
 
-    @Argument(help: ArgumentHelp("The caption file (default: the media's sidecar files and embedded tracks).", valueName: "captions"))
+    @Argument(help: ArgumentHelp("The caption file (default: the media's sidecar files and embedded tracks).", valueName: "captions"), completion: .file())
     var captions: String?
 
-    @Option(help: ArgumentHelp("Write the corrected captions here (format from the extension, else the source's).", valueName: "out"))
+    @Option(help: ArgumentHelp("Write the corrected captions here (format from the extension, else the source's).", valueName: "out"), completion: .file())
     var fix: String?
 
     @Option(
         help: ArgumentHelp(
             "Align the captions to this caption file instead of the media's speech (a translation to its original): sync --reference ORIGINAL.srt CAPTIONS.",
-            valueName: "captions"))
+            valueName: "captions"), completion: .file())
     var reference: String?
 
     @Option(help: ArgumentHelp("Seconds off before a warning, and optionally before an error: 0.1 or 0.1,0.25 (the defaults).", valueName: "warn[,fail]"))

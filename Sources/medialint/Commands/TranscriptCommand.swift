@@ -18,7 +18,7 @@ struct TranscriptCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The caption file (or a media file with --track).", valueName: "captions"))
+    @Argument(help: ArgumentHelp("The caption file (or a media file with --track).", valueName: "captions"), completion: .file())
     var captions: String
 
     @Option(help: "Output format (default: from -o's extension — .md, .html, .json — else text).")

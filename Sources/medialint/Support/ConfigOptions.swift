@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `--config FILE` and `--set SECTION.KEY=VALUE`: the settings every checking command reads the same way.
 struct ConfigOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Settings file (default: the .medialint.yml files from each checked file's folder up).", valueName: "file"))
+    @Option(help: ArgumentHelp("Settings file (default: the .medialint.yml files from each checked file's folder up).", valueName: "file"), completion: .file())
     var config: String?
 
     @Option(

@@ -5,7 +5,9 @@ import Reports
 
 /// `-o FILE`: where a command's output goes (standard output by default). Files are written atomically.
 struct OutputOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the output to this file instead of standard output.", valueName: "file"))
+    @Option(
+        name: [.short, .customLong("output")], help: ArgumentHelp("Write the output to this file instead of standard output.", valueName: "file"),
+        completion: .file())
     var output: String?
 
     @Flag(name: [.short, .long], help: "No progress, notes or summaries on standard error (errors and warnings still).")
