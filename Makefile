@@ -1,6 +1,6 @@
 # MediaLint — every task a developer or CI runs. On a fresh Debian/Ubuntu machine with the Swift
 # toolchain, `make demo` and `make test` install what is missing (FFmpeg's libraries and CLI, espeak-ng,
-# sox, SQLite) and then build and run.
+# sox, SQLite, and Chromium for the test that opens the HTML report headless) and then build and run.
 
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
@@ -10,7 +10,7 @@ RELEASE_BIN  := $(RELEASE_DIR)/medialint
 
 # Debian packages the build, the tests and Media/generate.sh need.
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
-                pkg-config ffmpeg espeak-ng sox libsqlite3-dev time
+                pkg-config ffmpeg espeak-ng sox libsqlite3-dev time chromium
 
 FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300

@@ -156,7 +156,8 @@ public struct FlashCheck: Sendable {
         let metrics = FlashMetrics(
             framesAnalysed: report.framesAnalysed, fps: fps, maxGeneralFlashesPerSecond: report.maxFlashesPerSecond,
             maxRedFlashesPerSecond: report.maxRedFlashesPerSecond, standard: configuration.profile,
-            areaBasis: configuration.areaBasis.rawValue, hdr: stream.video?.color.isHDR ?? false, series: series)
+            areaBasis: configuration.areaBasis.rawValue, hdr: stream.video?.color.isHDR ?? false,
+            flashLimit: configuration.maximumFlashesPerSecond, series: series)
         return CheckResult(file: path, findings: findings, metrics: metrics)
     }
 

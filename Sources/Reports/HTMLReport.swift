@@ -1,8 +1,9 @@
 import Findings
 
-/// Check results as one self-contained HTML page (no external assets, no script): a summary, a table of the
-/// files with their verdicts, and per file each check's findings with SVG charts — luminance and flashes a second over time
-/// with incidents marked (flash), caption cover against detected speech (sync).
+/// Check results as one self-contained HTML page (no external assets, no script): the counts of files and of results
+/// by verdict, a table of the files with their verdicts, and per file each check's findings with SVG charts with
+/// labelled axes — luminance (0–1) and flashes a second against the limit, each on its own scale, incidents shaded
+/// (flash); speech, captions as given and captions once corrected, a lane each (sync).
 public struct HTMLReport: CheckReporter {
     public var title: String
 
@@ -28,7 +29,7 @@ public struct HTMLReport: CheckReporter {
             table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd}
             .pass{color:#176f2c}.warn{color:#8a5a00}.fail{color:#b00020;font-weight:600}.error{color:#b00020}.unverified{color:#285a9c}
             section{margin:2rem 0;border-top:2px solid #eee}svg{background:#fafafa;border:1px solid #ddd;max-width:100%;height:auto}
-            .legend{font-size:13px;color:#555}
+            .legend{font-size:13px;color:#555}td,li,h2,h3{overflow-wrap:anywhere}
             </style>
             </head>
             <body>
@@ -38,11 +39,7 @@ public struct HTMLReport: CheckReporter {
         out.append(xmlEscaped: title)
         out.append("</h1>\n" as StaticString)
         let files = Self.grouped(results)
-        let counts = [Verdict.pass, .warn, .fail, .unverified, .error].map { verdict in (verdict, files.filter { Self.overall($0.results) == verdict }.count) }
-        out.append(
-            "<p>\(files.count) files, \(results.count) results: "
-                + counts.filter { $0.1 > 0 }.map { "<span class=\"\($0.0.rawValue)\">\($0.1) \($0.0.rawValue)</span>" }.joined(separator: ", ")
-                + " · \(ToolInfo.name) \(ToolInfo.version)</p>\n")
+        out.append(Self.headline(files: files, results: results))
         out.append(
             "<table>\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
                 as StaticString)
@@ -67,8 +64,10 @@ public struct HTMLReport: CheckReporter {
                     for finding in result.allFindings { Self.writeItem(finding, to: &out) }
                     out.append("</ul>\n" as StaticString)
                 }
-                if let series = flash?.series, let chart = Self.flashChart(series, findings: result.allFindings) { out.append(chart) }
-                if let timeline = sync?.timeline, let chart = Self.syncChart(timeline) { out.append(chart) }
+                if let flash, let series = flash.series, let chart = Self.flashCharts(series, limit: flash.flashLimit, findings: result.allFindings) {
+                    out.append(chart)
+                }
+                if let sync, let timeline = sync.timeline, let chart = Self.syncChart(timeline, fix: sync.fix) { out.append(chart) }
                 out.handOnIfFull()
             }
             out.append("</section>\n" as StaticString)
@@ -119,53 +118,133 @@ public struct HTMLReport: CheckReporter {
         return order.first { verdict in results.contains { $0.verdict == verdict } } ?? .pass
     }
 
-    static let width = 800.0, height = 160.0
+    /// The counts at the top, each labelled with what it counts: files by their overall verdict (a file's worst
+    /// check), then results (one per check of a file) by verdict.
+    static func headline(files: [(path: String, results: [CheckResult])], results: [CheckResult]) -> String {
+        let order: [Verdict] = [.pass, .warn, .fail, .unverified, .error]
+        func counts(_ verdicts: [Verdict]) -> String {
+            order.compactMap { verdict in
+                let count = verdicts.filter { $0 == verdict }.count
+                return count > 0 ? "<span class=\"\(verdict.rawValue)\">\(count) \(verdict.rawValue)</span>" : nil
+            }.joined(separator: ", ")
+        }
+        return "<p class=\"headline\"><strong>\(files.count) file\(files.count == 1 ? "" : "s")</strong> by their worst check: "
+            + counts(files.map { overall($0.results) })
+            + ". <strong>\(results.count) result\(results.count == 1 ? "" : "s")</strong> (one per check of a file): "
+            + counts(results.map(\.verdict)) + ". \(ToolInfo.name) \(ToolInfo.version)</p>\n"
+    }
 
-    /// Luminance (0–1, grey line) and flashes a second (red line, 3 a second dashed) over time; incidents shaded.
-    static func flashChart(_ series: FlashMetrics.Series, findings: FindingSequence) -> String? {
+    /// The charts' size: the plot right of a margin for the y-axis labels.
+    static let width = 800.0, left = 72.0
+    static var plotWidth: Double { width - left }
+
+    /// The x of `time` on a chart of `duration` seconds.
+    static func x(_ time: Double, _ duration: Double) -> Double { left + time / duration * plotWidth }
+
+    /// Flashing on two charts, each with its own labelled scale: the mean relative luminance (0–1), and flashes a
+    /// second (from 0, past the limit) with the limit drawn and named; incidents shaded on both.
+    static func flashCharts(_ series: FlashMetrics.Series, limit: Double?, findings: FindingSequence) -> String? {
         let (bin, luminance, flashes) = (series.bin, series.luminance, series.flashesPerSecond)
         guard !luminance.isEmpty, bin > 0 else { return nil }
         let duration = Double(luminance.count) * bin
-        let peak = max(5, flashes.max() ?? 0)
-        func x(_ time: Double) -> String { format(time / duration * width) }
-        var svg =
-            "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(height + axisHeight))\" width=\"\(format(width))\" height=\"\(format(height + axisHeight))\">\n"
-            + "<title>Luminance and flashes a second over \(format(duration)) s</title>\n"
+        let limit = limit ?? 3
+        let top = niceCeiling(max(limit + 1, flashes.max() ?? 0))
+        var incidents = ""
         for finding in findings where finding.rule.hasPrefix("flash.") {
             guard let start = finding.start, let end = finding.end else { continue }
-            svg +=
-                "<rect x=\"\(x(start))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * width)))\" height=\"\(format(height))\" fill=\"#ffd6d6\"><title>\(XMLText.escape(finding.message))</title></rect>\n"
+            incidents +=
+                "<rect x=\"\(format(x(start, duration)))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * plotWidth)))\" height=\"HEIGHT\" fill=\"#ffd6d6\"><title>\(XMLText.escape(finding.message))</title></rect>\n"
         }
-        let threshold = height - 3 / peak * height
-        svg += "<line x1=\"0\" y1=\"\(format(threshold))\" x2=\"\(format(width))\" y2=\"\(format(threshold))\" stroke=\"#b00020\" stroke-dasharray=\"4 4\" />\n"
-        svg += polyline(luminance.map { height - $0 * height }, bin: bin, duration: duration, color: "#777")
-        svg += polyline(flashes.map { height - $0 / peak * height }, bin: bin, duration: duration, color: "#b00020")
-        svg += axis(duration: duration, at: height)
-        svg +=
-            "</svg>\n<p class=\"legend\">Grey: mean relative luminance (0–1). Red: flashes a second (dashed: 3 a second; top: \(format(peak))). Shaded: incidents.</p>\n"
-        return svg
+        let height = 100.0
+        var light = chartStart(height: height, title: "Mean relative luminance over \(format(duration)) s")
+        light += incidents.replacingOccurrences(of: "HEIGHT", with: format(height))
+        light += yAxis(label: "luminance", ticks: [0, 0.5, 1], top: 1, height: height)
+        light += polyline(luminance.map { height - $0 * height }, bin: bin, duration: duration, color: "#555")
+        light += axis(duration: duration, at: height) + "</svg>\n"
+        var rate = chartStart(height: height, title: "Flashes a second over \(format(duration)) s, against the limit of \(format(limit))")
+        rate += incidents.replacingOccurrences(of: "HEIGHT", with: format(height))
+        rate += yAxis(label: "flashes/s", ticks: ticks(upTo: top), top: top, height: height)
+        let limitY = height - limit / top * height
+        rate +=
+            "<line x1=\"\(format(left))\" y1=\"\(format(limitY))\" x2=\"\(format(width))\" y2=\"\(format(limitY))\" stroke=\"#b00020\" stroke-dasharray=\"4 4\" />"
+            + "<text x=\"\(format(width - 4))\" y=\"\(format(limitY - 3))\" font-size=\"11\" fill=\"#b00020\" text-anchor=\"end\">limit \(format(limit))/s</text>\n"
+        rate += polyline(flashes.map { height - min($0, top) / top * height }, bin: bin, duration: duration, color: "#b00020")
+        rate += axis(duration: duration, at: height) + "</svg>\n"
+        return light + rate
+            + "<p class=\"legend\">Top: mean relative luminance (0 black – 1 white). Below: flashes in the second before each moment; dashed, the most allowed (\(format(limit)) a second). Shaded: incidents.</p>\n"
     }
 
-    /// Speech (grey) and caption cover (blue) per bin, as given.
-    static func syncChart(_ timeline: SyncMetrics.Timeline) -> String? {
+    /// Speech, caption cover as given and, when a fix was found, the caption cover once corrected — one lane each,
+    /// named on the left — per bin.
+    static func syncChart(_ timeline: SyncMetrics.Timeline, fix: SyncMetrics.Fix? = nil) -> String? {
         let (bin, speech, captions) = (timeline.bin, timeline.speech, timeline.captions)
         guard !speech.isEmpty, bin > 0 else { return nil }
         let duration = Double(speech.count) * bin
-        let barWidth = width / Double(speech.count)
-        var svg =
-            "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(90 + axisHeight))\" width=\"\(format(width))\" height=\"\(format(90 + axisHeight))\">\n"
-            + "<title>Captions against detected speech over \(format(duration)) s</title>\n"
-        for (index, value) in speech.enumerated() where value > 0 {
-            svg +=
-                "<rect x=\"\(format(Double(index) * barWidth))\" y=\"\(format(40 - value * 35))\" width=\"\(format(barWidth))\" height=\"\(format(value * 35))\" fill=\"#888\" />\n"
+        let barWidth = plotWidth / Double(speech.count)
+        var lanes: [(label: String, values: [Double], color: String)] = [("speech", speech, "#888"), ("captions", captions, "#285a9c")]
+        if let fix, abs(fix.offset) >= 0.001 || abs(fix.scale - 1) >= 1e-6 {
+            // Where each bin's captions land once the fix (new = old × scale + offset) is applied.
+            let corrected = (0..<captions.count).map { index -> Double in
+                let source = ((Double(index) + 0.5) * bin - fix.offset) / fix.scale
+                let from = Int((source / bin).rounded(.down))
+                return from >= 0 && from < captions.count ? captions[from] : 0
+            }
+            lanes.append(("corrected", corrected, "#176f2c"))
         }
-        for (index, value) in captions.enumerated() where value > 0 {
+        let laneHeight = 30.0, gap = 8.0
+        let height = Double(lanes.count) * (laneHeight + gap)
+        var svg = chartStart(height: height, title: "Captions against detected speech over \(format(duration)) s")
+        for (row, lane) in lanes.enumerated() {
+            let bottom = Double(row) * (laneHeight + gap) + laneHeight
             svg +=
-                "<rect x=\"\(format(Double(index) * barWidth))\" y=\"50\" width=\"\(format(barWidth))\" height=\"\(format(min(1, value) * 35))\" fill=\"#285a9c\" />\n"
+                "<text x=\"\(format(left - 6))\" y=\"\(format(bottom - laneHeight / 2 + 4))\" font-size=\"11\" fill=\"#555\" text-anchor=\"end\">\(lane.label)</text>\n"
+            for (index, value) in lane.values.enumerated() where value > 0 {
+                let barHeight = min(1, value) * laneHeight
+                svg +=
+                    "<rect x=\"\(format(left + Double(index) * barWidth))\" y=\"\(format(bottom - barHeight))\" width=\"\(format(barWidth))\" height=\"\(format(barHeight))\" fill=\"\(lane.color)\" />\n"
+            }
         }
-        svg += axis(duration: duration, at: 90)
-        svg += "</svg>\n<p class=\"legend\">Top, grey: speech detected in the audio. Bottom, blue: caption cues as given (\(format(bin)) s a bar).</p>\n"
+        svg += axis(duration: duration, at: height) + "</svg>\n"
+        let correctedNote = lanes.count > 2 ? " Green: the captions once corrected by the fix found." : ""
         return svg
+            + "<p class=\"legend\">Grey: speech detected in the audio. Blue: caption cues as given (\(format(bin)) s a bar).\(correctedNote)</p>\n"
+    }
+
+    /// An SVG chart's opening: its size (the plot, then the time axis below) and its title.
+    static func chartStart(height: Double, title: String) -> String {
+        "<svg role=\"img\" viewBox=\"0 0 \(format(width)) \(format(height + axisHeight))\" width=\"\(format(width))\" height=\"\(format(height + axisHeight))\">\n"
+            + "<title>\(XMLText.escape(title))</title>\n"
+    }
+
+    /// A y-axis on the left: a rule, ticks with their values, and what is measured.
+    static func yAxis(label: String, ticks: [Double], top: Double, height: Double) -> String {
+        var svg = "<g font-size=\"11\" fill=\"#555\" stroke=\"#999\"><line x1=\"\(format(left))\" y1=\"0\" x2=\"\(format(left))\" y2=\"\(format(height))\" />\n"
+        for tick in ticks {
+            let y = height - tick / top * height
+            svg +=
+                "<line x1=\"\(format(left - 4))\" y1=\"\(format(y))\" x2=\"\(format(left))\" y2=\"\(format(y))\" />"
+                + "<text x=\"\(format(left - 6))\" y=\"\(format(min(height - 1, max(9, y + 4))))\" text-anchor=\"end\" stroke=\"none\">\(format(tick))</text>\n"
+        }
+        svg +=
+            "<text x=\"4\" y=\"\(format(height / 2 + 4))\" stroke=\"none\" font-weight=\"600\">\(label)</text>\n"
+        return svg + "</g>\n"
+    }
+
+    /// The smallest of 5, 10, 20, 50 … at least `value`.
+    static func niceCeiling(_ value: Double) -> Double {
+        var top = 5.0
+        var step = 0
+        while top < value {
+            top *= step % 3 == 2 ? 2.5 : 2  // 5, 10, 20, 50, 100, 200, 500 …
+            step += 1
+        }
+        return top
+    }
+
+    /// Ticks from 0 to `top` (4 to 6 of them, at 1, 2, 5 × a power of ten).
+    static func ticks(upTo top: Double) -> [Double] {
+        let step = [1.0, 2, 5, 10, 20, 50].first { top / $0 <= 5 } ?? top / 5
+        return stride(from: 0, through: top + step / 1000, by: step).map { $0 }
     }
 
     static let axisHeight = 18.0
@@ -175,11 +254,12 @@ public struct HTMLReport: CheckReporter {
         guard duration > 0 else { return "" }
         let steps: [Double] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400]
         let step = steps.first { $0 >= duration / 8 } ?? duration / 8
-        var svg = "<g font-size=\"11\" fill=\"#555\" stroke=\"#999\"><line x1=\"0\" y1=\"\(format(y))\" x2=\"\(format(width))\" y2=\"\(format(y))\" />\n"
+        var svg =
+            "<g font-size=\"11\" fill=\"#555\" stroke=\"#999\"><line x1=\"\(format(left))\" y1=\"\(format(y))\" x2=\"\(format(width))\" y2=\"\(format(y))\" />\n"
         var tick = 0.0
         while tick <= duration + step / 1000 {
-            let x = tick / duration * width
-            let anchor = x < 20 ? "start" : x > width - 20 ? "end" : "middle"
+            let x = Self.x(tick, duration)
+            let anchor = x < left + 20 ? "start" : x > width - 20 ? "end" : "middle"
             svg +=
                 "<line x1=\"\(format(x))\" y1=\"\(format(y))\" x2=\"\(format(x))\" y2=\"\(format(y + 4))\" />"
                 + "<text x=\"\(format(x))\" y=\"\(format(y + 15))\" text-anchor=\"\(anchor)\" stroke=\"none\">\(timeLabel(tick, minutes: duration >= 120))</text>\n"
@@ -197,7 +277,7 @@ public struct HTMLReport: CheckReporter {
     }
 
     static func polyline(_ ys: [Double], bin: Double, duration: Double, color: String) -> String {
-        let points = ys.enumerated().map { "\(format((Double($0.offset) + 0.5) * bin / duration * width)),\(format($0.element))" }.joined(separator: " ")
+        let points = ys.enumerated().map { "\(format(x((Double($0.offset) + 0.5) * bin, duration))),\(format($0.element))" }.joined(separator: " ")
         return "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\"\(points)\" />\n"
     }
 

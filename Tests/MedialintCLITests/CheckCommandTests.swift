@@ -92,7 +92,7 @@ import Testing
                 })
         }
         let flashing = try section("flashing.mp4")
-        #expect(try flashing.nodes(forXPath: ".//svg").count == 1)
+        #expect(try flashing.nodes(forXPath: ".//svg").count == 2, "luminance, and flashes a second, each on its own scale")
         #expect(try flashing.nodes(forXPath: ".//svg/rect").count >= 1, "incidents marked")
         #expect(try flashing.nodes(forXPath: ".//polyline").count == 2)
         for name in ["good.mp4", "late.mp4"] {

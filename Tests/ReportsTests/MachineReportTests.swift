@@ -108,7 +108,8 @@ struct HTMLReportTests {
             ],
             metrics: FlashMetrics(
                 framesAnalysed: 180, fps: 30, maxGeneralFlashesPerSecond: 5, maxRedFlashesPerSecond: 0, standard: "wcag", areaBasis: "field",
-                hdr: false, series: FlashMetrics.Series(bin: 1, luminance: [0.2, 0.8, 0.1, 0.9, 0.5, 0.5], flashesPerSecond: [0, 1, 5, 5, 0, 0]))),
+                hdr: false, flashLimit: 3,
+                series: FlashMetrics.Series(bin: 1, luminance: [0.2, 0.8, 0.1, 0.9, 0.5, 0.5], flashesPerSecond: [0, 1, 5, 5, 0, 0]))),
         CheckResult(
             file: "clips/talk.mp4", check: .captions,
             findings: [Finding(ruleID: "lint.line-length", severity: .warning, message: "line too long", start: 1, end: 2)]),
@@ -121,6 +122,7 @@ struct HTMLReportTests {
     static var syncMetrics: SyncMetrics {
         var metrics = SyncMetrics(captions: "clips/talk.en.srt", mediaDuration: 1.5)
         metrics.timeline = SyncMetrics.Timeline(bin: 0.5, speech: [0, 1, 0.5], captions: [0, 1, 1.2])
+        metrics.fix = SyncMetrics.Fix(offset: -0.5, scale: 1)
         return metrics
     }
 
@@ -131,7 +133,11 @@ struct HTMLReportTests {
         let root = try #require(document.rootElement())
         #expect(root.attribute(forName: "lang")?.stringValue == "en")
         #expect(try document.nodes(forXPath: "//h1").count == 1)
-        #expect(try document.nodes(forXPath: "//main/p").first?.stringValue == "3 files, 4 results: 1 warn, 1 fail, 1 error · medialint \(ToolInfo.version)")
+        // Files counted by their worst check, results by their own verdict: each count says what it counts.
+        #expect(
+            try document.nodes(forXPath: "//main/p").first?.stringValue
+                == "3 files by their worst check: 1 warn, 1 fail, 1 error. 4 results (one per check of a file): 1 pass, 1 warn, 1 fail, 1 error. medialint \(ToolInfo.version)"
+        )
         let rows = try document.nodes(forXPath: "//tbody/tr").map { $0.children?.map { $0.stringValue ?? "" } ?? [] }
         #expect(
             rows == [
@@ -141,20 +147,46 @@ struct HTMLReportTests {
             ])
         #expect(try document.nodes(forXPath: "//section").count == 3, "one section a file")
         #expect(try document.nodes(forXPath: "//section[2]/h3").map { $0.stringValue ?? "" } == ["captions warn", "sync · clips/talk.en.srt pass"])
-        #expect(try document.nodes(forXPath: "//svg").count == 2)
-        #expect(try document.nodes(forXPath: "//section[1]//polyline").count == 2, "luminance and flashes")
-        #expect(try document.nodes(forXPath: "//section[1]//rect").count == 1, "the incident")
+        #expect(try document.nodes(forXPath: "//svg").count == 3, "luminance, flashes a second, sync")
+        #expect(try document.nodes(forXPath: "//section[1]//polyline").count == 2, "luminance and flashes, each on its own chart")
+        #expect(try document.nodes(forXPath: "//section[1]//rect").count == 2, "the incident, on both")
         #expect(
-            (try document.nodes(forXPath: "//section[1]//rect").first as? XMLElement)?.attribute(forName: "x")?.stringValue == "266.7", "2 s of 6 s on 800 px")
-        #expect(try document.nodes(forXPath: "//section[2]//rect").count == 4, "2 speech bars, 2 caption bars")
+            (try document.nodes(forXPath: "//section[1]//rect").first as? XMLElement)?.attribute(forName: "x")?.stringValue == "314.7",
+            "2 s of 6 s on the 728 px right of the 72 px axis")
+        // Labelled scales: luminance 0–1; flashes a second 0–5 with the limit named.
+        let labels = try document.nodes(forXPath: "//section[1]//svg//text").map { $0.stringValue ?? "" }
+        #expect(labels.contains("luminance") && labels.contains("flashes/s") && labels.contains("limit 3/s"), "\(labels)")
+        #expect(labels.prefix(4) == ["0", "0.5", "1", "luminance"])
+        #expect(try document.nodes(forXPath: "//section[2]//svg//text").prefix(3).map { $0.stringValue ?? "" } == ["speech", "captions", "corrected"])
+        #expect(try document.nodes(forXPath: "//section[2]//rect").count == 6, "2 speech bars, 2 caption bars, 2 corrected bars")
+        // Corrected by -0.5 s: the captions of bins 1 and 2 land in bins 0 and 1.
+        let corrected = try document.nodes(forXPath: "//section[2]//rect[@fill='#176f2c']").compactMap {
+            ($0 as? XMLElement)?.attribute(forName: "x")?.stringValue
+        }
+        #expect(corrected == ["72", "314.7"])
         #expect(try document.nodes(forXPath: "//section[3]//li").first?.stringValue == "error truncated <file> media.unreadable")
     }
 
     static let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// What the page logs to the console in headless Chromium.
-    static func consoleMessages(of html: String) throws -> [String] {
+    /// A script the test adds to the page (the report itself has none): on load, a console error for anything wider
+    /// than the window — the page, or an element of it.
+    static let layoutProbe = """
+        <script>
+        addEventListener('load', () => {
+          const width = document.documentElement.clientWidth;
+          if (document.documentElement.scrollWidth > width + 1) console.error('overflow: the page is ' + document.documentElement.scrollWidth + ' px wide in ' + width);
+          for (const element of document.querySelectorAll('main, main *')) {
+            const box = element.getBoundingClientRect();
+            if (box.right > width + 1) { console.error('overflow: <' + element.tagName + '> ends at ' + Math.round(box.right) + ' px of ' + width); break; }
+          }
+        });
+        </script>
+        """
+
+    /// What the page logs to the console in headless Chromium, in a window `width` pixels wide.
+    static func consoleMessages(of html: String, width: Int = 1280) throws -> [String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-html-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -164,7 +196,8 @@ struct HTMLReportTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         process.arguments = [
             "120", browser!, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
-            "--user-data-dir=\(directory.path)/profile", "--enable-logging=stderr", "--v=0", "--dump-dom", page.absoluteString,
+            "--user-data-dir=\(directory.path)/profile", "--enable-logging=stderr", "--v=0", "--window-size=\(width),900", "--dump-dom",
+            page.absoluteString,
         ]
         let log = directory.appendingPathComponent("stderr.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -181,6 +214,12 @@ struct HTMLReportTests {
     /// page with a script error does log one — the harness can tell.
     @Test(.enabled(if: browser != nil, "Chromium is not installed")) func opensInHeadlessChromium() throws {
         #expect(try Self.consoleMessages(of: HTMLReport().report(Self.results)) == [])
+        // Laid out on a desktop and on a phone, nothing is wider than the window (the charts scale down).
+        let probed = HTMLReport().report(Self.results).replacingOccurrences(of: "</body>", with: Self.layoutProbe + "</body>")
+        for width in [1280, 390] { #expect(try Self.consoleMessages(of: probed, width: width) == [], "at \(width) px") }
+        let wide = try Self.consoleMessages(
+            of: "<!DOCTYPE html><html><body><main><p style=\"width:3000px\">wide</p></main>" + Self.layoutProbe + "</body></html>")
+        #expect(!wide.isEmpty && wide.allSatisfy { $0.contains("overflow") }, "the probe sees an overflow: \(wide)")
         let broken = try Self.consoleMessages(of: "<!DOCTYPE html><html><body><script>undefinedFunction()</script></body></html>")
         #expect(broken.count == 1 && broken[0].contains("ReferenceError"), "\(broken)")
     }

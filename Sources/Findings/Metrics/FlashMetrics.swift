@@ -11,6 +11,8 @@ public struct FlashMetrics: CheckMetrics, Equatable {
     public var maxRedFlashesPerSecond: Double
     /// The profile judged by (`wcag`, `itu`, `kwcag` …).
     public var standard: String
+    /// The most flashes allowed in any second (the profile's, or the settings').
+    public var flashLimit: Double?
     /// The most flashes a second the frame rate can show (half of it), to the millisecond.
     public var samplingLimit: Double
     /// What area a flash must cover (`viewport`, `screen` …).
@@ -21,7 +23,7 @@ public struct FlashMetrics: CheckMetrics, Equatable {
 
     public init(
         framesAnalysed: Int, fps: Double, maxGeneralFlashesPerSecond: Double, maxRedFlashesPerSecond: Double, standard: String,
-        areaBasis: String, hdr: Bool, series: Series? = nil
+        areaBasis: String, hdr: Bool, flashLimit: Double? = nil, series: Series? = nil
     ) {
         self.framesAnalysed = framesAnalysed
         self.fps = NumberText.rounded(fps)
@@ -29,6 +31,7 @@ public struct FlashMetrics: CheckMetrics, Equatable {
         self.maxGeneralFlashesPerSecond = maxGeneralFlashesPerSecond
         self.maxRedFlashesPerSecond = maxRedFlashesPerSecond
         self.standard = standard
+        self.flashLimit = flashLimit.map { NumberText.rounded($0) }
         samplingLimit = NumberText.rounded(fps / 2)
         self.areaBasis = areaBasis
         self.hdr = hdr
