@@ -8,12 +8,33 @@ import Foundation
 public enum CaptionSidecars {
     /// The sidecar caption files of the media at `path`, sorted by name.
     public static func find(for path: String) -> [String] {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent()
-        let stem = url.deletingPathExtension().lastPathComponent
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return find(for: path, among: names)
+    }
+
+    /// Folder listings kept for many lookups in the same folders (a library run's plan): each folder is listed once.
+    public final class FolderCache {
+        private var names: [String: [String]] = [:]
+
+        public init() {}
+
+        /// `CaptionSidecars.find(for:)`, the folder listed once.
+        public func find(for path: String) -> [String] {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if names[directory] == nil {
+                names[directory] = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            }
+            return CaptionSidecars.find(for: path, among: names[directory] ?? [])
+        }
+    }
+
+    /// The sidecars of the media at `path` among `names`, the entries of its folder.
+    static func find(for path: String, among names: [String]) -> [String] {
+        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return names.filter { name in
-            guard CaptionFormat(pathExtension: (name as NSString).pathExtension) != nil else { return false }
+            // The name first: most of a large folder is other files.
+            guard name.hasPrefix(stem), CaptionFormat(pathExtension: (name as NSString).pathExtension) != nil else { return false }
             let base = (name as NSString).deletingPathExtension
             return base == stem || (base.hasPrefix(stem + ".") && SidecarTags(base.dropFirst(stem.count + 1)) != nil)
         }

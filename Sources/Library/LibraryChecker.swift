@@ -35,19 +35,21 @@ public struct LibraryChecker: Sendable {
         self.jobs = max(1, jobs)
     }
 
-    /// Checks every item; each item's results, in item order. Once `stop` says so, no new item is started
-    /// (the ones being checked finish) and the items never started have no results.
-    /// `checkers`, when given, holds the checker for each item (settings set up by folder); this one's `jobs` apply.
+    /// Checks every item, handing each item's results to `finished` as it is done (from the thread that checked it;
+    /// nothing is kept here). Once `stop` says so, no new item is started (the ones being checked finish); returns
+    /// which items were checked. `checkers`, when given, holds the checker for each item (settings set up by
+    /// folder); this one's `jobs` apply.
+    @discardableResult
     public func runEach(
         _ items: [LibraryItem], checkers: [LibraryChecker]? = nil, stop: (@Sendable () -> Bool)? = nil,
         finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil
-    ) -> [[CheckResult]] {
+    ) -> [Bool] {
         let checkers = checkers?.map { checker in
             var checker = checker
             if jobs > 1 { checker.flash.decodeThreads = 1 }
             return checker
         }
-        let slots = LockedValue([[CheckResult]](repeating: [], count: items.count))
+        let started = LockedValue([Bool](repeating: false, count: items.count))
         let next = LockedValue(0)
         /// The next index no worker has taken, if any is left.
         @Sendable func take() -> Int? {
@@ -60,12 +62,12 @@ public struct LibraryChecker: Sendable {
         let workers = min(jobs, max(1, items.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while stop?() != true, let index = take() {
+                started.update { $0[index] = true }
                 let results = (checkers?[index] ?? self).check(items[index])
-                slots.update { $0[index] = results }
                 finished?(index, results)
             }
         }
-        return slots.value
+        return started.value
     }
 
     /// The results for one file.

@@ -21,65 +21,67 @@ public final class LibraryRun: Sendable {
         self.setup = setup
     }
 
-    /// What a run will do: the files and the problems met finding them, and for each file its stored results when
-    /// they can be reused.
+    /// What a run will do: the files and the problems met finding them, and for each file whether the store holds
+    /// results it can reuse.
     public struct Plan: Sendable {
         public let items: [LibraryItem]
         public let problems: [LibraryProblem]
-        /// For each item, its stored results (shown under the name this run gives the file), or nil.
-        public let stored: [[CheckResult]?]
+        /// For each item, the store's row of its reusable results, or nil (to be checked).
+        let storedRows: [Int64?]
         let stamps: [FileStamp?]
-        /// For each item, the checker set up for its folder; nil: the run's checker for every item.
-        let checkers: [LibraryChecker]?
+        /// The distinct checkers set up by folder, and for each item the index of its own; nil: the run's checker
+        /// for every item.
+        let checkers: [LibraryChecker]
+        let checkerOfItem: [Int]?
 
         /// The items to check: those without stored results.
-        public var pending: [Int] { items.indices.filter { stored[$0] == nil } }
-        /// The problems as error results, then the stored results, in item order: what is known before checking.
-        public var knownResults: [CheckResult] { problems.map { $0.result(check: .media) } + stored.compactMap { $0 }.flatMap { $0 } }
+        public var pending: [Int] { items.indices.filter { storedRows[$0] == nil } }
+        /// How many items have stored results to reuse.
+        public var reusable: Int { storedRows.lazy.filter { $0 != nil }.count }
+        /// The problems as error results: what is known before anything is read.
+        public var problemResults: [CheckResult] { problems.map { $0.result(check: .media) } }
     }
 
     /// Finds the files under `paths` (only those of `shard`, none that `folders` leaves out), the checker for each
-    /// when `folders` sets them up by folder, and what the store already holds for them. Throws what `folders` throws.
+    /// when `folders` sets them up by folder, and which of them the store holds results for. Throws what `folders`
+    /// throws.
     public func plan(_ paths: [String], shard: LibraryShard? = nil, folders: (any FolderSettings)? = nil) throws -> Plan {
         var (items, problems) = try LibraryScanner.scan(paths, skip: { try folders?.excludes($0) ?? false })
         if let shard {
             items = items.filter { shard.contains($0.path) }
             problems = problems.filter { shard.contains($0.path) }
         }
-        var checkers: [LibraryChecker]?
-        var setups = [String](repeating: setup, count: items.count)
+        var checkers: [LibraryChecker] = []
+        var checkerOfItem: [Int]?
+        var settingsOfChecker: [String] = []
         if let folders {
-            var list: [LibraryChecker] = []
-            for (index, item) in items.enumerated() {
+            var known: [String: Int] = [:]
+            checkerOfItem = try items.map { item in
                 let (checker, settings) = try folders.checker(for: item, base: checker)
-                list.append(checker)
-                if !settings.isEmpty { setups[index] += " settings=\(settings)" }
+                if let index = known[settings] { return index }
+                known[settings] = checkers.count
+                checkers.append(checker)
+                settingsOfChecker.append(settings)
+                return checkers.count - 1
             }
-            checkers = list
         }
-        var stored = [[CheckResult]?](repeating: nil, count: items.count)
         var stamps = [FileStamp?](repeating: nil, count: items.count)
+        var storedRows = [Int64?](repeating: nil, count: items.count)
         if let store {
+            let sidecars = CaptionSidecars.FolderCache()
             for (index, item) in items.enumerated() {
-                let companions = item.kind == .media ? CaptionSidecars.find(for: item.path) : []
-                stamps[index] = FileStamp.of(item.path, companions: companions, setup: setups[index])
-                // Stored under the file's real path: shown under the name this run gives it.
-                if let stamp = stamps[index], let results = try? store.results(for: stamp) {
-                    stored[index] = results.map { result in
-                        var result = result
-                        result.file = item.path
-                        return result
-                    }
-                }
+                let companions = item.kind == .media ? sidecars.find(for: item.path) : []
+                let settings = checkerOfItem.map { settingsOfChecker[$0[index]] } ?? ""
+                stamps[index] = FileStamp.of(item.path, companions: companions, setup: settings.isEmpty ? setup : setup + " settings=\(settings)")
             }
+            // Stored under the file's real path: shown under the name this run gives it.
+            storedRows = (try? store.reusableRows(for: stamps)) ?? storedRows
         }
-        return Plan(items: items, problems: problems, stored: stored, stamps: stamps, checkers: checkers)
+        return Plan(items: items, problems: problems, storedRows: storedRows, stamps: stamps, checkers: checkers, checkerOfItem: checkerOfItem)
     }
 
     /// What a run gave.
     public struct Outcome: Sendable {
-        /// The problems' error results, then every file's results in item order (files never checked have none).
-        public var results: [CheckResult]
         /// Files checked in this run, and files whose stored results were reused.
         public var checked: Int
         public var reused: Int
@@ -91,17 +93,32 @@ public final class LibraryRun: Sendable {
         public var saveFailures: Int
     }
 
-    /// Checks the pending files of `plan`. `finished` is told each file's results as it is done, and how many of
-    /// the `total` pending files are done — one call at a time, in the order files finish (results are saved before).
-    public func run(_ plan: Plan, finished: (@Sendable (_ results: [CheckResult], _ done: Int, _ total: Int) -> Void)? = nil) -> Outcome {
+    /// The order a run hands results over in.
+    public enum Order: Sendable {
+        /// Item order (the problems first): a report reads the same whatever order files finish in. Results that
+        /// finish early wait for those before them.
+        case items
+        /// Stored results first, then each file as soon as it is done.
+        case finished
+    }
+
+    /// Checks the pending files of `plan` and hands over every result — the problems' error results, the stored
+    /// results (under the names this run gives the files) and each checked file's — to `deliver`, one call at a
+    /// time, in `order`; nothing is kept here, so memory does not grow with the library. `finished` is told each
+    /// checked file's path as it is done (its results are saved before), in the order files finish.
+    public func run(
+        _ plan: Plan, order: Order = .items, deliver: @escaping @Sendable ([CheckResult]) -> Void,
+        finished: (@Sendable (_ path: String) -> Void)? = nil
+    ) -> Outcome {
         let pending = plan.pending
         let store = store
         let stamps = plan.stamps
         let saveFailure = LockedValue<(first: String?, count: Int)>((nil, 0))
-        let done = LockedValue(0)
-        let checked = checker.runEach(
-            pending.map { plan.items[$0] }, checkers: plan.checkers.map { checkers in pending.map { checkers[$0] } },
-            stop: { [stopped] in stopped.value }
+        let delivery = LockedValue(InOrderDelivery(plan: plan, store: store, order: order, deliver: deliver))
+        delivery.update { $0.start() }
+        let checkers = plan.checkerOfItem.map { indices in pending.map { plan.checkers[indices[$0]] } }
+        let started = checker.runEach(
+            pending.map { plan.items[$0] }, checkers: checkers, stop: { [stopped] in stopped.value }
         ) { index, results in
             if let store, let stamp = stamps[pending[index]] {
                 do { try store.save(stamp, results: results) } catch {
@@ -109,24 +126,107 @@ public final class LibraryRun: Sendable {
                     saveFailure.update { $0 = ($0.first ?? line, $0.count + 1) }
                 }
             }
-            done.update { count in
-                count += 1
-                finished?(results, count, pending.count)
-            }
+            delivery.update { $0.finished(item: pending[index], results: results) }
+            finished?(plan.items[pending[index]].path)
         }
-        var perItem = plan.stored
-        let wasStopped = stopped.value
-        for (offset, index) in pending.enumerated() where !(wasStopped && checked[offset].isEmpty) { perItem[index] = checked[offset] }
+        delivery.update { $0.end() }
         let failure = saveFailure.value
-        let unchecked = perItem.filter { $0 == nil }.count
+        let checked = started.filter { $0 }.count
         return Outcome(
-            results: plan.problems.map { $0.result(check: .media) } + perItem.compactMap { $0 }.flatMap { $0 },
-            checked: pending.count - unchecked, reused: plan.items.count - pending.count, unchecked: unchecked,
-            wasStopped: wasStopped, saveFailure: failure.first, saveFailures: failure.count)
+            checked: checked, reused: plan.items.count - pending.count, unchecked: pending.count - checked,
+            wasStopped: stopped.value, saveFailure: failure.first, saveFailures: failure.count)
+    }
+
+    /// `run`, keeping every result in item order (for reports that need them all before they start, and tests).
+    public func runKeepingResults(_ plan: Plan, finished: (@Sendable (_ path: String) -> Void)? = nil) -> (outcome: Outcome, results: [CheckResult]) {
+        let kept = LockedValue([CheckResult]())
+        let outcome = run(plan, deliver: { results in kept.update { $0 += results } }, finished: finished)
+        return (outcome, kept.value)
     }
 
     /// Starts no new file; the ones being checked finish (and are saved). Safe from any thread.
     public func stop() { stopped.update { $0 = true } }
 
     public var isStopped: Bool { stopped.value }
+}
+
+/// Hands a run's results over in the order asked for, holding only what waits for a file before it: stored results
+/// are read from the store in batches as their turn comes.
+struct InOrderDelivery {
+    let plan: LibraryRun.Plan
+    let store: ResultStore?
+    let order: LibraryRun.Order
+    let deliver: @Sendable ([CheckResult]) -> Void
+    /// The next item to hand over (item order), and the results of later items already done.
+    private var next = 0
+    private var waiting: [Int: [CheckResult]] = [:]
+    /// Stored results read ahead, by row.
+    private var readAhead: [Int64: [CheckResult]] = [:]
+    static let batch = 256
+
+    init(plan: LibraryRun.Plan, store: ResultStore?, order: LibraryRun.Order, deliver: @escaping @Sendable ([CheckResult]) -> Void) {
+        self.plan = plan
+        self.store = store
+        self.order = order
+        self.deliver = deliver
+    }
+
+    /// The problems, then (item order) every item up to the first to be checked, or (finished order) every stored one.
+    mutating func start() {
+        let problems = plan.problemResults
+        if !problems.isEmpty { deliver(problems) }
+        switch order {
+        case .items: advance(final: false)
+        case .finished:
+            for index in plan.items.indices where plan.storedRows[index] != nil { deliver(stored(index)) }
+        }
+    }
+
+    mutating func finished(item: Int, results: [CheckResult]) {
+        switch order {
+        case .finished: deliver(results)
+        case .items:
+            waiting[item] = results
+            advance(final: false)
+        }
+    }
+
+    /// The run is over: what still waits is handed over; items never checked (a stopped run) are passed by.
+    mutating func end() {
+        if order == .items { advance(final: true) }
+    }
+
+    private mutating func advance(final: Bool) {
+        while next < plan.items.count {
+            if plan.storedRows[next] != nil {
+                deliver(stored(next))
+            } else if let results = waiting.removeValue(forKey: next) {
+                deliver(results)
+            } else if !final {
+                return
+            }
+            next += 1
+        }
+    }
+
+    /// The stored results of item `index`, named as this run names the file.
+    private mutating func stored(_ index: Int) -> [CheckResult] {
+        guard let row = plan.storedRows[index] else { return [] }
+        if readAhead[row] == nil, let store {
+            // This row and the next stored ones, a batch at a time.
+            var rows: [Int64] = []
+            var cursor = index
+            while cursor < plan.items.count, rows.count < Self.batch {
+                if let later = plan.storedRows[cursor] { rows.append(later) }
+                cursor += 1
+            }
+            readAhead = (try? store.results(inRows: rows)) ?? [:]
+        }
+        let path = plan.items[index].path
+        return (readAhead.removeValue(forKey: row) ?? []).map { result in
+            var result = result
+            result.file = path
+            return result
+        }
+    }
 }

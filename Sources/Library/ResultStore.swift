@@ -146,6 +146,32 @@ public final class ResultStore: @unchecked Sendable {
         return try Self.decode(text)
     }
 
+    /// For each stamp, the row holding results made for exactly that state of the file, else nil — every file
+    /// looked up in one read transaction.
+    public func reusableRows(for stamps: [FileStamp?]) throws -> [Int64?] {
+        try database.read { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT rowid FROM checked_file WHERE path = ? AND size = ? AND modified = ? AND fingerprint = ? AND setup = ?")
+            return try stamps.map { stamp in
+                guard let stamp else { return nil }
+                return try Int64.fetchOne(statement, arguments: [stamp.path, stamp.size, stamp.modified, stamp.fingerprint, stamp.setup])
+            }
+        }
+    }
+
+    /// The results stored in `rows` (from `reusableRows`), by row; rows gone since are left out.
+    public func results(inRows rows: [Int64]) throws -> [Int64: [CheckResult]] {
+        let texts = try database.read { db in
+            var texts: [Int64: String] = [:]
+            let statement = try db.cachedStatement(sql: "SELECT results FROM checked_file WHERE rowid = ?")
+            for row in rows {
+                if let text = try String.fetchOne(statement, arguments: [row]) { texts[row] = text }
+            }
+            return texts
+        }
+        return try texts.mapValues(Self.decode)
+    }
+
     /// Stores a file's results (replacing what was there), in a transaction of its own.
     public func save(_ stamp: FileStamp, results: [CheckResult]) throws {
         let text = CheckResult.json(results)

@@ -5,7 +5,7 @@ import MediaIO
 // Each benchmark prints our time, the reference's time, their ratio and the target from its issue.
 //
 //   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, flash, captions, sync, quality, library,
-//                                     convert, shapes, reports)
+//                                     convert, shapes, reports, hostile, scale)
 //   MediaLintBench decode-luma FILE   decode FILE's video to luma planes (a worker the benchmarks time)
 //   MediaLintBench parse-captions F   parse a caption file 3 times, print the best seconds and cues (a worker)
 //   MediaLintBench parse-captions-once F   the same, once (for its peak memory)
@@ -33,7 +33,7 @@ do {
         try CaptionBench.transcribe(path: arguments[1])
     case "render-findings" where arguments.count >= 2:
         try CaptionBench.renderFindings(path: arguments[1], options: Array(arguments.dropFirst(2)))
-    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile":
+    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:

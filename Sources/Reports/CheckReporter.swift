@@ -13,12 +13,18 @@ public protocol CheckReporter: Sendable {
 
     /// Writes what closes a streamed report: the run's summary (JSON Lines' last line). Nothing for the others.
     func writeSummary(_ summary: RunSummary, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void)
+
+    /// A writer of this report in parts, results added in order (`ReportStream`); nil when the report needs every
+    /// result before it starts.
+    func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)?
 }
 
 extension CheckReporter {
     public var streams: Bool { false }
 
     public func writeSummary(_ summary: RunSummary, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {}
+
+    public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? { nil }
 
     /// The report of `results`, as text.
     public func report(_ results: [CheckResult]) -> String {

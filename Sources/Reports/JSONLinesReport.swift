@@ -22,4 +22,8 @@ public struct JSONLinesReport: CheckReporter {
         writer.endLine()
         writer.finish()
     }
+
+    public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? {
+        JSONLinesReportParts(self, output: output)
+    }
 }

@@ -10,4 +10,8 @@ public struct JSONReport: CheckReporter {
         writer.endLine()
         writer.finish()
     }
+
+    public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? {
+        JSONReportParts(output: output)
+    }
 }

@@ -11,11 +11,15 @@ public struct RunSummary: Sendable, Equatable {
     public var exitStatus: Int32
 
     public init(results: [CheckResult], files: Int? = nil, exitStatus: Int32) {
+        var tally = ResultTally()
+        tally.add(results)
+        self.init(tally: tally, files: files, exitStatus: exitStatus)
+    }
+
+    public init(tally: ResultTally, files: Int? = nil, exitStatus: Int32) {
         self.files = files
-        self.results = results.count
-        var verdicts: [Verdict: Int] = [:]
-        for result in results { verdicts[result.verdict, default: 0] += 1 }
-        self.verdicts = verdicts
+        self.results = tally.results
+        self.verdicts = tally.verdicts
         self.exitStatus = exitStatus
     }
 
@@ -46,5 +50,18 @@ public struct RunSummary: Sendable, Equatable {
         writer.key("tool"); writer.string(ToolInfo.name)
         writer.key("version"); writer.string(ToolInfo.version)
         writer.endObject()
+    }
+}
+
+/// Results counted by verdict as they come: what a run's summary and exit status need, without keeping the results.
+public struct ResultTally: Sendable, Equatable {
+    public private(set) var results = 0
+    public private(set) var verdicts: [Verdict: Int] = [:]
+
+    public init() {}
+
+    public mutating func add(_ results: [CheckResult]) {
+        self.results += results.count
+        for result in results { verdicts[result.verdict, default: 0] += 1 }
     }
 }

@@ -114,4 +114,8 @@ extension TextReport {
         }
         out.finish()
     }
+
+    public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? {
+        TextReportParts(self, output: output)
+    }
 }

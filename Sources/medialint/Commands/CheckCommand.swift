@@ -97,47 +97,86 @@ struct CheckCommand: ParsableCommand {
         let plan = try run.plan(paths, shard: shard, folders: folders)
         for problem in plan.problems { Console.error("\(problem.path): \(problem.message)") }
 
-        // A streaming report (JSON Lines) to standard output: what is known at once, then each file as it is done.
-        let reporter = format.reporter(style: output.textStyle)
-        let streaming = reporter.streams && output.output == nil
-        if streaming { reporter.write(plan.knownResults, to: StandardOutput.write) }
-        // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler {
-            run.stop()
-            Console.writeError("\nmedialint: stopping after the files being checked (Ctrl-C again to quit at once)\n")
-            TemporaryFiles.restoreHandler(for: SIGINT)
+        // The report is written as the results come, in item order (JSON Lines to standard output: each file as
+        // soon as it is done); SARIF, JUnit and HTML keep the results until the end. Only counts are kept here.
+        var status = ExitStatus.ok
+        var wasStopped = false
+        try output.stream { sink in
+            let write: (UnsafeBufferPointer<UInt8>) -> Void
+            if output.output == nil || output.output == "-" {
+                write = { StandardOutput.write($0) }
+            } else {
+                write = { sink.write($0) }
+            }
+            (status, wasStopped) = runAndReport(plan, run: run, store: store, progress: progress, write: write)
         }
-        interrupt.resume()
-        defer { interrupt.cancel() }
-        progress.start(plan.pending.map { plan.items[$0] })
-        let outcome = run.run(plan) { results, _, _ in
-            if let path = results.first?.file { progress.finish(path) }
-            if streaming { reporter.write(results, to: StandardOutput.write) }
-        }
-        let results = outcome.results
-        if let failure = outcome.saveFailure {
-            Console.warning(
-                "\(db): results could not be saved (\(failure)); the next run checks \(outcome.saveFailures == 1 ? "that file" : "those \(outcome.saveFailures) files") again"
-            )
-        }
-        if outcome.wasStopped {
-            let unchecked = outcome.unchecked
-            Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
-            if !streaming { try? output.emit(results, format: format) }
-            throw ExitCode(130)
-        }
-        progress.end()
-        // Files that could not be checked, each said on standard error (the walk's problems were said already).
-        OutputOptions.reportErrors(results.filter { result in !plan.problems.contains { $0.path == result.file } })
-        // The summary, in words on standard error whatever the format (JSON Lines also ends with it as a record).
-        let files = plan.items.count + plan.problems.count
-        let summary = RunSummary(results: results, files: files, exitStatus: 0).text
-        if !Console.isQuiet {
-            Console.writeError(summary + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n")
-        }
-        try output.finish(results, format: format, verdicts: verdicts, files: files, streamed: streaming)
+        if wasStopped { throw ExitCode(130) }
+        if status != .ok { throw ExitCode(status.rawValue) }
+    }
+
+    /// Runs `plan`, writing the report with `write` as results come; the exit status, and whether Ctrl-C stopped it.
+    private func runAndReport(
+        _ plan: LibraryRun.Plan, run: LibraryRun, store: ResultStore?, progress: LibraryProgress,
+        write: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> (status: ExitStatus, stopped: Bool) {
+        let order: LibraryRun.Order = format == .jsonl && output.output == nil ? .finished : .items
+        let problemPaths = Set(plan.problems.map(\.path))
+        let totals = RunTotals()
+        let format = format, style = output.textStyle
+        let report = ReportStream(make: { format.reporter(style: style, exitStatus: $0) }, output: write)
+            // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
+            signal(SIGINT, SIG_IGN)
+            let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+            interrupt.setEventHandler {
+                run.stop()
+                Console.writeError("\nmedialint: stopping after the files being checked (Ctrl-C again to quit at once)\n")
+                TemporaryFiles.restoreHandler(for: SIGINT)
+            }
+            interrupt.resume()
+            defer { interrupt.cancel() }
+            progress.start(plan.pending.map { plan.items[$0] })
+            let outcome = run.run(
+                plan, order: order,
+                deliver: { results in
+                    totals.add(results)
+                    // Files that could not be checked, each said on standard error (the walk's problems were already).
+                    OutputOptions.reportErrors(results.filter { !problemPaths.contains($0.file) })
+                    report.add(results)
+                },
+                finished: { path in progress.finish(path) })
+            if let failure = outcome.saveFailure {
+                Console.warning(
+                    "\(db): results could not be saved (\(failure)); the next run checks \(outcome.saveFailures == 1 ? "that file" : "those \(outcome.saveFailures) files") again"
+                )
+            }
+            let files = plan.items.count + plan.problems.count
+            if outcome.wasStopped {
+                let unchecked = outcome.unchecked
+                Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
+                report.finish(RunSummary(tally: totals.tally, files: files, exitStatus: 130))
+                return (.ok, true)
+            }
+            progress.end()
+            let status = ExitStatus.of(totals.tally, missingFile: totals.missingFile, strict: verdicts.strict)
+            let summary = RunSummary(tally: totals.tally, files: files, exitStatus: status.rawValue)
+            // The summary, in words on standard error whatever the format (JSON Lines also ends with it as a record).
+            if !Console.isQuiet {
+                Console.writeError(summary.text + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n")
+            }
+            report.finish(summary)
+            return (status, false)
+    }
+}
+
+/// What a check run counts of its results as they come (one call at a time: the run serialises delivery).
+private final class RunTotals: @unchecked Sendable {
+    private(set) var tally = ResultTally()
+    /// An error result names a file that does not exist (a path given that is not there: exit status 2).
+    private(set) var missingFile = false
+
+    func add(_ results: [CheckResult]) {
+        tally.add(results)
+        if !missingFile { missingFile = ExitStatus.namesMissingFile(results) }
     }
 }
 

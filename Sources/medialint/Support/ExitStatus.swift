@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Reports
 
 /// The exit statuses of the command-line contract (docs/cli.md, "Exit status").
 enum ExitStatus: Int32 {
@@ -14,9 +15,21 @@ enum ExitStatus: Int32 {
     /// The status check results give: 2 when a file named does not exist, 1 when a result failed or could not be
     /// checked (or warned, with `strict`), else 0.
     static func of(_ results: [CheckResult], strict: Bool) -> ExitStatus {
-        if results.contains(where: { $0.verdict == .error && !exists($0.file) }) { return .usageError }
-        let failing: Set<Verdict> = strict ? [.fail, .error, .warn] : [.fail, .error]
-        return results.contains { failing.contains($0.verdict) } ? .checkFailed : .ok
+        var tally = ResultTally()
+        tally.add(results)
+        return of(tally, missingFile: namesMissingFile(results), strict: strict)
+    }
+
+    /// The status of results counted in `tally`; `missingFile`: one of them is an error for a file that does not exist.
+    static func of(_ tally: ResultTally, missingFile: Bool, strict: Bool) -> ExitStatus {
+        if missingFile { return .usageError }
+        let failing: [Verdict] = strict ? [.fail, .error, .warn] : [.fail, .error]
+        return failing.contains { tally.verdicts[$0, default: 0] > 0 } ? .checkFailed : .ok
+    }
+
+    /// True when one of `results` is an error for a file that does not exist (a path named that is not there).
+    static func namesMissingFile(_ results: [CheckResult]) -> Bool {
+        results.contains { $0.verdict == .error && !exists($0.file) }
     }
 
     /// True when something (a file, a folder, a dangling link) is at `path`.

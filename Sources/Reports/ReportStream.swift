@@ -1,0 +1,107 @@
+import Findings
+
+/// A report written while a run goes on: results are added in the order they are to appear, batch by batch, and the
+/// report is closed with the run's summary. Text, JSON and JSON Lines are written as the results come (nothing is
+/// kept: memory does not grow with the run); SARIF, JUnit and HTML need every result before they start (rules,
+/// counts, the headline) and keep them until `finish`. One call at a time (the caller serialises them).
+public final class ReportStream: @unchecked Sendable {
+    private let make: (_ exitStatus: Int32?) -> any CheckReporter
+    private let output: (UnsafeBufferPointer<UInt8>) -> Void
+    private let parts: (any ReportParts)?
+    private var kept: [CheckResult] = []
+
+    /// `make` gives the reporter (told the exit status once it is known, for the reports that record it); `output`
+    /// takes the report's bytes a chunk at a time, in order.
+    public init(
+        make: @escaping (_ exitStatus: Int32?) -> any CheckReporter, output: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        self.make = make
+        self.output = output
+        parts = make(nil).parts(to: output)
+    }
+
+    /// True when the report keeps every result until `finish` (SARIF, JUnit, HTML).
+    public var keepsResults: Bool { parts == nil }
+
+    public func add(_ results: [CheckResult]) {
+        if let parts { parts.add(results) } else { kept += results }
+    }
+
+    /// Closes the report with `summary` (JSON Lines' last line; SARIF records its exit status).
+    public func finish(_ summary: RunSummary) {
+        if let parts {
+            parts.end(summary)
+        } else {
+            let reporter = make(summary.exitStatus)
+            reporter.write(kept, to: output)
+            reporter.writeSummary(summary, to: output)
+            kept = []
+        }
+    }
+}
+
+/// A report written in parts: `add` for each batch of results in order, then `end`; together the bytes of the
+/// reporter's `write` of them all followed by its `writeSummary`.
+public protocol ReportParts: AnyObject {
+    func add(_ results: [CheckResult])
+    func end(_ summary: RunSummary)
+}
+
+/// Text: a block per result, a blank line between blocks.
+final class TextReportParts: ReportParts {
+    let report: TextReport
+    let output: (UnsafeBufferPointer<UInt8>) -> Void
+    private var first = true
+
+    init(_ report: TextReport, output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        self.report = report
+        self.output = output
+    }
+
+    func add(_ results: [CheckResult]) {
+        var out = ByteWriter(chunkHandler: output)
+        for result in results {
+            if !first { out.append(0x0A) }
+            first = false
+            report.write(result, metricsLine: report.summaryLine(result), to: &out)
+            out.handOnIfFull()
+        }
+        out.finish()
+    }
+
+    func end(_ summary: RunSummary) {}
+}
+
+/// The JSON envelope, opened at once, a result at a time in its `results` array, closed at the end.
+final class JSONReportParts: ReportParts {
+    private var writer: JSONWriter
+
+    init(output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        writer = JSONWriter(pretty: true, chunkHandler: output)
+        CheckReport.writeStart(to: &writer)
+    }
+
+    func add(_ results: [CheckResult]) {
+        for result in results { result.write(to: &writer) }
+    }
+
+    func end(_ summary: RunSummary) {
+        CheckReport.writeEnd(to: &writer)
+        writer.endLine()
+        writer.finish()
+    }
+}
+
+/// JSON Lines: a line a result, the summary last.
+final class JSONLinesReportParts: ReportParts {
+    let report: JSONLinesReport
+    let output: (UnsafeBufferPointer<UInt8>) -> Void
+
+    init(_ report: JSONLinesReport, output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        self.report = report
+        self.output = output
+    }
+
+    func add(_ results: [CheckResult]) { report.write(results, to: output) }
+    func end(_ summary: RunSummary) { report.writeSummary(summary, to: output) }
+}
