@@ -69,10 +69,13 @@ public final class LibraryRun: Sendable {
         var storedRows = [Int64?](repeating: nil, count: items.count)
         if let store {
             let sidecars = CaptionSidecars.FolderCache()
+            let realPaths = RealPaths()
             for (index, item) in items.enumerated() {
                 let companions = item.kind == .media ? sidecars.find(for: item.path) : []
                 let settings = checkerOfItem.map { settingsOfChecker[$0[index]] } ?? ""
-                stamps[index] = FileStamp.of(item.path, companions: companions, setup: settings.isEmpty ? setup : setup + " settings=\(settings)")
+                stamps[index] = FileStamp.of(
+                    item.path, realPath: realPaths.of(item.path), companions: companions,
+                    setup: settings.isEmpty ? setup : setup + " settings=\(settings)")
             }
             // Stored under the file's real path: shown under the name this run gives it.
             storedRows = (try? store.reusableRows(for: stamps)) ?? storedRows

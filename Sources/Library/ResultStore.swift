@@ -19,6 +19,11 @@ public struct FileStamp: Sendable, Equatable {
     /// The stamp of the file at `path` (with `companions`, e.g. its caption sidecars, folded in); nil when
     /// it cannot be read.
     public static func of(_ path: String, companions: [String] = [], setup: String) -> FileStamp? {
+        of(path, realPath: PathContainment.realPath(path), companions: companions, setup: setup)
+    }
+
+    /// `of(_:companions:setup:)` with the file's real path known (`RealPaths`).
+    static func of(_ path: String, realPath: String?, companions: [String] = [], setup: String) -> FileStamp? {
         guard let (size, modified, hash) = measure(path) else { return nil }
         var fingerprint = hash
         var stampModified = modified
@@ -28,7 +33,7 @@ public struct FileStamp: Sendable, Equatable {
             stampModified = max(stampModified, companionModified)
         }
         return FileStamp(
-            path: PathContainment.realPath(path) ?? path, size: size, modified: stampModified,
+            path: realPath ?? path, size: size, modified: stampModified,
             fingerprint: String(fingerprint, radix: 16), setup: setup)
     }
 
@@ -42,6 +47,25 @@ public struct FileStamp: Sendable, Equatable {
             hash = FNV1a.hash(file.read(count: 65_536, at: size - 65_536), seed: hash)
         }
         return (size, file.modified, hash)
+    }
+}
+
+/// Real paths of many files in few folders: each folder resolved once, a file that is not itself a link named in
+/// its folder's real path (what `realpath(3)` gives, without a `readlink` for every component of every file).
+final class RealPaths {
+    private var folders: [String: String?] = [:]
+
+    func of(_ path: String) -> String? {
+        var info = stat()
+        guard let slash = path.lastIndex(of: "/"), lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
+            return PathContainment.realPath(path)
+        }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        if folders[folder] == nil { folders[folder] = .some(PathContainment.realPath(folder)) }
+        guard let real = folders[folder] ?? nil else { return PathContainment.realPath(path) }
+        let name = path[path.index(after: slash)...]
+        guard !name.isEmpty, name != ".", name != ".." else { return PathContainment.realPath(path) }
+        return real == "/" ? "/" + name : real + "/" + name
     }
 }
 

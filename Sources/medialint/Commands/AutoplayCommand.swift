@@ -45,13 +45,10 @@ struct AutoplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Report a media file's length and audible seconds instead of checking pages.", valueName: "file"), completion: .file())
     var media: [String] = []
 
-    @Option(
-        name: .customLong("format"),
-        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
-    var formatOption: CheckFormat?
+    @OptionGroup var formatChoice: CheckFormatOptions
 
     /// `--format`, else what `-o`'s extension says, else text.
-    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
+    var format: CheckFormat { formatChoice.format(writingTo: output) }
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var verdicts: VerdictOptions

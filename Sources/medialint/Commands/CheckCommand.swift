@@ -47,13 +47,10 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check only shard K of N (files split by a hash of their path: shards are disjoint and together complete).", valueName: "K/N"))
     var shard: LibraryShard?
 
-    @Option(
-        name: .customLong("format"),
-        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
-    var formatOption: CheckFormat?
+    @OptionGroup var formatChoice: CheckFormatOptions
 
     /// `--format`, else what `-o`'s extension says, else text.
-    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
+    var format: CheckFormat { formatChoice.format(writingTo: output) }
 
     @Option(
         help: ArgumentHelp("Flash thresholds to start from (default: the settings', else wcag).", valueName: "profile"),
@@ -124,47 +121,47 @@ struct CheckCommand: ParsableCommand {
         let totals = RunTotals()
         let format = format, style = output.textStyle
         let report = ReportStream(make: { format.reporter(style: style, exitStatus: $0) }, output: write)
-            // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
-            signal(SIGINT, SIG_IGN)
-            let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-            interrupt.setEventHandler {
-                run.stop()
-                Console.writeError("\nmedialint: stopping after the files being checked (Ctrl-C again to quit at once)\n")
-                TemporaryFiles.restoreHandler(for: SIGINT)
-            }
-            interrupt.resume()
-            defer { interrupt.cancel() }
-            progress.start(plan.pending.map { plan.items[$0] })
-            let outcome = run.run(
-                plan, order: order,
-                deliver: { results in
-                    totals.add(results)
-                    // Files that could not be checked, each said on standard error (the walk's problems were already).
-                    OutputOptions.reportErrors(results.filter { !problemPaths.contains($0.file) })
-                    report.add(results)
-                },
-                finished: { path in progress.finish(path) })
-            if let failure = outcome.saveFailure {
-                Console.warning(
-                    "\(db): results could not be saved (\(failure)); the next run checks \(outcome.saveFailures == 1 ? "that file" : "those \(outcome.saveFailures) files") again"
-                )
-            }
-            let files = plan.items.count + plan.problems.count
-            if outcome.wasStopped {
-                let unchecked = outcome.unchecked
-                Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
-                report.finish(RunSummary(tally: totals.tally, files: files, exitStatus: 130))
-                return (.ok, true)
-            }
-            progress.end()
-            let status = ExitStatus.of(totals.tally, missingFile: totals.missingFile, strict: verdicts.strict)
-            let summary = RunSummary(tally: totals.tally, files: files, exitStatus: status.rawValue)
-            // The summary, in words on standard error whatever the format (JSON Lines also ends with it as a record).
-            if !Console.isQuiet {
-                Console.writeError(summary.text + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n")
-            }
-            report.finish(summary)
-            return (status, false)
+        // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler {
+            run.stop()
+            Console.writeError("\nmedialint: stopping after the files being checked (Ctrl-C again to quit at once)\n")
+            TemporaryFiles.restoreHandler(for: SIGINT)
+        }
+        interrupt.resume()
+        defer { interrupt.cancel() }
+        progress.start(plan.pending.map { plan.items[$0] })
+        let outcome = run.run(
+            plan, order: order,
+            deliver: { results in
+                totals.add(results)
+                // Files that could not be checked, each said on standard error (the walk's problems were already).
+                OutputOptions.reportErrors(results.filter { !problemPaths.contains($0.file) })
+                report.add(results)
+            },
+            finished: { path in progress.finish(path) })
+        if let failure = outcome.saveFailure {
+            Console.warning(
+                "\(db): results could not be saved (\(failure)); the next run checks \(outcome.saveFailures == 1 ? "that file" : "those \(outcome.saveFailures) files") again"
+            )
+        }
+        let files = plan.items.count + plan.problems.count
+        if outcome.wasStopped {
+            let unchecked = outcome.unchecked
+            Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
+            report.finish(RunSummary(tally: totals.tally, files: files, exitStatus: 130))
+            return (.ok, true)
+        }
+        progress.end()
+        let status = ExitStatus.of(totals.tally, missingFile: totals.missingFile, strict: verdicts.strict)
+        let summary = RunSummary(tally: totals.tally, files: files, exitStatus: status.rawValue)
+        // The summary, in words on standard error whatever the format (JSON Lines also ends with it as a record).
+        if !Console.isQuiet {
+            Console.writeError(summary.text + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n")
+        }
+        report.finish(summary)
+        return (status, false)
     }
 }
 

@@ -31,13 +31,10 @@ struct FlashCommand: ParsableCommand {
         completion: .list(FlashConfiguration.profileNames))
     var profile: String?
 
-    @Option(
-        name: .customLong("format"),
-        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
-    var formatOption: CheckFormat?
+    @OptionGroup var formatChoice: CheckFormatOptions
 
     /// `--format`, else what `-o`'s extension says, else text.
-    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
+    var format: CheckFormat { formatChoice.format(writingTo: output) }
 
     @Option(
         help: ArgumentHelp("Write each frame's measurements as CSV (time, mean luminance, flashing area, transitions in the last second).", valueName: "file"),

@@ -22,13 +22,10 @@ struct ReportCommand: ParsableCommand {
     )
     var merge: [String] = []
 
-    @Option(
-        name: .customLong("format"),
-        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
-    var formatOption: CheckFormat?
+    @OptionGroup var formatChoice: CheckFormatOptions
 
     /// `--format`, else what `-o`'s extension says, else text.
-    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
+    var format: CheckFormat { formatChoice.format(writingTo: output) }
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var verdicts: VerdictOptions

@@ -65,13 +65,10 @@ struct SyncCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The audio stream to listen to (default: the main one).", valueName: "index"))
     var audioStream: Int?
 
-    @Option(
-        name: .customLong("format"),
-        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
-    var formatOption: CheckFormat?
+    @OptionGroup var formatChoice: CheckFormatOptions
 
     /// `--format`, else what `-o`'s extension says, else text.
-    var format: CheckFormat { formatOption ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text }
+    var format: CheckFormat { formatChoice.format(writingTo: output) }
 
     @OptionGroup var rewrite: InPlaceOptions
     @OptionGroup var settings: ConfigOptions

@@ -25,3 +25,16 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
         }
     }
 }
+
+/// `--format` of the check commands, with `-o`'s extension as the default.
+struct CheckFormatOptions: ParsableArguments {
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
+    var chosen: CheckFormat?
+
+    /// `--format`, else what `output`'s file extension says, else text.
+    func format(writingTo output: OutputOptions) -> CheckFormat {
+        chosen ?? output.impliedFormat(CheckFormat.init(rawValue:)) ?? .text
+    }
+}

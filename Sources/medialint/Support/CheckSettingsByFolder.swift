@@ -18,8 +18,20 @@ final class CheckSettingsByFolder: FolderSettings {
         self.lintProfile = lintProfile
     }
 
+    /// The settings of each folder met (by the name the walk gives it): a library's files share few folders.
+    private var inFolder: [String: ConfigFile] = [:]
+
     func checker(for item: LibraryItem, base: LibraryChecker) throws -> (checker: LibraryChecker, settings: String) {
-        try checker(config: discovery.settings(for: item.path), base: base)
+        try checker(config: settings(inFolderOf: item.path), base: base)
+    }
+
+    /// The settings for the files in `path`'s folder.
+    private func settings(inFolderOf path: String) throws -> ConfigFile {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? ""
+        if let known = inFolder[folder] { return known }
+        let settings = try discovery.settings(inFolder: ConfigDiscovery.absolute(folder.isEmpty ? "." : folder))
+        inFolder[folder] = settings
+        return settings
     }
 
     /// `base` with the checks `config` and the profile options set up.
@@ -40,6 +52,6 @@ final class CheckSettingsByFolder: FolderSettings {
     }
 
     func excludes(_ path: String) throws -> Bool {
-        try discovery.settings(inFolder: ConfigDiscovery.absolute((path as NSString).deletingLastPathComponent)).excludes(path)
+        try settings(inFolderOf: path).excludes(path)
     }
 }
