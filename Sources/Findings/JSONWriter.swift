@@ -12,6 +12,11 @@ public struct JSONWriter: ~Copyable {
     /// Where the text goes.
     public var out: ByteWriter
     public let pretty: Bool
+    /// With `pretty`: the members and elements of containers this deep or less get a line each; deeper containers are
+    /// written on one line, compact (a long list of records one to a line). No limit by default.
+    public var lineBreakDepth = Int.max
+    /// How many containers are open where the next value goes.
+    public var openContainers: Int { depth }
     private let streams: Bool
     /// How deep the open containers go, and for each of the first 64 whether it has no member or element yet
     /// (bit `depth - 1`); deeper containers' flags are in `deeperFirst`.
@@ -107,9 +112,9 @@ public struct JSONWriter: ~Copyable {
         // The separator, the line break and indent, and the quoted name with its colon, in one write.
         let length = name.utf8CodeUnitCount
         let comma = depth > 0 && !isFirst
+        let pretty = self.pretty && depth <= lineBreakDepth
         let indent = pretty && depth > 0 ? 2 * depth : -1
         if depth > 0 { setFirst(false) }
-        let pretty = self.pretty
         out.write(atMost: length + indent + 6) { target in
             var i = 0
             if comma { target[0] = UInt8(ascii: ","); i = 1 }
@@ -140,7 +145,7 @@ public struct JSONWriter: ~Copyable {
     @inline(__always)
     private mutating func appendColon() {
         append(UInt8(ascii: ":"))
-        if pretty { append(UInt8(ascii: " ")) }
+        if pretty, depth <= lineBreakDepth { append(UInt8(ascii: " ")) }
         afterKey = true
     }
 
@@ -148,7 +153,7 @@ public struct JSONWriter: ~Copyable {
     private mutating func end(_ closing: UInt8) {
         let empty = isFirst
         pop()
-        if pretty, !empty { newline() }
+        if pretty, !empty, depth < lineBreakDepth { newline() }
         append(closing)
         if streams { out.handOnIfFull() }
     }
@@ -162,7 +167,7 @@ public struct JSONWriter: ~Copyable {
         } else {
             append(UInt8(ascii: ","))
         }
-        if pretty { newline() }
+        if pretty, depth <= lineBreakDepth { newline() }
     }
 
     @inline(__always)

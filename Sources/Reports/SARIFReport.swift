@@ -110,6 +110,10 @@ public struct SARIFReport: CheckReporter {
         writer.endArray()
         writer.key("results")
         writer.beginArray()
+        // A result a line: a large report stays readable, and half the size of one indented throughout.
+        let lineBreakDepth = writer.lineBreakDepth
+        writer.lineBreakDepth = writer.openContainers
+        defer { writer.lineBreakDepth = lineBreakDepth }
         for result in results {
             // Sync findings are about a caption file: there, with the media they were timed against beside.
             var primary = result.file
@@ -120,10 +124,22 @@ public struct SARIFReport: CheckReporter {
                 primary = captions
                 related = captions == result.file ? nil : result.file
             }
+            // Said once for all the result's findings (a file may have hundreds of thousands).
+            let primaryLocation = artifactLocation(primary)
+            let relatedLocation = related.map(artifactLocation)
+            // Findings of one rule tend to come together: its index looked up once for a run of them.
+            var lastRule: (id: String, index: Int)?
             for finding in result.allFindings {
+                let index: Int
+                if let lastRule, lastRule.id == finding.rule {
+                    index = lastRule.index
+                } else {
+                    index = ruleIndex[finding.rule] ?? 0
+                    lastRule = (finding.rule, index)
+                }
                 writer.beginObject()
                 writer.key("ruleId"); writer.string(finding.rule)
-                writer.key("ruleIndex"); writer.integer(ruleIndex[finding.rule] ?? 0)
+                writer.key("ruleIndex"); writer.integer(index)
                 writer.key("level"); writer.string(Self.level(finding.severity))
                 writer.key("message"); writer.beginObject(); writer.key("text"); writer.string(finding.message); writer.endObject()
                 writer.key("locations")
@@ -131,7 +147,7 @@ public struct SARIFReport: CheckReporter {
                 writer.beginObject()
                 writer.key("physicalLocation")
                 writer.beginObject()
-                writer.key("artifactLocation"); writeArtifactLocation(primary, to: &writer)
+                writer.key("artifactLocation"); writeArtifactLocation(primaryLocation, to: &writer)
                 writer.key("region")
                 writer.beginObject()
                 writer.key("startLine"); writer.integer(max(1, finding.line ?? 1))
@@ -142,14 +158,14 @@ public struct SARIFReport: CheckReporter {
                 writer.endObject()
                 writer.endObject()
                 writer.endArray()
-                if let related {
+                if let relatedLocation {
                     writer.key("relatedLocations")
                     writer.beginArray()
                     writer.beginObject()
                     writer.key("id"); writer.integer(0)
                     writer.key("physicalLocation")
                     writer.beginObject()
-                    writer.key("artifactLocation"); writeArtifactLocation(related, to: &writer)
+                    writer.key("artifactLocation"); writeArtifactLocation(relatedLocation, to: &writer)
                     writer.endObject()
                     writer.key("message"); writer.beginObject(); writer.key("text"); writer.string("the media the captions were timed against");
                     writer.endObject()
@@ -186,21 +202,25 @@ public struct SARIFReport: CheckReporter {
         }
     }
 
-    /// `{"uri", "uriBaseId"?}` for the file at `path`: relative to `baseDirectory` when inside it.
-    func writeArtifactLocation(_ path: String, to writer: inout JSONWriter) {
+    /// Where an artifact is, as SARIF says it: a URI, relative to `uriBaseId` when there is one.
+    struct ArtifactLocation {
+        var uri: String
+        var baseID: String?
+    }
+
+    /// The location of the file at `path`: relative to `baseDirectory` when inside it.
+    func artifactLocation(_ path: String) -> ArtifactLocation {
+        guard let baseDirectory else { return ArtifactLocation(uri: Self.uri(path)) }
+        let absolute = Self.tidy(path.hasPrefix("/") ? path : baseDirectory + "/" + path)
+        let prefix = baseDirectory == "/" ? "/" : baseDirectory + "/"
+        guard absolute.hasPrefix(prefix) else { return ArtifactLocation(uri: Self.fileURI(absolute)) }
+        return ArtifactLocation(uri: Self.uri(String(absolute.dropFirst(prefix.count))), baseID: Self.baseID)
+    }
+
+    func writeArtifactLocation(_ location: ArtifactLocation, to writer: inout JSONWriter) {
         writer.beginObject()
-        if let baseDirectory {
-            let absolute = Self.tidy(path.hasPrefix("/") ? path : baseDirectory + "/" + path)
-            let prefix = baseDirectory == "/" ? "/" : baseDirectory + "/"
-            if absolute.hasPrefix(prefix) {
-                writer.key("uri"); writer.string(Self.uri(String(absolute.dropFirst(prefix.count))))
-                writer.key("uriBaseId"); writer.string(Self.baseID)
-            } else {
-                writer.key("uri"); writer.string(Self.fileURI(absolute))
-            }
-        } else {
-            writer.key("uri"); writer.string(Self.uri(path))
-        }
+        writer.key("uri"); writer.string(location.uri)
+        if let baseID = location.baseID { writer.key("uriBaseId"); writer.string(baseID) }
         writer.endObject()
     }
 

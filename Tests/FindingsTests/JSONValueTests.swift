@@ -29,6 +29,28 @@ import Findings
         #expect(JSONValue.object([]).serialized(pretty: true) == "{}")
     }
 
+    /// `lineBreakDepth`: containers deeper than it on one line each, compact; the levels above indented.
+    @Test func recordsOneToALine() {
+        var writer = JSONWriter(pretty: true)
+        writer.beginObject()
+        writer.key("results")
+        writer.beginArray()
+        #expect(writer.openContainers == 2)
+        writer.lineBreakDepth = writer.openContainers
+        for id in 1...2 {
+            writer.beginObject()
+            writer.key("id"); writer.integer(id)
+            writer.key(named: "tags"); writer.beginArray(); writer.string("a"); writer.string("b"); writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.lineBreakDepth = .max
+        writer.key("done"); writer.bool(true)
+        writer.endObject()
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text == "{\n  \"results\": [\n    {\"id\":1,\"tags\":[\"a\",\"b\"]},\n    {\"id\":2,\"tags\":[\"a\",\"b\"]}\n  ],\n  \"done\": true\n}")
+    }
+
     @Test func numbers() {
         #expect(JSONValue.number(12).serialized() == "12")
         #expect(JSONValue.number(12.021).serialized() == "12.021")

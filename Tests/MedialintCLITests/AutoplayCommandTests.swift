@@ -63,7 +63,7 @@ import Testing
         let data = try #require(findings.first?["data"] as? [String: Any])
         #expect(data["src"] as? String == "media/speech.mp4" && data["autoplay"] as? String == "" && data["muted"] as? Bool == false)
         let sarif = try Medialint.run(["autoplay", index, "--format", "sarif"])
-        #expect(sarif.stdout.contains("\"startLine\": 3"))
+        #expect(sarif.stdout.contains("\"region\":{\"startLine\":3}"))
         let media = try Medialint.run(["autoplay", "--media", Medialint.media("speech.mp4"), "--format", "json"])
         #expect(media.status == 0)
         let metrics = try #require(
