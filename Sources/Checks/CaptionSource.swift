@@ -35,13 +35,13 @@ public struct CaptionSource: Sendable {
         }
     }
 
-    /// Every caption source of the media at `path` (described by `media`): its sidecar files, sorted, then its
-    /// embedded text tracks. `readFile` reads a sidecar file.
+    /// Every caption source of the media at `path` (described by `media`): its sidecar files, sorted (or the caption
+    /// `files` named for it instead), then its embedded text tracks. `readFile` reads a caption file.
     public static func all(
-        for path: String, media: MediaInfo,
+        for path: String, media: MediaInfo, files: [String]? = nil,
         readFile: (String) throws -> CaptionDocument = { path throws in try CaptionFile.read(path) }
     ) -> [CaptionSource] {
-        var sources = CaptionSidecars.find(for: path).map { file in
+        var sources = (files ?? CaptionSidecars.find(for: path)).map { file in
             do {
                 return CaptionSource(origin: .file(file), document: try readFile(file))
             } catch {

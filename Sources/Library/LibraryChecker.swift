@@ -17,6 +17,9 @@ public struct LibraryChecker: Sendable {
     /// The most memory one file may take to check, in bytes (see `MemoryEstimate`): a file that would need more
     /// becomes an error result before it is read, and the run goes on.
     public var memoryLimitPerFile: Int64 = 2048 << 20
+    /// Caption files named for a media file (by the path the run gives it), checked as its caption sources instead of
+    /// the sidecars found by name (`check MEDIA --captions FILE`).
+    public var captionFiles: [String: [String]] = [:]
     /// Told, from the thread checking it, how much of a media file is done (0–1) while it is decoded: the audio
     /// for speech, then the video for flashing, by seconds of media.
     public var progress: (@Sendable (_ path: String, _ fraction: Double) -> Void)?
@@ -115,7 +118,7 @@ public struct LibraryChecker: Sendable {
             return [CheckResult.unreadable(file: path, check: .media, reason: "no audio or video stream could be read\(stated)")]
         }
         // Caption sources (sidecar files and embedded text tracks) and the speech in the audio, each read once.
-        let sources = CaptionSource.all(for: path, media: info)
+        let sources = CaptionSource.all(for: path, media: info, files: captionFiles[path])
         var speech: MediaSpeech?
         var speechError: MediaError?
         if !info.streams(of: .audio).isEmpty {

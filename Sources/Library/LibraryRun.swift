@@ -1,3 +1,4 @@
+import Captions
 import Checks
 import Findings
 import Foundation
@@ -68,15 +69,21 @@ public final class LibraryRun: Sendable {
         var stamps = [FileStamp?](repeating: nil, count: items.count)
         var storedRows = [Int64?](repeating: nil, count: items.count)
         if let store {
-            let sidecars = CaptionSidecars.FolderCache()
-            let realPaths = RealPaths()
-            for (index, item) in items.enumerated() {
-                let companions = item.kind == .media ? sidecars.find(for: item.path) : []
-                let settings = checkerOfItem.map { settingsOfChecker[$0[index]] } ?? ""
-                stamps[index] = FileStamp.of(
-                    item.path, realPath: realPaths.of(item.path), companions: companions,
-                    setup: settings.isEmpty ? setup : setup + " settings=\(settings)")
-            }
+            // Each file read for its fingerprint: in slices on every core, each slice listing its own folders.
+            let slices = ParallelSlices.bounds(of: items.indices, slices: ParallelSlices.count(for: items.count, minimum: 512))
+            let captionFiles = checker.captionFiles
+            stamps = ParallelSlices.map(slices.count) { slice in
+                let sidecars = CaptionSidecars.FolderCache()
+                let realPaths = RealPaths()
+                return slices[slice].map { index -> FileStamp? in
+                    let item = items[index]
+                    let companions = item.kind == .media ? captionFiles[item.path] ?? sidecars.find(for: item.path) : []
+                    let settings = checkerOfItem.map { settingsOfChecker[$0[index]] } ?? ""
+                    return FileStamp.of(
+                        item.path, realPath: realPaths.of(item.path), companions: companions,
+                        setup: settings.isEmpty ? setup : setup + " settings=\(settings)")
+                }
+            }.flatMap { $0 }
             // Stored under the file's real path: shown under the name this run gives it.
             storedRows = (try? store.reusableRows(for: stamps)) ?? storedRows
         }

@@ -1,3 +1,4 @@
+import Captions
 import FileAccess
 import Foundation
 import GRDB
@@ -29,7 +30,9 @@ public struct FileStamp: Sendable, Equatable {
         var stampModified = modified
         for companion in companions {
             guard let (companionSize, companionModified, companionHash) = measure(companion) else { continue }
-            fingerprint = FNV1a.hash("\(companion)|\(companionSize)|\(companionHash)".utf8, seed: fingerprint)
+            // By its real path: the stamp is the same whatever name the run gives the library.
+            let name = PathContainment.realPath(companion) ?? companion
+            fingerprint = FNV1a.hash("\(name)|\(companionSize)|\(companionHash)".utf8, seed: fingerprint)
             stampModified = max(stampModified, companionModified)
         }
         return FileStamp(
@@ -186,14 +189,19 @@ public final class ResultStore: @unchecked Sendable {
     /// The results stored in `rows` (from `reusableRows`), by row; rows gone since are left out.
     public func results(inRows rows: [Int64]) throws -> [Int64: [CheckResult]] {
         let texts = try database.read { db in
-            var texts: [Int64: String] = [:]
             let statement = try db.cachedStatement(sql: "SELECT results FROM checked_file WHERE rowid = ?")
-            for row in rows {
-                if let text = try String.fetchOne(statement, arguments: [row]) { texts[row] = text }
-            }
-            return texts
+            return try rows.map { row in try String.fetchOne(statement, arguments: [row]) }
         }
-        return try texts.mapValues(Self.decode)
+        // Decoded in slices on every core (a batch of stored results is read while nothing else runs).
+        let slices = ParallelSlices.bounds(of: texts.indices, slices: ParallelSlices.count(for: texts.count, minimum: 64))
+        let decoded = ParallelSlices.map(slices.count) { slice in
+            Result { try slices[slice].map { index in try texts[index].map(Self.decode) } }
+        }
+        var byRow: [Int64: [CheckResult]] = [:]
+        for (index, results) in try decoded.flatMap({ try $0.get() }).enumerated() {
+            if let results { byRow[rows[index]] = results }
+        }
+        return byRow
     }
 
     /// Stores a file's results (replacing what was there), in a transaction of its own.
@@ -208,14 +216,13 @@ public final class ResultStore: @unchecked Sendable {
         }
     }
 
-    /// Every stored file (its real path) and its results, by path.
-    public func allRows() throws -> [(path: String, results: [CheckResult])] {
-        let rows = try database.read { db in try Row.fetchAll(db, sql: "SELECT path, results FROM checked_file ORDER BY path") }
-        return try rows.map { row in (row["path"] as String, try Self.decode(row["results"] as String)) }
+    /// Every stored file (its real path) and the row holding its results (`results(inRows:)`), by path: what a report
+    /// needs to read the results a batch at a time.
+    public func rowsByPath() throws -> [(path: String, row: Int64)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT path, rowid FROM checked_file ORDER BY path").map { ($0[0] as String, $0[1] as Int64) }
+        }
     }
-
-    /// Every stored result, by path.
-    public func allResults() throws -> [CheckResult] { try allRows().flatMap(\.results) }
 
     static func decode(_ text: String) throws -> [CheckResult] {
         guard case .array(let items) = try JSONValue.parse(text) else { throw JSONValue.ParseError(offset: 0) }

@@ -122,6 +122,44 @@ import Testing
         }
     }
 
+    /// `check MEDIA --captions FILE`: the caption files named are the media's captions, not the sidecars found by name.
+    @Test func checkTakesTheCaptionsNamed() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: directory.appendingPathComponent("talk.mp4").path)
+        #expect(try Medialint.run(["shift", Medialint.media("speech.srt"), "--by", "3", "-o", "talk.srt"], in: directory).status == 0)
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.srt"), toPath: directory.appendingPathComponent("talk.v2.srt").path)
+
+        // Found by name: talk.srt, 3 s late.
+        let found = try Medialint.run(["check", "talk.mp4", "--no-store", "--format", "jsonl"], in: directory)
+        #expect(found.status == 1)
+        #expect(found.stdout.contains(#""file":"talk.mp4","check":"sync","verdict":"fail""#), "\(found.stdout)")
+        #expect(!found.stdout.contains("talk.v2.srt"))
+
+        // Named: talk.v2.srt alone, on time.
+        let named = try Medialint.run(["check", "talk.mp4", "--captions", "talk.v2.srt", "--no-store", "--format", "jsonl"], in: directory)
+        #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
+        let sync = named.stdout.split(separator: "\n").filter { $0.contains(#""check":"sync""#) }
+        #expect(sync.count == 1 && sync[0].contains(#""verdict":"pass""#) && sync[0].contains(#""captions":"talk.v2.srt""#), "\(sync)")
+        #expect(!named.stdout.contains(#""captions":"talk.srt""#))
+
+        // The store keys the result by the captions named: naming others checks again.
+        let store = directory.appendingPathComponent("results.sqlite").path
+        #expect(try Medialint.run(["check", "talk.mp4", "--captions", "talk.v2.srt", "--db", store], in: directory).status == 0)
+        let late = try Medialint.run(["check", "talk.mp4", "--captions", "talk.srt", "--db", store], in: directory)
+        #expect(late.status == 1 && late.stderr.contains("1 checked, 0 from the store"), "\(late.stderr)")
+
+        for (arguments, message) in [
+            (["check", ".", "--captions", "talk.v2.srt"], "--captions names the captions of one media file: give that one file, not a folder"),
+            (["check", "talk.mp4", "talk.srt", "--captions", "talk.v2.srt"], "not 2 paths"),
+            (["check", "talk.mp4", "--captions", "gone.srt"], "gone.srt: no such caption file (--captions)"),
+            (["check", "talk.srt", "--captions", "talk.v2.srt"], "talk.srt: not a media file; --captions names the captions of one"),
+        ] {
+            let result = try Medialint.run(arguments, in: directory)
+            #expect(result.status == 2 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
     /// `--reference`: a translation aligned to its original without audio, as ffsubsync does with a reference
     /// subtitle. The translation's cues start and end a little apart from the original's (different text, different
     /// cuts), run 25/23.976 too fast and 2.5 s late; the fix puts them back within 0.2 s of the original's.

@@ -53,6 +53,13 @@ struct CheckCommand: ParsableCommand {
     var format: CheckFormat { formatChoice.format(writingTo: output) }
 
     @Option(
+        name: .customLong("captions"),
+        help: ArgumentHelp(
+            "With one media file: a caption file to check as its captions, instead of the sidecars found by name (repeat for several).",
+            valueName: "file"), completion: .file())
+    var captionFiles: [String] = []
+
+    @Option(
         help: ArgumentHelp("Flash thresholds to start from (default: the settings', else wcag).", valueName: "profile"),
         completion: .list(FlashConfiguration.profileNames))
     var flashProfile: String?
@@ -69,6 +76,13 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var playlists: PlaylistOptions
 
     func validate() throws {
+        if !captionFiles.isEmpty {
+            var isFolder: ObjCBool = false
+            guard paths.count == 1, !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder) && isFolder.boolValue) else {
+                throw ValidationError(
+                    "--captions names the captions of one media file: give that one file, not \(paths.count == 1 ? "a folder" : "\(paths.count) paths")")
+            }
+        }
         try NumberRange.check(jobs, "--jobs", 1...1024)
         try NumberRange.check(maxFileMemory, "--max-file-memory (MB)", 16...1_048_576)
     }
@@ -80,6 +94,12 @@ struct CheckCommand: ParsableCommand {
         let folders = CheckSettingsByFolder(discovery: settings.discovery(), flashProfile: flashProfile, lintProfile: lintProfile)
         var base = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if let maxFileMemory { base.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
+        if !captionFiles.isEmpty {
+            for file in captionFiles where !FileManager.default.fileExists(atPath: file) {
+                throw CLIError("\(file): no such caption file (--captions)")
+            }
+            base.captionFiles = [paths[0]: captionFiles]
+        }
         // Progress in bytes across the run, files in part while they decode.
         let progress = LibraryProgress()
         base.progress = { path, fraction in progress.update(path, fraction: fraction) }
@@ -92,6 +112,9 @@ struct CheckCommand: ParsableCommand {
             + (playlists.allowPlaylists ? " allow-playlists" : "")
         let run = LibraryRun(checker: base, store: store, setup: setup)
         let plan = try run.plan(paths, shard: shard, folders: folders)
+        if !captionFiles.isEmpty, plan.items.first?.kind != .media || plan.items.first?.path != paths[0] {
+            throw CLIError("\(paths[0]): not a media file; --captions names the captions of one")
+        }
         for problem in plan.problems { Console.error("\(problem.path): \(problem.message)") }
 
         // The report is written as the results come, in item order (JSON Lines to standard output: each file as

@@ -31,30 +31,59 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var verdicts: VerdictOptions
 
     func run() throws {
-        // By the file's real path (the store's key); a file stored by several shards counts once.
-        var byFile: [String: [CheckResult]] = [:]
+        // By the file's real path (the store's key); a file stored by several shards counts once, from the first store
+        // naming it. Only paths and row numbers are held: the results are read a batch at a time as they are written.
+        var stores: [ResultStore] = []
+        var byFile: [String: (store: Int, row: Int64)] = [:]
         var gone = 0
-        for store in merge.isEmpty ? [db] : merge {
-            guard FileManager.default.fileExists(atPath: store) else {
-                throw CLIError("\(store): no results store here (run 'medialint check' first, or give --db)")
+        for path in merge.isEmpty ? [db] : merge {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CLIError("\(path): no results store here (run 'medialint check' first, or give --db)")
             }
             do {
-                for row in try openStore(store, writable: false).allRows() where byFile[row.path] == nil {
+                let store = try openStore(path, writable: false)
+                for (file, row) in try store.rowsByPath() where byFile[file] == nil {
                     // A file deleted since it was checked is not reported (nor does it decide the exit status).
-                    guard FileManager.default.fileExists(atPath: row.path) else {
+                    guard FileManager.default.fileExists(atPath: file) else {
                         gone += 1
                         continue
                     }
-                    byFile[row.path] = row.results
+                    byFile[file] = (stores.count, row)
                 }
+                stores.append(store)
             } catch let error as CLIError {
                 throw error
             } catch {
-                throw CLIError("\(store): the stored results cannot be read (\(error))")
+                throw CLIError("\(path): the stored results cannot be read (\(error))")
             }
         }
         if gone > 0 { Console.note("\(gone) stored file\(gone == 1 ? " is" : "s are") gone since \(gone == 1 ? "it was" : "they were") checked: not reported") }
-        let results = byFile.keys.sorted().flatMap { byFile[$0]! }
-        try output.finish(results, format: format, verdicts: verdicts)
+        let files = byFile.keys.sorted()
+        var tally = ResultTally()
+        var missingFile = false
+        try output.stream { sink in
+            let report = ReportStream(make: { [format, style = output.textStyle] in format.reporter(style: style, exitStatus: $0) }, output: { sink.write($0) })
+            for start in stride(from: 0, to: files.count, by: 256) {
+                let batch = files[start..<min(files.count, start + 256)]
+                var read: [Int: [Int64: [CheckResult]]] = [:]
+                for (index, store) in stores.enumerated() {
+                    let rows = batch.compactMap { byFile[$0].flatMap { $0.store == index ? $0.row : nil } }
+                    guard !rows.isEmpty else { continue }
+                    do { read[index] = try store.results(inRows: rows) } catch {
+                        throw CLIError("\(merge.isEmpty ? db : merge[index]): the stored results cannot be read (\(error))")
+                    }
+                }
+                for file in batch {
+                    guard let place = byFile[file], let results = read[place.store]?[place.row] else { continue }
+                    tally.add(results)
+                    if !missingFile { missingFile = ExitStatus.namesMissingFile(results) }
+                    report.add(results)
+                }
+            }
+            let status = ExitStatus.of(tally, missingFile: missingFile, strict: verdicts.strict)
+            report.finish(RunSummary(tally: tally, exitStatus: status.rawValue))
+        }
+        let status = ExitStatus.of(tally, missingFile: missingFile, strict: verdicts.strict)
+        if status != .ok { throw ExitCode(status.rawValue) }
     }
 }
