@@ -40,14 +40,14 @@ public struct LibraryChecker: Sendable {
 
     /// Checks every item, handing each item's results to `finished` as it is done (from the thread that checked it;
     /// nothing is kept here). Once `stop` says so, no new item is started (the ones being checked finish); returns
-    /// which items were checked. `checkers`, when given, holds the checker for each item (settings set up by
-    /// folder); this one's `jobs` apply.
+    /// which items were checked. `checkerOfItem`, when given, holds for each item the index of its checker among
+    /// `checkers` (settings set up by folder); this one's `jobs` apply.
     @discardableResult
     public func runEach(
-        _ items: [LibraryItem], checkers: [LibraryChecker]? = nil, stop: (@Sendable () -> Bool)? = nil,
+        _ items: [LibraryItem], checkers: [LibraryChecker] = [], checkerOfItem: [Int]? = nil, stop: (@Sendable () -> Bool)? = nil,
         finished: (@Sendable (Int, [CheckResult]) -> Void)? = nil
     ) -> [Bool] {
-        let checkers = checkers?.map { checker in
+        let checkers = checkers.map { checker in
             var checker = checker
             if jobs > 1 { checker.flash.decodeThreads = 1 }
             return checker
@@ -66,7 +66,7 @@ public struct LibraryChecker: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while stop?() != true, let index = take() {
                 started.update { $0[index] = true }
-                let results = (checkers?[index] ?? self).check(items[index])
+                let results = (checkerOfItem.map { checkers[$0[index]] } ?? self).check(items[index])
                 finished?(index, results)
             }
         }

@@ -126,9 +126,9 @@ public final class LibraryRun: Sendable {
         let saveFailure = LockedValue<(first: String?, count: Int)>((nil, 0))
         let delivery = LockedValue(InOrderDelivery(plan: plan, store: store, order: order, deliver: deliver))
         delivery.update { $0.start() }
-        let checkers = plan.checkerOfItem.map { indices in pending.map { plan.checkers[indices[$0]] } }
         let started = checker.runEach(
-            pending.map { plan.items[$0] }, checkers: checkers, stop: { [stopped] in stopped.value }
+            pending.map { plan.items[$0] }, checkers: plan.checkers, checkerOfItem: plan.checkerOfItem.map { indices in pending.map { indices[$0] } },
+            stop: { [stopped] in stopped.value }
         ) { index, results in
             if let store, let stamp = stamps[pending[index]] {
                 do { try store.save(stamp, results: results) } catch {
@@ -172,7 +172,6 @@ struct InOrderDelivery {
     private var waiting: [Int: [CheckResult]] = [:]
     /// Stored results read ahead, by row.
     private var readAhead: [Int64: [CheckResult]] = [:]
-    static let batch = 256
 
     init(plan: LibraryRun.Plan, store: ResultStore?, order: LibraryRun.Order, deliver: @escaping @Sendable ([CheckResult]) -> Void) {
         self.plan = plan
@@ -226,7 +225,7 @@ struct InOrderDelivery {
             // This row and the next stored ones, a batch at a time.
             var rows: [Int64] = []
             var cursor = index
-            while cursor < plan.items.count, rows.count < Self.batch {
+            while cursor < plan.items.count, rows.count < ResultStore.readBatch {
                 if let later = plan.storedRows[cursor] { rows.append(later) }
                 cursor += 1
             }

@@ -160,18 +160,9 @@ public final class ResultStore: @unchecked Sendable {
         String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
     }
 
-    /// The stored results of a file whose stamp still matches, else nil.
-    public func results(for stamp: FileStamp) throws -> [CheckResult]? {
-        let text = try database.read { db in
-            try String.fetchOne(
-                db,
-                sql: """
-                    SELECT results FROM checked_file WHERE path = ? AND size = ? AND modified = ? AND fingerprint = ? AND setup = ?
-                    """, arguments: [stamp.path, stamp.size, stamp.modified, stamp.fingerprint, stamp.setup])
-        }
-        guard let text else { return nil }
-        return try Self.decode(text)
-    }
+    /// How many stored results are read at once (`results(inRows:)`) by those that read them in turn: a batch is
+    /// worth decoding on every core, and memory holds no more.
+    public static let readBatch = 256
 
     /// For each stamp, the row holding results made for exactly that state of the file, else nil — every file
     /// looked up in one read transaction.

@@ -11,16 +11,16 @@ public struct CheckReport: Sendable, Encodable {
 
 extension CheckReport {
     public func write(to writer: inout JSONWriter) {
-        Self.writeStart(to: &writer)
+        Self.writeStart(tool: tool, version: version, to: &writer)
         for result in results { result.write(to: &writer) }
         Self.writeEnd(to: &writer)
     }
 
     /// The envelope up to the opening of its `results` array.
-    static func writeStart(to writer: inout JSONWriter) {
+    static func writeStart(tool: String = ToolInfo.name, version: String = ToolInfo.version, to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("tool"); writer.string(ToolInfo.name)
-        writer.key("version"); writer.string(ToolInfo.version)
+        writer.key("tool"); writer.string(tool)
+        writer.key("version"); writer.string(version)
         writer.key("results")
         writer.beginArray()
     }

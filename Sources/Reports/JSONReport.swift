@@ -5,10 +5,9 @@ public struct JSONReport: CheckReporter {
     public init() {}
 
     public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
-        var writer = JSONWriter(pretty: true, chunkHandler: output)
-        CheckReport(results: results).write(to: &writer)
-        writer.endLine()
-        writer.finish()
+        let parts = JSONReportParts(output: output)
+        parts.add(results)
+        parts.finish()
     }
 
     public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? {

@@ -20,9 +20,6 @@ public final class ReportStream: @unchecked Sendable {
         parts = make(nil).parts(to: output)
     }
 
-    /// True when the report keeps every result until `finish` (SARIF, JUnit, HTML).
-    public var keepsResults: Bool { parts == nil }
-
     public func add(_ results: [CheckResult]) {
         if let parts { parts.add(results) } else { kept += results }
     }
@@ -85,7 +82,10 @@ final class JSONReportParts: ReportParts {
         for result in results { result.write(to: &writer) }
     }
 
-    func end(_ summary: RunSummary) {
+    func end(_ summary: RunSummary) { finish() }
+
+    /// Closes the envelope (the JSON report has no summary).
+    func finish() {
         CheckReport.writeEnd(to: &writer)
         writer.endLine()
         writer.finish()

@@ -127,19 +127,10 @@ public struct SARIFReport: CheckReporter {
             // Said once for all the result's findings (a file may have hundreds of thousands).
             let primaryLocation = artifactLocation(primary)
             let relatedLocation = related.map(artifactLocation)
-            // Findings of one rule tend to come together: its index looked up once for a run of them.
-            var lastRule: (id: String, index: Int)?
             for finding in result.allFindings {
-                let index: Int
-                if let lastRule, lastRule.id == finding.rule {
-                    index = lastRule.index
-                } else {
-                    index = ruleIndex[finding.rule] ?? 0
-                    lastRule = (finding.rule, index)
-                }
                 writer.beginObject()
                 writer.key("ruleId"); writer.string(finding.rule)
-                writer.key("ruleIndex"); writer.integer(index)
+                writer.key("ruleIndex"); writer.integer(ruleIndex[finding.rule] ?? 0)
                 writer.key("level"); writer.string(Self.level(finding.severity))
                 writer.key("message"); writer.beginObject(); writer.key("text"); writer.string(finding.message); writer.endObject()
                 writer.key("locations")

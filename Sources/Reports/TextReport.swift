@@ -106,13 +106,7 @@ public struct TextReport: CheckReporter {
 extension TextReport {
     /// A block per result (header, findings, summary line), a blank line between blocks.
     public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
-        var out = ByteWriter(chunkHandler: output)
-        for (index, result) in results.enumerated() {
-            if index > 0 { out.append(0x0A) }
-            write(result, metricsLine: summaryLine(result), to: &out)
-            out.handOnIfFull()
-        }
-        out.finish()
+        TextReportParts(self, output: output).add(results)
     }
 
     public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? {

@@ -141,7 +141,7 @@ struct CheckCommand: ParsableCommand {
     ) -> (status: ExitStatus, stopped: Bool) {
         let order: LibraryRun.Order = format == .jsonl && output.output == nil ? .finished : .items
         let problemPaths = Set(plan.problems.map(\.path))
-        let totals = RunTotals()
+        let totals = ResultTotals()
         let format = format, style = output.textStyle
         let report = ReportStream(make: { format.reporter(style: style, exitStatus: $0) }, output: write)
         // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
@@ -177,7 +177,7 @@ struct CheckCommand: ParsableCommand {
             return (.ok, true)
         }
         progress.end()
-        let status = ExitStatus.of(totals.tally, missingFile: totals.missingFile, strict: verdicts.strict)
+        let status = totals.status(strict: verdicts.strict)
         let summary = RunSummary(tally: totals.tally, files: files, exitStatus: status.rawValue)
         // The summary, in words on standard error whatever the format (JSON Lines also ends with it as a record).
         if !Console.isQuiet {
@@ -185,18 +185,6 @@ struct CheckCommand: ParsableCommand {
         }
         report.finish(summary)
         return (status, false)
-    }
-}
-
-/// What a check run counts of its results as they come (one call at a time: the run serialises delivery).
-private final class RunTotals: @unchecked Sendable {
-    private(set) var tally = ResultTally()
-    /// An error result names a file that does not exist (a path given that is not there: exit status 2).
-    private(set) var missingFile = false
-
-    func add(_ results: [CheckResult]) {
-        tally.add(results)
-        if !missingFile { missingFile = ExitStatus.namesMissingFile(results) }
     }
 }
 

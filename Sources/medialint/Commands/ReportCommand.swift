@@ -31,59 +31,36 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var verdicts: VerdictOptions
 
     func run() throws {
-        // By the file's real path (the store's key); a file stored by several shards counts once, from the first store
-        // naming it. Only paths and row numbers are held: the results are read a batch at a time as they are written.
+        let paths = merge.isEmpty ? [db] : merge
         var stores: [ResultStore] = []
-        var byFile: [String: (store: Int, row: Int64)] = [:]
-        var gone = 0
-        for path in merge.isEmpty ? [db] : merge {
+        for path in paths {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CLIError("\(path): no results store here (run 'medialint check' first, or give --db)")
             }
-            do {
-                let store = try openStore(path, writable: false)
-                for (file, row) in try store.rowsByPath() where byFile[file] == nil {
-                    // A file deleted since it was checked is not reported (nor does it decide the exit status).
-                    guard FileManager.default.fileExists(atPath: file) else {
-                        gone += 1
-                        continue
-                    }
-                    byFile[file] = (stores.count, row)
-                }
-                stores.append(store)
-            } catch let error as CLIError {
-                throw error
-            } catch {
-                throw CLIError("\(path): the stored results cannot be read (\(error))")
-            }
+            stores.append(try openStore(path, writable: false))
         }
+        /// A store whose results cannot be read, as one line.
+        func unreadable(_ error: StoredResults.ReadError) -> CLIError {
+            CLIError("\(paths[error.store]): the stored results cannot be read (\(error.underlying))")
+        }
+        let stored: StoredResults
+        do throws(StoredResults.ReadError) { stored = try StoredResults(stores) } catch { throw unreadable(error) }
+        let gone = stored.gone
         if gone > 0 { Console.note("\(gone) stored file\(gone == 1 ? " is" : "s are") gone since \(gone == 1 ? "it was" : "they were") checked: not reported") }
-        let files = byFile.keys.sorted()
-        var tally = ResultTally()
-        var missingFile = false
+        let totals = ResultTotals()
         try output.stream { sink in
             let report = ReportStream(make: { [format, style = output.textStyle] in format.reporter(style: style, exitStatus: $0) }, output: { sink.write($0) })
-            for start in stride(from: 0, to: files.count, by: 256) {
-                let batch = files[start..<min(files.count, start + 256)]
-                var read: [Int: [Int64: [CheckResult]]] = [:]
-                for (index, store) in stores.enumerated() {
-                    let rows = batch.compactMap { byFile[$0].flatMap { $0.store == index ? $0.row : nil } }
-                    guard !rows.isEmpty else { continue }
-                    do { read[index] = try store.results(inRows: rows) } catch {
-                        throw CLIError("\(merge.isEmpty ? db : merge[index]): the stored results cannot be read (\(error))")
-                    }
-                }
-                for file in batch {
-                    guard let place = byFile[file], let results = read[place.store]?[place.row] else { continue }
-                    tally.add(results)
-                    if !missingFile { missingFile = ExitStatus.namesMissingFile(results) }
+            do throws(StoredResults.ReadError) {
+                try stored.forEach { results in
+                    totals.add(results)
                     report.add(results)
                 }
+            } catch {
+                throw unreadable(error)
             }
-            let status = ExitStatus.of(tally, missingFile: missingFile, strict: verdicts.strict)
-            report.finish(RunSummary(tally: tally, exitStatus: status.rawValue))
+            report.finish(RunSummary(tally: totals.tally, exitStatus: totals.status(strict: verdicts.strict).rawValue))
         }
-        let status = ExitStatus.of(tally, missingFile: missingFile, strict: verdicts.strict)
+        let status = totals.status(strict: verdicts.strict)
         if status != .ok { throw ExitCode(status.rawValue) }
     }
 }

@@ -38,3 +38,18 @@ enum ExitStatus: Int32 {
         return lstat(path, &info) == 0
     }
 }
+
+/// What a run counts of its results as they come — the summary's counts and what the exit status needs — without
+/// keeping them (one call at a time: the caller serialises them).
+final class ResultTotals: @unchecked Sendable {
+    private(set) var tally = ResultTally()
+    /// An error result names a file that does not exist (a path given that is not there: exit status 2).
+    private(set) var missingFile = false
+
+    func add(_ results: [CheckResult]) {
+        tally.add(results)
+        if !missingFile { missingFile = ExitStatus.namesMissingFile(results) }
+    }
+
+    func status(strict: Bool) -> ExitStatus { ExitStatus.of(tally, missingFile: missingFile, strict: strict) }
+}
