@@ -58,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MediaLintBench",
-            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "TestSupport"]),
+            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "SyncAnalysis", "TestSupport"]),
         .target(name: "TestSupport"),
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "MediaMutationSweep"),

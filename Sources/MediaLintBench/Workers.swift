@@ -1,4 +1,7 @@
 import MediaIO
+import Foundation
+import SyncAnalysis
+import TestSupport
 
 /// The work each benchmark times, run in a process of its own so that it is timed like the reference tool.
 enum Workers {
@@ -18,5 +21,39 @@ enum Workers {
             }
         }
         print("frames \(frames) checksum \(checksum)")
+    }
+}
+
+extension Workers {
+    /// The test programmes of issue 17 in `directory`: each programme's media, its truth (KIND.truth.json) and a
+    /// caption file per case (KIND-CASE.srt).
+    static func programmes(in directory: String, minutes: Double?) throws {
+        let folder = URL(fileURLWithPath: directory)
+        for kind in Programme.Kind.allCases {
+            let programme = try Programme.make(kind, in: folder, minutes: minutes)
+            let base = URL(fileURLWithPath: programme.media).deletingPathExtension().lastPathComponent
+            try programme.truthJSON.write(to: folder.appendingPathComponent(base + ".truth.json"), atomically: true, encoding: .utf8)
+            for (name, variant) in programme.cases {
+                _ = try programme.writeCaptions(variant, named: "\(base)-\(name).srt", in: folder)
+            }
+            print("\(programme.media): \(String(format: "%.1f", programme.duration)) s, \(programme.lines.count) lines, \(programme.sounds.count) sounds")
+        }
+    }
+}
+
+extension Workers {
+    /// Writes the speech detector's features of `path`'s audio (16 kHz mono) to `output`: per 10 ms frame five
+    /// little-endian floats — level (dB), voicing, period (s), speech likeness, and 1 where the timeline has speech.
+    static func speechFeatures(of path: String, to output: String) throws {
+        let reader = try AudioSampleStream(path: path, options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
+        var detector = SpeechDetector(sampleRate: 16_000)
+        while let chunk = try reader.nextChunk() { detector.add(chunk.samples, at: chunk.time) }
+        let features = detector.features()
+        let timeline = detector.finish()
+        var values: [Float] = []
+        for i in features.level.indices {
+            values += [features.level[i], features.voicing[i], features.period[i], features.likeness[i], i < timeline.mask.count ? Float(timeline.mask[i]) : 0]
+        }
+        try values.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: output)) }
     }
 }

@@ -13,6 +13,9 @@ import MediaIO
 //   MediaLintBench lint-captions F    read and lint a caption file 3 times (a worker)
 //   MediaLintBench transcribe-captions F   read it and make its text transcript, 3 times (a worker)
 //   MediaLintBench render-findings F [lint options]   lint F, render the result in every format 3 times (a worker)
+//   MediaLintBench programmes DIR [MINUTES]   make the test programmes (issue 17) in DIR, with every caption case and
+//                                     the truth as JSON, to try medialint sync (or another tool) on by hand
+//   MediaLintBench speech-features MEDIA OUT   the speech detector's features per 10 ms frame, as float32 (5 a frame)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -33,6 +36,10 @@ do {
         try CaptionBench.transcribe(path: arguments[1])
     case "render-findings" where arguments.count >= 2:
         try CaptionBench.renderFindings(path: arguments[1], options: Array(arguments.dropFirst(2)))
+    case "programmes" where arguments.count >= 2:
+        try Workers.programmes(in: arguments[1], minutes: arguments.count > 2 ? Double(arguments[2]) : nil)
+    case "speech-features" where arguments.count == 3:
+        try Workers.speechFeatures(of: arguments[1], to: arguments[2])
     case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)

@@ -87,12 +87,16 @@ public struct SpeechDetector: Sendable {
     /// Speech held after the energy drops, and gaps bridged, in seconds.
     public var hangover: Double = 0.10
     public var bridge: Double = 0.15
+    /// Whether loud sound must also sound like speech (`SpeechLikeness`): voiced, with syllabic rhythm and a
+    /// moving pitch. Off: every frame loud enough is speech (music and effects too).
+    public var requiresSpeechLikeness = true
 
     private let frameLength: Int
     /// Band energy per frame in dB; the timeline is built from these at the end (4 bytes per 10 ms).
     private var energies: [Float] = []
     private var start: Double?
     private var filter: BandPass
+    private var pitch: PitchTracker
     private var frameSum: Double = 0
     private var frameFill = 0
 
@@ -100,6 +104,7 @@ public struct SpeechDetector: Sendable {
         self.sampleRate = sampleRate
         frameLength = sampleRate / 100
         filter = BandPass(sampleRate: Double(sampleRate), low: 300, high: 3400)
+        pitch = PitchTracker(sampleRate: sampleRate)
     }
 
     /// Adds samples whose first one plays at `time` seconds; gaps in time are filled with silence.
@@ -111,15 +116,20 @@ public struct SpeechDetector: Sendable {
         while energies.count < expectedFrame {
             energies.append(-120)
         }
+        pitch.pad(toFrames: energies.count)
         // The filter and frame state live in locals for the loop (no access to `self` per sample).
         var filter = self.filter
+        var pitch = self.pitch
         var sum = frameSum, fill = frameFill
         let length = frameLength
         for sample in samples {
-            let filtered = filter.process(Double(sample))
+            let value = Double(sample)
+            let filtered = filter.process(value)
             sum += filtered * filtered
             fill += 1
-            if fill == length {
+            let frameEnds = fill == length
+            pitch.add(value, frameEnds: frameEnds)
+            if frameEnds {
                 energies.append(Float(10 * log10(max(sum / Double(length), 1e-12))))
                 sum = 0
                 fill = 0
@@ -127,8 +137,14 @@ public struct SpeechDetector: Sendable {
             }
         }
         self.filter = filter
+        self.pitch = pitch
         frameSum = sum
         frameFill = fill
+    }
+
+    /// Per 10 ms frame: the speech band's level (dB), voicing (0–1), pitch period (s) and speech likeness (0–1).
+    public func features() -> (level: [Float], voicing: [Float], period: [Float], likeness: [Float]) {
+        (energies, pitch.voicing, pitch.period, SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period))
     }
 
     /// The speech timeline.
@@ -165,6 +181,10 @@ public struct SpeechDetector: Sendable {
             floorSum += Double(floor)
             thresholdSum += threshold
             mask[i] = Double(energies[i]) > threshold ? 1 : 0
+        }
+        if requiresSpeechLikeness {
+            let likeness = SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period)
+            for i in 0..<count where likeness[i] < 0.5 { mask[i] = 0 }
         }
         // Onsets from the frames above the threshold themselves, before any smoothing.
         var onsets: [Double] = []
@@ -219,8 +239,9 @@ struct Biquad: Sendable {
     private let b0, b1, b2, a1, a2: Double
     private var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
 
-    init(lowPass frequency: Double, sampleRate: Double) {
-        let w = 2 * Double.pi * frequency / sampleRate, alpha = sin(w) / (2 * 0.7071), cosine = cos(w)
+    /// A second-order low-pass at `frequency` with quality `q` (0.7071: Butterworth).
+    init(lowPass frequency: Double, sampleRate: Double, q: Double = 0.7071) {
+        let w = 2 * Double.pi * frequency / sampleRate, alpha = sin(w) / (2 * q), cosine = cos(w)
         let a0 = 1 + alpha
         b0 = (1 - cosine) / 2 / a0
         b1 = (1 - cosine) / a0
@@ -229,8 +250,8 @@ struct Biquad: Sendable {
         a2 = (1 - alpha) / a0
     }
 
-    init(highPass frequency: Double, sampleRate: Double) {
-        let w = 2 * Double.pi * frequency / sampleRate, alpha = sin(w) / (2 * 0.7071), cosine = cos(w)
+    init(highPass frequency: Double, sampleRate: Double, q: Double = 0.7071) {
+        let w = 2 * Double.pi * frequency / sampleRate, alpha = sin(w) / (2 * q), cosine = cos(w)
         let a0 = 1 + alpha
         b0 = (1 + cosine) / 2 / a0
         b1 = -(1 + cosine) / a0

@@ -1,0 +1,647 @@
+import Foundation
+
+/// Test programmes that sound like television and radio, made from Debian packages: several speakers (festival's
+/// HTS voice `cmu_us_slt_arctic_hts`, its diphone voices `kal` and `ked`, and espeak-ng), recorded music
+/// (the game soundtrack in `asc-music`) as intros, breaks and a bed under the dialogue, and sound effects
+/// synthesised by sox between the lines — mixed at known levels and times, so that where every sentence,
+/// tune and effect is, is known to the sample. Caption files with known errors are made from that truth
+/// (`captions(_:)`).
+public struct Programme: Sendable {
+    public enum Kind: String, CaseIterable, Sendable {
+        /// A radio magazine: four speakers over a music bed 20 dB below the speech, a theme at full level to
+        /// open and close it and a jingle half-way.
+        case magazine
+        /// A drama: three speakers over a bed 12 dB below the speech, 20 s of music alone to open and close it,
+        /// and effects between the lines (thunder, knocks, a phone, footsteps, a siren, a car horn, glass,
+        /// applause) — some captioned, most not.
+        case drama
+        /// A lecture: one lecturer and a questioner in a quiet room (pink noise 45 dB down), with two 30 s
+        /// music breaks, one captioned `[MUSIC]` and one not.
+        case lecture
+    }
+
+    /// A spoken sentence: who says it and where its speech starts and ends (media seconds).
+    public struct Line: Sendable {
+        public var text: String
+        public var speaker: String
+        public var start: Double
+        public var end: Double
+        public var duration: Double { end - start }
+    }
+
+    /// Music at full level, or an effect: where it sounds, and the caption that describes it (nil: none).
+    public struct Sound: Sendable {
+        public var name: String
+        public var start: Double
+        public var end: Double
+        public var caption: String?
+        public var isMusic: Bool { name == "music" }
+    }
+
+    public var kind: Kind
+    /// The programme: AAC, 48 kHz stereo, in an .m4a file.
+    public var media: String
+    public var duration: Double
+    public var lines: [Line]
+    public var sounds: [Sound]
+    /// How far the music bed is below the speech (dB), nil without a bed.
+    public var bedBelowSpeech: Double?
+
+    /// The speakers: a name for captions, and how the voice is made.
+    static let voices: [(name: String, command: @Sendable (_ text: String, _ wav: String) -> String)] = [
+        ("ANNA", { "text2wave -eval '(voice_cmu_us_slt_arctic_hts)' -o '\($1)' '\($0)'" }),
+        ("KARL", { "text2wave -eval '(voice_kal_diphone)' -o '\($1)' '\($0)'" }),
+        ("EDWARD", { "text2wave -eval '(voice_ked_diphone)' -o '\($1)' '\($0)'" }),
+        ("FIONA", { "espeak-ng -v en-gb+f3 -s 165 -w '\($1)' -f '\($0)'" }),
+    ]
+
+    /// Where the recorded music comes from (Debian's `asc-music`).
+    static let musicTracks = ["frontiers", "machine_wars", "time_to_strike"].map { "/usr/share/games/asc/music/\($0).mp3" }
+
+    static let rate = 16_000
+
+    /// Makes the programme of `kind` in `directory` (kept there: a second call returns it at once). `minutes`
+    /// sets its length (the defaults: 3.5, 3.5 and 7 minutes); `seed` picks the sentences and the gaps.
+    public static func make(_ kind: Kind, in directory: URL, minutes: Double? = nil, seed: UInt64 = 17) throws -> Programme {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let minutes = minutes ?? (kind == .lecture ? 7 : 3.5)
+        let name = "\(kind.rawValue)-\(Int((minutes * 60).rounded()))s-\(seed)"
+        var layout = Layout(seed: seed &* 3 &+ UInt64(Kind.allCases.firstIndex(of: kind)!))
+        switch kind {
+        case .magazine: layout.magazine(seconds: minutes * 60)
+        case .drama: layout.drama(seconds: minutes * 60)
+        case .lecture: layout.lecture(seconds: minutes * 60)
+        }
+        let media = directory.appendingPathComponent(name + ".m4a").path
+        let plan = try layout.place(in: directory)
+        if !FileManager.default.fileExists(atPath: media) {
+            try plan.mix(to: media, in: directory)
+        }
+        return Programme(
+            kind: kind, media: media, duration: plan.duration, lines: plan.lines, sounds: plan.sounds,
+            bedBelowSpeech: layout.bedBelowSpeech)
+    }
+}
+
+// MARK: - Caption variants
+
+extension Programme {
+    /// Captions with a known error: caption time = f(true media time).
+    public enum Variant: Sendable, CustomStringConvertible {
+        /// On time.
+        case inSync
+        /// Every cue `seconds` late (negative: early).
+        case shifted(Double)
+        /// caption = scale × media + offset (a frame-rate conversion, say).
+        case drifted(scale: Double, offset: Double)
+        /// On time up to line `afterLine`, then `seconds` late (an advert cut out of the media that the captions
+        /// still allow for; negative: a piece added).
+        case cut(afterLine: Int, seconds: Double)
+        /// On time, but the lines at these indices have no cue.
+        case dropped([Int])
+        /// A late captioner: each cue starts (and ends) a random 0.25–0.9 s after its speech.
+        case lateCaptioner(seed: UInt64)
+
+        public var description: String {
+            switch self {
+            case .inSync: "in sync"
+            case .shifted(let s): String(format: "%+.1f s", s)
+            case .drifted(let scale, let offset): String(format: "×%.5f %+.1f s", scale, offset)
+            case .cut(let line, let s): String(format: "cut after line %d, %+.1f s", line + 1, s)
+            case .dropped(let lines): "lines \(lines.map { String($0 + 1) }.joined(separator: ", ")) uncaptioned"
+            case .lateCaptioner: "late captioner"
+            }
+        }
+    }
+
+    /// Where a line's cue starts and ends in caption time under `variant` (nil: the line has no cue).
+    public func captionTimes(of line: Int, _ variant: Variant) -> (start: Double, end: Double)? {
+        let truth = lines[line]
+        switch variant {
+        case .inSync: return (truth.start, truth.end)
+        case .shifted(let s): return (truth.start + s, truth.end + s)
+        case .drifted(let scale, let offset): return (truth.start * scale + offset, truth.end * scale + offset)
+        case .cut(let after, let s): return line > after ? (truth.start + s, truth.end + s) : (truth.start, truth.end)
+        case .dropped(let dropped): return dropped.contains(line) ? nil : (truth.start, truth.end)
+        case .lateCaptioner(let seed):
+            var random = SeededRandom(seed: seed &+ UInt64(line))
+            let delay = Double.random(in: 0.25...0.9, using: &random)
+            return (truth.start + delay, truth.end + delay)
+        }
+    }
+
+    /// Maps a sound's time into caption time under `variant` (sound cues move with the lines around them).
+    func captionTime(ofSoundAt time: Double, _ variant: Variant) -> Double {
+        switch variant {
+        case .inSync, .dropped, .lateCaptioner: return time
+        case .shifted(let s): return time + s
+        case .drifted(let scale, let offset): return time * scale + offset
+        case .cut(let after, let s): return time > lines[after].end ? time + s : time
+        }
+    }
+
+    /// The SubRip file of the programme's captions under `variant`: a cue per line (speaker names in the drama,
+    /// lines wrapped at 42 characters) and a cue per captioned sound, in time order.
+    public func captions(_ variant: Variant) -> String {
+        var cues: [(start: Double, end: Double, text: String)] = []
+        for index in lines.indices {
+            guard let times = captionTimes(of: index, variant) else { continue }
+            let line = lines[index]
+            let text = kind == .drama ? "\(line.speaker): \(line.text)" : line.text
+            cues.append((times.start, times.end, Self.wrap(text)))
+        }
+        for sound in sounds {
+            guard let caption = sound.caption else { continue }
+            cues.append((captionTime(ofSoundAt: sound.start, variant), captionTime(ofSoundAt: sound.end, variant), caption))
+        }
+        cues.sort { $0.start < $1.start }
+        var text = ""
+        for (number, cue) in cues.enumerated() {
+            text += "\(number + 1)\n\(Self.stamp(cue.start)) --> \(Self.stamp(cue.end))\n\(cue.text)\n\n"
+        }
+        return text
+    }
+
+    /// Writes `captions(variant)` to `directory` as NAME.srt and returns its path.
+    public func writeCaptions(_ variant: Variant, named name: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try captions(variant).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Lines of at least `seconds` in the middle of the programme, spread out: candidates to leave uncaptioned.
+    public func longLines(atLeast seconds: Double, count: Int) -> [Int] {
+        let long = lines.indices.filter { lines[$0].duration >= seconds && $0 > 2 && $0 < lines.count - 3 }
+        guard long.count > count else { return long }
+        return (0..<count).map { long[($0 * 2 + 1) * long.count / (2 * count)] }
+    }
+
+    /// The line after which a pause of at least `gap` seconds falls nearest to `fraction` of the way through.
+    public func pause(near fraction: Double, atLeast gap: Double = 0.8) -> Int {
+        let target = duration * fraction
+        let candidates = lines.indices.dropLast().filter { lines[$0 + 1].start - lines[$0].end >= gap }
+        return candidates.min { abs(lines[$0].end - target) < abs(lines[$1].end - target) } ?? lines.count / 2
+    }
+
+    static func wrap(_ text: String, width: Int = 42) -> String {
+        guard text.count > width else { return text }
+        let words = text.split(separator: " ")
+        var best = (index: 1, balance: Int.max)
+        for split in 1..<words.count {
+            let first = words[..<split].joined(separator: " ").count, second = words[split...].joined(separator: " ").count
+            if abs(first - second) < best.balance { best = (split, abs(first - second)) }
+        }
+        return words[..<best.index].joined(separator: " ") + "\n" + words[best.index...].joined(separator: " ")
+    }
+
+    static func stamp(_ seconds: Double) -> String {
+        let ms = max(0, Int((seconds * 1000).rounded()))
+        return String(format: "%02d:%02d:%02d,%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+    }
+}
+
+// MARK: - Layout: what is said and played when
+
+/// The running order of a programme, before any sound is made: items with the gap before each.
+struct Layout {
+    enum Item {
+        /// A sentence by speaker `voice`.
+        case line(text: String, voice: Int)
+        /// Music at full level for `seconds` (the bed swells up), with a caption or none.
+        case music(seconds: Double, caption: String?)
+        /// An effect made by sox, with a caption or none.
+        case effect(name: String, caption: String?)
+    }
+
+    var items: [(gap: Double, item: Item)] = []
+    var random: SeededRandom
+    var bedBelowSpeech: Double?
+    /// Room tone under everything, dB below the speech (nil: digital silence between sounds).
+    var roomToneBelowSpeech: Double?
+    private var sentences: SentenceMaker
+
+    init(seed: UInt64) {
+        random = SeededRandom(seed: seed)
+        sentences = SentenceMaker(seed: seed &* 31 &+ 7)
+    }
+
+    /// Rough speaking time of a sentence, for laying out a programme of a given length (about 17 characters
+    /// a second).
+    static func estimate(_ text: String) -> Double { Double(text.count) / 17 }
+
+    mutating func magazine(seconds: Double) {
+        bedBelowSpeech = 20
+        items.append((0.5, .music(seconds: 8, caption: "[THEME MUSIC]")))
+        var voice = 0
+        var spoken = 8.5
+        var jingle = false
+        while spoken < seconds - 12 {
+            if !jingle, spoken > seconds / 2 {
+                items.append((Double.random(in: 1.0...1.6, using: &random), .music(seconds: 10, caption: nil)))
+                spoken += 11
+                jingle = true
+            }
+            // Turns of 1–4 sentences; the presenter (ANNA) between the others.
+            let turn = Int.random(in: 1...4, using: &random)
+            for _ in 0..<turn {
+                let text = sentences.next()
+                let gap = Double.random(in: 0.35...1.4, using: &random)
+                items.append((gap, .line(text: text, voice: voice)))
+                spoken += gap + Self.estimate(text)
+            }
+            voice = voice == 0 ? Int.random(in: 1...3, using: &random) : 0
+        }
+        items.append((1.2, .music(seconds: 10, caption: "[THEME MUSIC]")))
+    }
+
+    mutating func drama(seconds: Double) {
+        bedBelowSpeech = 12
+        items.append((0.5, .music(seconds: 20, caption: "[DRAMATIC MUSIC]")))
+        let effects: [(String, String?)] = [
+            ("thunder", "(THUNDER RUMBLES)"), ("knock", nil), ("phone", "(PHONE RINGS)"), ("footsteps", nil),
+            ("siren", nil), ("horn", nil), ("glass", "(GLASS SHATTERS)"), ("applause", nil), ("thunder", nil),
+            ("knock", "(KNOCKING)"), ("siren", nil), ("phone", nil),
+        ]
+        var effect = 0
+        var spoken = 20.5
+        var voice = 0
+        while spoken < seconds - 22 {
+            let turn = Int.random(in: 1...3, using: &random)
+            for _ in 0..<turn {
+                let text = sentences.next()
+                let gap = Double.random(in: 0.4...1.2, using: &random)
+                items.append((gap, .line(text: text, voice: voice)))
+                spoken += gap + Self.estimate(text)
+            }
+            voice = (voice + Int.random(in: 1...2, using: &random)) % 3
+            if Double.random(in: 0..<1, using: &random) < 0.6 {
+                let (name, caption) = effects[effect % effects.count]
+                effect += 1
+                items.append((Double.random(in: 0.5...1.0, using: &random), .effect(name: name, caption: caption)))
+                spoken += 3.5
+            }
+        }
+        items.append((1.0, .music(seconds: 20, caption: "♪ ♪")))
+    }
+
+    mutating func lecture(seconds: Double) {
+        roomToneBelowSpeech = 45
+        var spoken = 0.0
+        var breaks = 0
+        while spoken < seconds - 3 {
+            if breaks < 2, spoken > seconds * Double(breaks + 1) / 3 {
+                items.append((Double.random(in: 1.0...2.0, using: &random), .music(seconds: 30, caption: breaks == 0 ? "[MUSIC]" : nil)))
+                spoken += 32
+                breaks += 1
+            }
+            // The lecturer (ANNA), now and then a question (EDWARD).
+            let voice = Double.random(in: 0..<1, using: &random) < 0.12 ? 2 : 0
+            let text = sentences.next()
+            let gap = Double.random(in: 0.5...2.2, using: &random)
+            items.append((gap, .line(text: text, voice: voice)))
+            spoken += gap + Self.estimate(text)
+        }
+    }
+}
+
+/// Sentences for the programmes, put together from parts (seeded: the same ones on every machine), none twice.
+struct SentenceMaker {
+    var used: Set<String> = []
+    var random: SeededRandom
+
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+
+    static let openings = [
+        "This morning", "Later tonight", "According to the council", "In the north of the country", "Last week",
+        "For many families", "As we heard earlier", "On the other hand", "After a long delay", "Every spring",
+        "In our next report", "By the end of the year", "Despite the weather", "Around the harbour",
+        "At the old station", "Before the meeting", "Unusually", "For the first time", "Meanwhile", "Honestly",
+    ]
+    static let subjects = [
+        "the new bridge", "a group of students", "the local orchestra", "our reporter", "the city museum",
+        "the football club", "a small bakery", "the river authority", "the night train", "the hospital",
+        "two young engineers", "the village school", "the fishing fleet", "a retired teacher", "the garden centre",
+        "the mayor", "the library", "a team of divers", "the weather service", "the theatre company",
+    ]
+    static let verbs = [
+        "has finally opened", "is asking for volunteers", "will close for repairs", "found something unexpected",
+        "changed its plans", "broke a long standing record", "is running out of space", "welcomed its first visitors",
+        "published new figures", "is looking for a new home", "celebrated fifty years", "has become very popular",
+        "faced some hard questions", "tried a different approach", "made a surprising announcement",
+    ]
+    static let endings = [
+        "", "", "", " near the market square", " after months of discussion", " with help from the neighbours",
+        " despite the rising costs", " in front of a large crowd", " along the eastern coast", " before the summer holidays",
+        " and nobody quite knows why", " according to people who live nearby", " on a cold and windy afternoon",
+    ]
+    static let questions = [
+        "Can you tell us what happened next?", "How did people react to that?", "What would you say to the critics?",
+        "Is that really what you expected?", "Where do we go from here?", "Why does that matter so much?",
+        "What surprised you most?", "Could you explain that once more?", "Who made the final decision?",
+    ]
+
+    static let replies = [
+        "Yes, of course.", "I am not so sure.", "Thank you.", "That is right.", "Really?", "Not at all.",
+        "Exactly.", "Go on.", "I see.", "Maybe later.", "Absolutely not.", "Good morning.", "Of course it does.",
+        "Nobody told me.", "Wait a moment.", "Come in.", "Listen to this.", "Fair enough.",
+    ]
+
+    mutating func next() -> String {
+        while true {
+            let text: String
+            let pick = Int.random(in: 0..<10, using: &random)
+            if pick < 2 {
+                let reply = Self.replies.randomElement(using: &random)!
+                if used.insert(reply).inserted { return reply }
+                let name = ["Anna", "Karl", "Edward", "Fiona"].randomElement(using: &random)!
+                text = "\(reply.dropLast()), \(name)\(reply.last!)"
+            } else if pick == 2 {
+                text = Self.questions.randomElement(using: &random)!
+                if used.contains(text) {
+                    // Questions may come back once the pool is used; give them a lead-in to keep them unique.
+                    let lead = ["So", "Well", "And", "Tell me", "Now"].randomElement(using: &random)!
+                    let combined = "\(lead), \(text.prefix(1).lowercased())\(text.dropFirst())"
+                    if used.insert(combined).inserted { return combined }
+                    continue
+                }
+            } else {
+                let opening = Self.openings.randomElement(using: &random)!
+                let subject = Self.subjects.randomElement(using: &random)!
+                let verb = Self.verbs.randomElement(using: &random)!
+                let ending = Self.endings.randomElement(using: &random)!
+                text = "\(opening), \(subject) \(verb)\(ending)."
+            }
+            if used.insert(text).inserted { return text }
+        }
+    }
+}
+
+// MARK: - Sound
+
+/// A laid-out programme with every sound made: lines and sounds at their times, ready to mix.
+struct PlacedProgramme {
+    var duration: Double
+    var lines: [Programme.Line] = []
+    var sounds: [Programme.Sound] = []
+    /// Each line's samples (16 kHz), with its voice's gain applied later.
+    var speech: [(start: Int, samples: [Float])] = []
+    var effects: [(start: Int, samples: [Float])] = []
+    /// Music at full level over these sample ranges; the bed elsewhere.
+    var fullMusic: [Range<Int>] = []
+    var bedBelowSpeech: Double?
+    var roomToneBelowSpeech: Double?
+}
+
+extension Layout {
+    /// Speaks every line, makes every effect and puts them at their times.
+    func place(in directory: URL) throws -> PlacedProgramme {
+        let cache = directory.appendingPathComponent("parts")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        // Every sentence spoken once (cached by voice and text), two at a time.
+        var jobs: [(text: String, voice: Int)] = []
+        for (_, item) in items { if case .line(let text, let voice) = item { jobs.append((text, voice)) } }
+        let spoken = try ParallelShell.map(jobs) { job in try Speaker.speak(job.text, voice: job.voice, cache: cache) }
+        var placed = PlacedProgramme(duration: 0, bedBelowSpeech: bedBelowSpeech, roomToneBelowSpeech: roomToneBelowSpeech)
+        let rate = Programme.rate
+        var cursor = 0
+        var next = 0
+        for (gap, item) in items {
+            cursor += Int(gap * Double(rate))
+            let time = Double(cursor) / Double(rate)
+            switch item {
+            case .line(let text, let voice):
+                let samples = spoken[next]
+                next += 1
+                placed.speech.append((cursor, samples))
+                cursor += samples.count
+                placed.lines.append(
+                    Programme.Line(text: text, speaker: Programme.voices[voice].name, start: time, end: Double(cursor) / Double(rate)))
+            case .music(let seconds, let caption):
+                let length = Int(seconds * Double(rate))
+                placed.fullMusic.append(cursor..<(cursor + length))
+                cursor += length
+                placed.sounds.append(Programme.Sound(name: "music", start: time, end: Double(cursor) / Double(rate), caption: caption))
+            case .effect(let name, let caption):
+                let samples = try Effects.make(name, cache: cache)
+                placed.effects.append((cursor, samples))
+                cursor += samples.count
+                placed.sounds.append(Programme.Sound(name: name, start: time, end: Double(cursor) / Double(rate), caption: caption))
+            }
+        }
+        cursor += 2 * rate
+        placed.duration = Double(cursor) / Double(rate)
+        return placed
+    }
+}
+
+extension PlacedProgramme {
+    /// The active level every sentence is brought to (RMS over its speech), before each voice's own gain.
+    static let speechRMS: Float = 0.1
+
+    /// Mixes the programme and encodes it to AAC (48 kHz stereo) at `path` (written under a temporary name,
+    /// then renamed).
+    func mix(to path: String, in directory: URL) throws {
+        let rate = Programme.rate
+        let count = Int(duration * Double(rate))
+        var mix = [Float](repeating: 0, count: count)
+        let voiceGain: [String: Float] = ["ANNA": 1, "KARL": 0.8, "EDWARD": 1.2, "FIONA": 0.9]
+        for (index, line) in speech.enumerated() {
+            let gain = Self.speechRMS / max(1e-6, Self.rms(line.samples)) * (voiceGain[lines[index].speaker] ?? 1)
+            for (i, sample) in line.samples.enumerated() where line.start + i < count { mix[line.start + i] += sample * gain }
+        }
+        // Effects about as loud as the speech (some louder, some softer).
+        for (index, effect) in effects.enumerated() {
+            let level: Float = [1.0, 0.7, 1.4, 0.5][index % 4]
+            let gain = Self.speechRMS * level / max(1e-6, Self.rms(effect.samples))
+            for (i, sample) in effect.samples.enumerated() where effect.start + i < count { mix[effect.start + i] += sample * gain }
+        }
+        // Music: at the speech's level where it plays alone, the bed's level elsewhere, with one-second swells.
+        if !fullMusic.isEmpty || bedBelowSpeech != nil {
+            let music = try Music.samples(count: count, cache: directory.appendingPathComponent("parts"))
+            let musicRMS = Self.rms(music)
+            let full = Self.speechRMS / max(1e-6, musicRMS)
+            let bed = bedBelowSpeech.map { full * Float(pow(10, -$0 / 20)) } ?? 0
+            var envelope = [Float](repeating: bed, count: count)
+            let ramp = rate
+            // Swells in the dB domain from the bed (or silence) to full level within the music's own time: nothing
+            // but the bed under the lines before and after.
+            let floor = bed > 0 ? bed : full * 0.001
+            for range in fullMusic {
+                for i in range.clamped(to: 0..<count) {
+                    let weight = min(1, Float(min(i - range.lowerBound, range.upperBound - i)) / Float(ramp))
+                    envelope[i] = floor * pow(full / floor, weight)
+                }
+            }
+            for i in 0..<count { mix[i] += music[i] * envelope[i] }
+        }
+        if let roomToneBelowSpeech {
+            let tone = try Effects.make("roomtone", cache: directory.appendingPathComponent("parts"))
+            let gain = Self.speechRMS * Float(pow(10, -roomToneBelowSpeech / 20)) / max(1e-6, Self.rms(tone))
+            for i in 0..<count { mix[i] += tone[i % tone.count] * gain }
+        }
+        let peak = mix.reduce(0) { max($0, abs($1)) }
+        let scale: Float = peak > 0.97 ? 0.97 / peak : 1
+        let raw = path + ".raw"
+        let bytes = mix.map { Int16(max(-32767, min(32767, ($0 * scale * 32767).rounded()))).littleEndian }
+        try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let partial = path + ".partial.m4a"
+        try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "s16le", "-ar", "\(rate)", "-ac", "1", "-i", raw,
+                "-ar", "48000", "-ac", "2", "-c:a", "aac", "-b:a", "96k", partial,
+            ])
+        try FileManager.default.moveItem(atPath: partial, toPath: path)
+    }
+
+    static func rms(_ samples: [Float]) -> Float {
+        guard !samples.isEmpty else { return 0 }
+        var sum: Double = 0
+        for sample in samples { sum += Double(sample * sample) }
+        return Float((sum / Double(samples.count)).squareRoot())
+    }
+}
+
+/// Sentences spoken by the programme voices: 16 kHz mono, leading and trailing silence trimmed.
+enum Speaker {
+    static func speak(_ text: String, voice: Int, cache: URL) throws -> [Float] {
+        let key = "\(voice)-\(stableHash(text))"
+        let raw = cache.appendingPathComponent("line-\(key).raw").path
+        if !FileManager.default.fileExists(atPath: raw) {
+            let textFile = cache.appendingPathComponent("line-\(key).txt").path
+            let wav = cache.appendingPathComponent("line-\(key).wav").path
+            try text.write(toFile: textFile, atomically: true, encoding: .utf8)
+            try ExternalTool.shell(
+                Programme.voices[voice].command(textFile, wav)
+                    + " && sox '\(wav)' -t raw -r 16000 -e signed -b 16 -c 1 '\(raw).part' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse"
+                    + " && mv '\(raw).part' '\(raw)' && rm -f '\(wav)' '\(textFile)'")
+        }
+        return try readRaw(raw)
+    }
+
+    /// FNV-1a of the text: the same on every run (Swift's `hashValue` is seeded per process).
+    static func stableHash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// Sound effects made by sox (16 kHz mono), and room tone.
+enum Effects {
+    static let recipes: [String: [String]] = [
+        "thunder": ["synth 3 brownnoise lowpass 400 fade q 0.1 3 2.2"],
+        "knock": ["synth 0.06 pinknoise lowpass 1500 fade q 0.005 0.06 0.05 pad 0 0.25 repeat 2"],
+        "phone": ["synth 0.4 sine 440 sine 480 channels 1 pad 0 0.2 repeat 2"],
+        "footsteps": ["synth 0.08 brownnoise lowpass 800 fade q 0.005 0.08 0.07 pad 0 0.45 repeat 5"],
+        "siren": ["synth 0.7 sine 650-1300 pad 0 0 repeat 0", "synth 0.7 sine 1300-650"],
+        "horn": ["synth 0.9 sawtooth 400 sawtooth 500 channels 1 lowpass 3000 fade q 0.02 0.9 0.1"],
+        "glass": ["synth 0.7 whitenoise highpass 2500 fade q 0.001 0.7 0.65"],
+        "applause": ["synth 3 pinknoise highpass 400 tremolo 11 70 fade q 0.4 3 0.8"],
+        "roomtone": ["synth 10 pinknoise"],
+    ]
+
+    static func make(_ name: String, cache: URL) throws -> [Float] {
+        let raw = cache.appendingPathComponent("effect-\(name).raw").path
+        if !FileManager.default.fileExists(atPath: raw) {
+            guard let recipe = recipes[name] else { throw ExternalTool.Failure(description: "no effect named \(name)") }
+            // A recipe of several parts is played one after the other (a siren: up, down, up, down).
+            var parts: [String] = []
+            for (index, effects) in recipe.enumerated() {
+                let part = "\(raw).\(index).wav"
+                try ExternalTool.shell("sox -n -r 16000 -c 1 -b 16 '\(part)' \(effects)")
+                parts.append("'\(part)'")
+            }
+            let sequence = name == "siren" ? parts + parts : parts
+            try ExternalTool.shell(
+                "sox \(sequence.joined(separator: " ")) -t raw -r 16000 -e signed -b 16 -c 1 '\(raw).part' && mv '\(raw).part' '\(raw)' && rm -f \(parts.joined(separator: " "))"
+            )
+        }
+        return try readRaw(raw)
+    }
+}
+
+/// The recorded music: the three tracks of Debian's `asc-music`, decoded to 16 kHz mono and played one after
+/// the other.
+enum Music {
+    static func samples(count: Int, cache: URL) throws -> [Float] {
+        let raw = cache.appendingPathComponent("music.raw").path
+        if !FileManager.default.fileExists(atPath: raw) {
+            for track in Programme.musicTracks where !FileManager.default.fileExists(atPath: track) {
+                throw ExternalTool.Failure(description: "\(track) is missing: the test programmes need Debian's asc-music (make deps)")
+            }
+            let list = cache.appendingPathComponent("music.txt").path
+            try Programme.musicTracks.map { "file '\($0)'" }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+            try ExternalTool.run(
+                "ffmpeg",
+                ["-nostdin", "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-ac", "1", "-ar", "16000", "-f", "s16le", raw + ".part"])
+            try FileManager.default.moveItem(atPath: raw + ".part", toPath: raw)
+        }
+        let all = try readRaw(raw)
+        // Loop the soundtrack if the programme is longer than it.
+        return (0..<count).map { all[$0 % all.count] }
+    }
+}
+
+func readRaw(_ path: String) throws -> [Float] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    return data.withUnsafeBytes { bytes in bytes.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32768 } }
+}
+
+/// Runs work items two at a time (each runs an external program), keeping their order.
+enum ParallelShell {
+    static func map<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (T) throws -> R) throws -> [R] {
+        let results = Results<R>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            results.set(index, Result { try body(items[index]) })
+        }
+        return try results.values.map { try $0!.get() }
+    }
+
+    final class Results<R: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var values: [Result<R, Error>?]
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ value: Result<R, Error>) {
+            lock.lock()
+            values[index] = value
+            lock.unlock()
+        }
+    }
+}
+
+// MARK: - The cases
+
+extension Programme {
+    /// The caption variants every programme is checked with, by name: on time, late, early, drifted (a PAL
+    /// conversion, and NTSC's 1001/1000), an advert cut out of the media (the captions 5 s late after it) and
+    /// one put in (3 s early after it), three long sentences left uncaptioned, and a late live captioner.
+    public var cases: [(name: String, variant: Variant)] {
+        [
+            ("sync", .inSync), ("late", .shifted(2.0)), ("early", .shifted(-1.5)),
+            ("pal", .drifted(scale: 25 / 23.976, offset: 0.4)), ("ntsc", .drifted(scale: 1.001, offset: -0.3)),
+            ("cut", .cut(afterLine: pause(near: 0.55), seconds: 5)), ("insert", .cut(afterLine: pause(near: 0.4), seconds: -3)),
+            ("dropped", .dropped(longLines(atLeast: 2, count: 3))), ("captioner", .lateCaptioner(seed: 5)),
+        ]
+    }
+
+    /// The truth as JSON: every line and sound with its media times.
+    public var truthJSON: String {
+        func number(_ value: Double) -> String { String(format: "%.3f", value) }
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var json = "{\"media\": \(quoted(media)), \"duration\": \(number(duration)),\n \"lines\": [\n"
+        json += lines.map { "  {\"start\": \(number($0.start)), \"end\": \(number($0.end)), \"speaker\": \(quoted($0.speaker)), \"text\": \(quoted($0.text))}" }
+            .joined(separator: ",\n")
+        json += "],\n \"sounds\": [\n"
+        json += sounds.map {
+            "  {\"start\": \(number($0.start)), \"end\": \(number($0.end)), \"name\": \(quoted($0.name)), \"caption\": \($0.caption.map(quoted) ?? "null")}"
+        }.joined(separator: ",\n")
+        return json + "]}\n"
+    }
+}
