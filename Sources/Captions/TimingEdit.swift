@@ -47,14 +47,34 @@ public struct TimingEdit: Sendable, Equatable {
         }
         let clamped = counts.reduce(0) { $0 + $1.clamped }
         let firstClamped = counts.lazy.compactMap(\.first).first
-        guard clamped > 0, let firstClamped else { return [] }
+        return Self.clampedDiagnostics(clamped, first: firstClamped)
+    }
+
+    /// The warning that `clamped` cues (the first at index `first`) had times set to zero; none when none had.
+    public static func clampedDiagnostics(_ clamped: Int, first: Int?) -> [CaptionDiagnostic] {
+        guard clamped > 0, let first else { return [] }
         return [
             CaptionDiagnostic(
                 line: 0, rule: "captions.timing-clamped", severity: .warning,
                 message: clamped == 1
-                    ? "1 cue would start or end before 0 and was set to 0 (cue \(firstClamped + 1))"
-                    : "\(clamped) cues would start or end before 0 and were set to 0 (first: cue \(firstClamped + 1))")
+                    ? "1 cue would start or end before 0 and was set to 0 (cue \(first + 1))"
+                    : "\(clamped) cues would start or end before 0 and were set to 0 (first: cue \(first + 1))")
         ]
+    }
+
+    /// Applies the edit to one cue of `document` (and its inline timestamps); returns whether a time had to be
+    /// clamped to zero.
+    public func apply(to document: inout CaptionDocument, cue index: Int) -> Bool {
+        var start = apply(to: document.cues[index].start), end = apply(to: document.cues[index].end)
+        let clamped = start < .zero || end < .zero
+        start = max(start, .zero)
+        end = max(end, .zero)
+        document.cues[index].start = start
+        document.cues[index].end = end
+        if document.format == .webvtt, document.cues[index].text.containsUTF8Byte(UInt8(ascii: "<")) {
+            document.cues[index].text = movingInlineTimestamps(in: document.cues[index].text)
+        }
+        return clamped
     }
 
     /// The text with each valid `<timestamp>` tag moved by this edit. A tag ends before the next `<`, so no

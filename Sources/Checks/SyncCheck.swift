@@ -51,8 +51,9 @@ public struct SyncCheck: Sendable {
     /// The outcome for one caption source.
     public struct Outcome: Sendable {
         public var result: CheckResult
-        /// The edit that puts the captions on the speech (nil when the timing could not be verified).
-        public var fix: TimingEdit?
+        /// The retiming that puts the captions on the speech, part by part (nil when the timing could not be
+        /// verified).
+        public var fix: SyncFix?
         public var report: SyncReport?
     }
 
@@ -129,7 +130,8 @@ public struct SyncCheck: Sendable {
         }
         guard speech.timeline.totalSpeech >= 1 else { return unverified(silence) }
 
-        let report = aligner.align(cues: dialogue.map { ($0.start, $0.end) }, speech: speech.timeline)
+        let sounds = DialogueCues.sounds(of: captions)
+        let report = aligner.align(cues: dialogue.map { ($0.start, $0.end) }, sounds: sounds.map { ($0.start, $0.end) }, speech: speech.timeline)
         metrics.setFit(confidence: report.confidence, matchedCues: report.matchedCues, noiseFloorDecibels: speech.timeline.noiseFloorDecibels)
         if report.matchedCues < 3 || report.confidence < 0.3 {
             var result = unverified(
@@ -149,37 +151,51 @@ public struct SyncCheck: Sendable {
         }
         metrics.timeline = Self.timeline(
             speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) }, duration: duration ?? speech.timeline.duration)
-        let fix = TimingEdit(offset: report.shift, scale: report.scale)
-        let fixMetrics = SyncMetrics.Fix(offset: report.shift, scale: report.scale)
+        let fix = SyncFix(report, document: captions, dialogue: dialogue.map(\.index))
+        let fixMetrics = SyncMetrics.Fix(
+            offset: report.shift, scale: report.scale,
+            parts: report.parts.count > 1 ? fix.parts.map { SyncMetrics.Fix.Part(from: $0.from.isFinite ? $0.from : 0, offset: $0.edit.offset) } : nil)
         metrics.fix = fixMetrics
-        findings += timingFindings(report, duration: duration ?? speech.timeline.duration, fix: fixMetrics)
-        // Speech without captions and cues over silence are only meaningful when one mapping holds for the
-        // whole file.
-        let breakFound = !report.breaks.isEmpty
-        for gap in report.uncaptionedSpeech where !breakFound {
+        findings += timingFindings(
+            report, duration: duration ?? speech.timeline.duration, fix: fixMetrics, cueNumbers: dialogue.map { $0.index + 1 })
+        for gap in report.uncaptionedSpeech {
             findings.append(
                 Rule.syncUncaptionedSpeech.finding(
                     severity: .warning,
-                    message:
-                        "\(Self.seconds(gap.end - gap.start)) of speech from \(Self.time(gap.start)) has no caption (or it is music or sound the detector took for speech)",
+                    message: "\(Self.seconds(gap.end - gap.start)) of speech from \(Self.time(gap.start)) has no caption",
                     start: NumberText.rounded(gap.start), end: NumberText.rounded(gap.end), guidelines: Self.guidelines))
         }
-        if !breakFound {
-            let end = duration.map { mediaStart + $0 } ?? .infinity
-            for index in report.cuesOverSilence {
-                let cue = captions.cues[dialogue[index].index]
-                guard cue.start.seconds < end else { continue }
-                findings.append(
-                    Rule.syncCueOverSilence.finding(
-                        severity: .warning,
-                        message:
-                            "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(fix.isIdentity(within: tolerance) ? "" : " once the timing is corrected")",
-                        start: cue.start.seconds, end: cue.end.seconds, line: Self.line(of: cue), guidelines: Self.guidelines,
-                        data: .object([
-                            ("cue", .integer(Int64(dialogue[index].index + 1))),
-                            ("text", .string(cue.plainText(in: captions.format))),
-                        ])))
-            }
+        let corrected = !fix.main.isIdentity(within: tolerance) || report.parts.count > 1
+        let end = duration.map { mediaStart + $0 } ?? .infinity
+        for index in report.cuesOverSilence {
+            let cue = captions.cues[dialogue[index].index]
+            guard cue.start.seconds < end else { continue }
+            findings.append(
+                Rule.syncCueOverSilence.finding(
+                    severity: .warning,
+                    message:
+                        "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(corrected ? " once the timing is corrected" : "")",
+                    start: cue.start.seconds, end: cue.end.seconds, line: Self.line(of: cue), guidelines: Self.guidelines,
+                    data: .object([
+                        ("cue", .integer(Int64(dialogue[index].index + 1))),
+                        ("text", .string(cue.plainText(in: captions.format))),
+                    ])))
+        }
+        // Cues off the onset of their own speech once the file's timing is corrected: a late captioner, an early cue.
+        for (index, target) in report.onsets.enumerated() {
+            guard let target, abs(target.offset) > failTolerance else { continue }
+            let cue = captions.cues[dialogue[index].index]
+            findings.append(
+                Rule.syncCueOffset.finding(
+                    severity: .warning,
+                    message:
+                        "cue \(dialogue[index].index + 1) starts \(Self.seconds(abs(target.offset))) \(target.offset > 0 ? "after" : "before") its speech at \(Self.time(target.onset))\(corrected ? " once the timing is corrected" : "") (sync --fix --snap moves it there)",
+                    start: cue.start.seconds, end: cue.end.seconds, line: Self.line(of: cue), guidelines: Self.guidelines,
+                    data: .object([
+                        ("cue", .integer(Int64(dialogue[index].index + 1))),
+                        ("offsetSeconds", .number(NumberText.rounded(target.offset))),
+                        ("onset", .number(NumberText.rounded(target.onset))),
+                    ])))
         }
         findings.sort { ($0.start ?? -1, $0.rule) < ($1.start ?? -1, $1.rule) }
         return Outcome(
@@ -208,7 +224,8 @@ public struct SyncCheck: Sendable {
     }
 
     /// Offset, drift, breaks and stray cues, against the tolerances; offset and drift findings carry `fix`.
-    private func timingFindings(_ report: SyncReport, duration: Double, fix: SyncMetrics.Fix) -> [Finding] {
+    /// `cueNumbers` are the document's numbers of the report's dialogue cues.
+    private func timingFindings(_ report: SyncReport, duration: Double, fix: SyncMetrics.Fix, cueNumbers: [Int]) -> [Finding] {
         var findings: [Finding] = []
         let offset = report.offsetSeconds
         let fixData = (try? JSONValueEncoder().encode(fix)) ?? .null
@@ -241,23 +258,12 @@ public struct SyncCheck: Sendable {
                 Rule.syncBreak.finding(
                     severity: .error,
                     message:
-                        "the offset changes at \(Self.time(step.time)) from \(Self.signed(step.before)) to \(Self.signed(step.after)) (an edit or a cut the captions do not follow): one shift cannot fix this",
+                        "the offset changes at \(Self.time(step.time)) from \(Self.signed(step.before)) to \(Self.signed(step.after)) (an edit or a cut the captions do not follow): --fix moves each part by its own offset",
                     start: NumberText.rounded(step.time), guidelines: Self.guidelines,
                     data: .object([
                         ("offsetBefore", .number(NumberText.rounded(step.before))),
-                        ("offsetAfter", .number(NumberText.rounded(step.after))),
+                        ("offsetAfter", .number(NumberText.rounded(step.after))), ("cue", .integer(Int64(cueNumbers[step.cue]))),
                     ])))
-        }
-        // Cues scattered off their speech while the file as a whole is on time.
-        if findings.isEmpty, report.matchedCues >= 5 {
-            let off = report.residuals.filter { abs($0.residual) > failTolerance }.count
-            if Double(off) > 0.1 * Double(report.matchedCues) {
-                findings.append(
-                    Rule.syncCueOffset.finding(
-                        severity: .warning,
-                        message: "\(off) of \(report.matchedCues) cues start more than \(Self.seconds(failTolerance)) away from their speech",
-                        guidelines: Self.guidelines, data: .object([("cues", .integer(Int64(off)))])))
-            }
         }
         return findings
     }

@@ -13,9 +13,9 @@ import MediaIO
 //   MediaLintBench lint-captions F    read and lint a caption file 3 times (a worker)
 //   MediaLintBench transcribe-captions F   read it and make its text transcript, 3 times (a worker)
 //   MediaLintBench render-findings F [lint options]   lint F, render the result in every format 3 times (a worker)
-//   MediaLintBench programmes DIR [MINUTES]   make the test programmes (issue 17) in DIR, with every caption case and
+//   MediaLintBench programmes DIR [MINUTES [SEED]]   make the test programmes (issue 17) in DIR, with every caption case and
 //                                     the truth as JSON, to try medialint sync (or another tool) on by hand
-//   MediaLintBench speech-features MEDIA OUT   the speech detector's features per 10 ms frame, as float32 (5 a frame)
+//   MediaLintBench speech-features MEDIA OUT   the speech detector's features per 10 ms frame, as float32 (6 a frame)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -37,7 +37,9 @@ do {
     case "render-findings" where arguments.count >= 2:
         try CaptionBench.renderFindings(path: arguments[1], options: Array(arguments.dropFirst(2)))
     case "programmes" where arguments.count >= 2:
-        try Workers.programmes(in: arguments[1], minutes: arguments.count > 2 ? Double(arguments[2]) : nil)
+        try Workers.programmes(
+            in: arguments[1], minutes: arguments.count > 2 ? Double(arguments[2]).flatMap { $0 > 0 ? $0 : nil } : nil,
+            seed: arguments.count > 3 ? UInt64(arguments[3]) ?? 17 : 17)
     case "speech-features" where arguments.count == 3:
         try Workers.speechFeatures(of: arguments[1], to: arguments[2])
     case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale":

@@ -182,12 +182,20 @@ public struct HTMLReport: CheckReporter {
         let duration = Double(speech.count) * bin
         let barWidth = plotWidth / Double(speech.count)
         var lanes: [(label: String, values: [Double], color: String)] = [("speech", speech, "#888"), ("captions", captions, "#285a9c")]
-        if let fix, abs(fix.offset) >= 0.001 || abs(fix.scale - 1) >= 1e-6 {
-            // Where each bin's captions land once the fix (new = old × scale + offset) is applied.
+        if let fix, abs(fix.offset) >= 0.001 || abs(fix.scale - 1) >= 1e-6 || fix.parts != nil {
+            // Where each bin's captions land once the fix (new = old × scale + offset, part by part) is applied: the
+            // caption time that lands in the middle of the bin, in the part whose caption times it falls in.
+            let parts = fix.parts ?? [SyncMetrics.Fix.Part(from: 0, offset: fix.offset)]
             let corrected = (0..<captions.count).map { index -> Double in
-                let source = ((Double(index) + 0.5) * bin - fix.offset) / fix.scale
-                let from = Int((source / bin).rounded(.down))
-                return from >= 0 && from < captions.count ? captions[from] : 0
+                let media = (Double(index) + 0.5) * bin
+                for (number, part) in parts.enumerated() {
+                    let source = (media - part.offset) / fix.scale
+                    let inPart = (number == 0 || source >= part.from) && (number + 1 == parts.count || source < parts[number + 1].from)
+                    guard inPart else { continue }
+                    let from = Int((source / bin).rounded(.down))
+                    return from >= 0 && from < captions.count ? captions[from] : 0
+                }
+                return 0
             }
             lanes.append(("corrected", corrected, "#176f2c"))
         }

@@ -10,6 +10,16 @@ public enum DialogueCues {
         }
     }
 
+    /// The cues of `document` that describe sound (`[MUSIC]`, `♪ ♪`, `(thunder)`): no words of dialogue, but a
+    /// description in brackets or a music note. What sounds under them is expected, even if it sounds like speech.
+    public static func sounds(of document: CaptionDocument) -> [(index: Int, start: Double, end: Double)] {
+        document.cues.enumerated().compactMap { index, cue in
+            let text = cue.plainText(in: document.format)
+            let describes = text.contains { "[(（【♪♫♬♩".contains($0) }
+            return describes && !isSpeech(text) && cue.end > cue.start ? (index, cue.start.seconds, cue.end.seconds) : nil
+        }
+    }
+
     /// Whether a cue's plain text has any words left once sound descriptions in brackets or parentheses,
     /// music notes and speaker labels (`JOHN:`, `- `) are taken out.
     public static func isSpeech(_ text: String) -> Bool {

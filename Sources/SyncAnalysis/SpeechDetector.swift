@@ -21,14 +21,22 @@ public struct SpeechTimeline: Sendable {
     /// Where speech starts after at least 100 ms below the threshold, in seconds. Finer than the starts of
     /// `segments`: the hangover and gap bridging join words and lines that follow each other closely.
     public var onsets: [Double]
+    /// Per onset, how much louder the speech after it is than the sound before it (dB); empty when not measured.
+    public var onsetContrasts: [Float]
+    /// Per frame, how much like speech the sound around it is (0–1; `SpeechLikeness`); empty when the detector
+    /// went by level alone.
+    public var likeness: [Float]
 
     /// A timeline from its speech mask; `onsets` default to the starts of the mask's segments.
     public init(
-        start: Double, mask: [UInt8], onsets: [Double]? = nil, thresholdDecibels: Double = 0,
+        start: Double, mask: [UInt8], onsets: [Double]? = nil, onsetContrasts: [Float] = [], likeness: [Float] = [],
+        thresholdDecibels: Double = 0,
         noiseFloorDecibels: Double = 0
     ) {
         self.start = start
         self.mask = mask
+        self.likeness = likeness
+        self.onsetContrasts = onsetContrasts
         var prefix = [Int32](repeating: 0, count: mask.count + 1)
         for i in 0..<mask.count { prefix[i + 1] = prefix[i] + Int32(mask[i]) }
         self.prefix = prefix
@@ -56,6 +64,28 @@ public struct SpeechTimeline: Sendable {
 
     /// Total seconds of speech.
     public var totalSpeech: Double { Double(prefix.last ?? 0) / Self.framesPerSecond }
+
+    /// The mean speech likeness of the speech frames from frame `from` to `to` (1 without likeness scores).
+    public func likeness(fromFrame from: Int, to: Int) -> Double {
+        guard !likeness.isEmpty else { return 1 }
+        var sum = 0.0, frames = 0
+        for i in max(0, from)..<max(max(0, from), min(to, mask.count, likeness.count)) where mask[i] == 1 {
+            sum += Double(likeness[i])
+            frames += 1
+        }
+        return frames > 0 ? sum / Double(frames) : 0
+    }
+
+    /// How long the audio was without speech just before `time`, in seconds (up to `limit`; the start of the
+    /// timeline counts as quiet).
+    public func quiet(before time: Double, limit: Double = 1) -> Double {
+        let frame = self.frame(at: time)
+        let frames = Int(limit * Self.framesPerSecond)
+        var count = 0
+        while count < frames, frame - count - 1 >= 0, mask[frame - count - 1] == 0 { count += 1 }
+        if frame - count - 1 < 0 { return limit }
+        return Double(count) / Self.framesPerSecond
+    }
 
     /// Speech segments as (start, end) seconds.
     public var segments: [(start: Double, end: Double)] {
@@ -182,20 +212,29 @@ public struct SpeechDetector: Sendable {
             thresholdSum += threshold
             mask[i] = Double(energies[i]) > threshold ? 1 : 0
         }
+        var likeness: [Float] = []
         if requiresSpeechLikeness {
-            let likeness = SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period)
-            for i in 0..<count where likeness[i] < 0.5 { mask[i] = 0 }
+            likeness = SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period)
         }
-        // Onsets from the frames above the threshold themselves, before any smoothing.
+        // Onsets from the frames above the threshold themselves, before any smoothing; where loud sound is not
+        // speech-like, it starts no speech.
         var onsets: [Double] = []
         var quiet = 10
         for i in 0..<count {
             if mask[i] == 1 {
-                if quiet >= 10 { onsets.append((start ?? 0) + Double(i) / 100) }
+                if quiet >= 10, likeness.isEmpty || Self.speechLike(likeness, from: i) {
+                    onsets.append((start ?? 0) + Double(i) / 100)
+                }
                 quiet = 0
             } else {
                 quiet += 1
             }
+        }
+        var contrasts: [Float] = []
+        if !likeness.isEmpty {
+            (onsets, contrasts) = Self.speechOnsets(
+                onsets.map { Int((($0 - (start ?? 0)) * 100).rounded()) }, energies, pitch.voicing, likeness, start: start ?? 0)
+            for i in 0..<count where likeness[i] < 0.5 { mask[i] = 0 }
         }
         // Hangover: hold speech a little after each frame above the threshold; then bridge short gaps.
         let hold = Int(hangover * 100), gap = Int(bridge * 100)
@@ -209,8 +248,73 @@ public struct SpeechDetector: Sendable {
             lastSpeech = i
         }
         return SpeechTimeline(
-            start: start ?? 0, mask: mask, onsets: onsets, thresholdDecibels: thresholdSum / Double(count),
+            start: start ?? 0, mask: mask, onsets: onsets, onsetContrasts: contrasts, likeness: likeness, thresholdDecibels: thresholdSum / Double(count),
             noiseFloorDecibels: floorSum / Double(count))
+    }
+}
+
+extension SpeechDetector {
+    /// Whether speech-like sound (likeness of at least 0.5) follows frame `from` within `frames` frames (0.3 s).
+    static func speechLike(_ likeness: [Float], from: Int, within frames: Int = 30) -> Bool {
+        for i in from..<min(likeness.count, from + frames) where likeness[i] >= 0.5 { return true }
+        return false
+    }
+
+    /// Speech onsets under a bed of music or noise: the frames where loud sound starts after 100 ms below the
+    /// threshold (`thresholdOnsets`), and the frames where the speech band's level starts a rise of 10 dB or more
+    /// over its lowest in the 250 ms before — which a bed that never falls below the threshold hides from the
+    /// first kind — followed by voicing within 250 ms and speech-like sound within half a second. Each keeps its
+    /// contrast: the level over the 200 ms after it against the loud end (80th percentile) of the 300 ms before,
+    /// in dB; an onset with none is dropped. A sentence after a pause has a high contrast, a word after a short
+    /// gap within it a low one.
+    static func speechOnsets(
+        _ thresholdOnsets: [Int], _ energies: [Float], _ voicing: [Float], _ likeness: [Float], start: Double
+    ) -> (times: [Double], contrasts: [Float]) {
+        let count = energies.count
+        var rises: [Int] = []
+        var last = -100
+        if count > 25 {
+            for i in 25..<count {
+                var low = energies[i - 25]
+                for j in (i - 24)..<i { low = min(low, energies[j]) }
+                guard energies[i] - low >= 10, energies[i - 1] - low < 10, i - last >= 10 else { continue }
+                // Back to where the rise leaves the level before it (6 dB above it; digital silence counts as -70 dB).
+                var rise = i
+                while rise > i - 6, energies[rise - 1] > max(low, -70) + 6 { rise -= 1 }
+                var voiced = false
+                for j in i..<min(count, i + 25) where j < voicing.count && voicing[j] >= SpeechLikeness.voicedAbove {
+                    voiced = true
+                    break
+                }
+                if voiced, speechLike(likeness, from: i, within: 50) {
+                    rises.append(rise)
+                    last = i
+                }
+            }
+        }
+        // A rise within 80 ms of an onset found by the threshold is that onset.
+        var frames = thresholdOnsets
+        var next = 0
+        for rise in rises {
+            while next < thresholdOnsets.count, thresholdOnsets[next] < rise - 8 { next += 1 }
+            if next < thresholdOnsets.count, thresholdOnsets[next] <= rise + 8 { continue }
+            frames.append(rise)
+        }
+        frames.sort()
+        var times: [Double] = [], contrasts: [Float] = []
+        for frame in frames {
+            var contrast: Float = 20
+            if frame > 5 {
+                let after = energies[frame..<min(count, frame + 20)]
+                var before = Array(energies[max(0, frame - 30)..<frame])
+                before.sort()
+                contrast = after.reduce(0, +) / Float(after.count) - before[min(before.count - 1, before.count * 8 / 10)]
+            }
+            guard contrast >= 0 else { continue }
+            times.append(start + Double(frame) / 100)
+            contrasts.append(contrast)
+        }
+        return (times, contrasts)
     }
 }
 

@@ -26,9 +26,13 @@ public struct SyncReport: Sendable {
     public var captionCoverage: Double
     /// Residual of each paired cue after the fit (media seconds; positive: the cue starts after the speech).
     public var residuals: [(cue: Int, residual: Double)]
-    /// Breaks: where the offset changes by more than half a second part-way through (media time, and the
-    /// offset in seconds, positive: captions late, before and after).
-    public var breaks: [(time: Double, before: Double, after: Double)]
+    /// The parts the captions fall into, each moved by its own shift (one part when the offset holds
+    /// throughout); the first part's shift is `shift`.
+    public var parts: [SyncPart]
+    /// Breaks: where the offset changes by more than half a second part-way through (media time in the pause
+    /// between the parts, the offset in seconds before and after — positive: captions late — and the first
+    /// dialogue cue, by index, of the part after).
+    public var breaks: [(time: Double, before: Double, after: Double, cue: Int)]
     /// Speech of at least a second that no (fitted) cue covers: media seconds.
     public var uncaptionedSpeech: [(start: Double, end: Double)]
     /// Dialogue cues (by index) that fall on silence once fitted.
@@ -37,6 +41,32 @@ public struct SyncReport: Sendable {
     public var cueSpeechCoverage: [Double]
     /// Fraction of dialogue cues that start within the tolerance of a speech onset as given (before any fix).
     public var onTimeFraction: Double
+    /// Per dialogue cue: the media time of the speech onset its start belongs to, once fitted (nil: none within
+    /// `snapWindow`), and how far the fitted start is from it (positive: the cue starts after its speech).
+    public var onsets: [(onset: Double, offset: Double)?]
+
+    /// The media time of a caption time in dialogue cue `cue`'s part.
+    public func mediaTime(_ time: Double, inPartOf cue: Int) -> Double {
+        scale * time + part(of: cue).shift
+    }
+
+    /// The part dialogue cue `cue` belongs to.
+    public func part(of cue: Int) -> SyncPart {
+        parts.last { $0.firstCue <= cue } ?? parts.first ?? SyncPart(firstCue: 0, shift: shift)
+    }
+}
+
+/// A run of dialogue cues that one shift puts on their speech: from dialogue cue `firstCue` (an index into
+/// the cues aligned) to the next part's first cue.
+public struct SyncPart: Sendable, Equatable {
+    public var firstCue: Int
+    /// Media time = report scale × caption time + shift.
+    public var shift: Double
+
+    public init(firstCue: Int, shift: Double) {
+        self.firstCue = firstCue
+        self.shift = shift
+    }
 }
 
 /// Aligns cues to speech: a global fit by correlating where the cues are with where speech is (over likely
@@ -54,11 +84,18 @@ public struct SyncAligner: Sendable {
     public var pairingWindow = 0.3
     /// On time within this (seconds), for `onTimeFraction`.
     public var tolerance = 0.1
+    /// How far from its fitted start a cue's speech onset is looked for (seconds).
+    public var snapWindow = 1.0
+    /// What a break costs the piecewise fit, in cues' worth of fit (see `segment`).
+    public var breakCost = 4.0
 
     public init() {}
 
-    /// Fits `cues` (caption seconds) against `speech`.
-    public func align(cues: [(start: Double, end: Double)], speech: SpeechTimeline) -> SyncReport {
+    /// Fits `cues` (caption seconds) against `speech`. `sounds` are the times of cues that describe sound
+    /// (`[MUSIC]`, `(thunder)`): what sounds under them is expected, even if it sounds like speech.
+    public func align(
+        cues: [(start: Double, end: Double)], sounds: [(start: Double, end: Double)] = [], speech: SpeechTimeline
+    ) -> SyncReport {
         let dialogue = cues
         let segments = speech.segments
         let onsets = speech.onsets
@@ -128,40 +165,46 @@ public struct SyncAligner: Sendable {
             }
         }
         var fit = (scale: best.scale, shift: best.shift)
-        var pairs: [(cue: Int, caption: Double, media: Double)] = []
         var mostInliers = -1
         for candidate in candidates {
             let refined = refine(candidate, dialogue, onsets)
             if refined.inliers > mostInliers {
                 mostInliers = refined.inliers
                 fit = refined.fit
-                pairs = refined.pairs
             }
         }
-        let residuals = pairs.map { (cue: $0.cue, residual: fit.scale * $0.caption + fit.shift - $0.media) }
 
-        // 3. Breaks: the best shift of each run of cues, against its neighbour's.
-        let breaks = findBreaks(dialogue, segments, fit: fit)
+        // 3. Parts: the cues fall into runs, each put on its speech by a shift of its own (an edit or an ad cut
+        //    the captions do not follow), at one scale; the first part's line is the main fit.
+        let pieces = segment(dialogue, speech, onsets, segments, fit: fit)
+        let parts = pieces.parts
+        fit = (pieces.scale, parts[0].shift)
+        let shifts = dialogue.indices.map { index in parts.last { $0.firstCue <= index }!.shift }
+        let mapped = dialogue.indices.map { (start: pieces.scale * dialogue[$0].start + shifts[$0], end: pieces.scale * dialogue[$0].end + shifts[$0]) }
+        var breaks: [(time: Double, before: Double, after: Double, cue: Int)] = []
+        for (previous, next) in zip(parts, parts.dropFirst()) {
+            // In the pause between the last cue of one part and the first of the next, where each belongs.
+            let time = (mapped[next.firstCue - 1].end + mapped[next.firstCue].start) / 2
+            breaks.append((time, -previous.shift, -next.shift, next.firstCue))
+        }
 
-        // 4. Per cue: coverage once fitted; speech that no fitted cue covers.
-        let mapped = dialogue.map { (start: fit.scale * $0.start + fit.shift, end: fit.scale * $0.end + fit.shift) }
+        // 4. Per cue: its residual on the onset it pairs with, the onset its start belongs to, its coverage; speech
+        //    that no fitted cue (nor a cue describing sound) covers.
+        var residuals: [(cue: Int, residual: Double)] = []
+        for (index, cue) in mapped.enumerated() {
+            if let onset = nearest(onsets, to: cue.start), abs(onset - cue.start) <= pairingWindow {
+                residuals.append((index, cue.start - onset))
+            }
+        }
+        let cueOnsets = snapTargets(mapped, speech)
         let cueSpeech = mapped.map { cue in cue.end > cue.start ? speech.speech(from: cue.start, to: cue.end) / (cue.end - cue.start) : 0 }
         let cuesOverSilence = mapped.indices.filter { mapped[$0].end - mapped[$0].start >= 0.3 && cueSpeech[$0] < 0.1 }
-        let sortedMapped = mapped.sorted { $0.start < $1.start }
-        var uncaptioned: [(start: Double, end: Double)] = []
-        for segment in segments where segment.end - segment.start >= 1 {
-            var covered = 0.0
-            var first = 0, last = sortedMapped.count
-            while first < last {
-                let middle = (first + last) / 2
-                if sortedMapped[middle].start < segment.start - 60 { first = middle + 1 } else { last = middle }
-            }
-            for cue in sortedMapped[first...] {
-                if cue.start >= segment.end { break }
-                covered += max(0, min(cue.end, segment.end) - max(cue.start, segment.start))
-            }
-            if covered < 0.1 * (segment.end - segment.start) { uncaptioned.append(segment) }
+        let soundsMapped = sounds.map { sound -> (start: Double, end: Double) in
+            // A sound cue moves with the part of the dialogue cues before it.
+            let part = parts.last { $0.firstCue == 0 || dialogue[$0.firstCue].start <= sound.start } ?? parts[0]
+            return (pieces.scale * sound.start + part.shift, pieces.scale * sound.end + part.shift)
         }
+        let uncaptioned = uncaptionedSpeech(speech, captions: mapped, sounds: soundsMapped)
 
         // As given: coverage both ways, and cues on time.
         let captionTime = dialogue.reduce(0.0) { $0 + max(0, $1.end - $1.start) }
@@ -171,7 +214,7 @@ public struct SyncAligner: Sendable {
         let onTime = asGiven.filter { abs($0.caption - $0.media) <= tolerance }.count
 
         // Evidence: how many more cue starts sit on an onset (within 0.1 s) than chance would put there.
-        let inliers = max(0, mostInliers)
+        let inliers = max(mostInliers, residuals.filter { abs($0.residual) <= 0.1 }.count)
         let share = dialogue.isEmpty ? 0 : Double(inliers) / Double(dialogue.count)
         let chance = min(0.9, Double(onsets.count) / max(1, speech.duration) * 0.2)
         let evidence = min(1, max(0, (share - chance) / (1 - chance)) / 0.5)
@@ -181,9 +224,9 @@ public struct SyncAligner: Sendable {
             confidence: confidence, overlapScore: best.score, chanceShare: chance,
             speechCoverage: totalSpeech > 0 ? min(1, coveredSpeech(dialogue, speech) / totalSpeech) : 0,
             captionCoverage: captionTime > 0 ? captionSpeech / captionTime : 0,
-            residuals: residuals, breaks: breaks, uncaptionedSpeech: uncaptioned,
+            residuals: residuals, parts: parts, breaks: breaks, uncaptionedSpeech: uncaptioned,
             cuesOverSilence: cuesOverSilence, cueSpeechCoverage: cueSpeech,
-            onTimeFraction: dialogue.isEmpty ? 0 : Double(onTime) / Double(dialogue.count))
+            onTimeFraction: dialogue.isEmpty ? 0 : Double(onTime) / Double(dialogue.count), onsets: cueOnsets)
     }
 
     /// A line grown from a starting fit: cue starts are paired with onsets near it and the line refitted, a
@@ -230,42 +273,231 @@ public struct SyncAligner: Sendable {
         return pairs
     }
 
-    /// Where the offset steps part-way (an edit or an ad cut): runs of cues are fitted on their own (shift
-    /// only, at the global scale); a run whose shift differs from the one before by more than half a second
-    /// starts a new part, and the break is put at the first cue of the new part that fits it better.
-    func findBreaks(
-        _ cues: [(start: Double, end: Double)], _ segments: [(start: Double, end: Double)],
-        fit: (scale: Double, shift: Double)
-    ) -> [(time: Double, before: Double, after: Double)] {
-        let run = max(6, min(20, cues.count / 4))
-        guard cues.count >= 2 * run else { return [] }
-        var parts: [(first: Int, end: Int, shift: Double)] = []
+    /// The parts of the file and the scale they share. Candidate shifts are the fit's and those that windows of
+    /// cues find on their own; each cue is scored at each shift (half the share of its time on speech, half how
+    /// close its start is to a speech onset), and the labelling of cues by shift that costs least is found by
+    /// dynamic programming, each change of shift costing `breakCost`. Parts of fewer than four cues, or whose
+    /// cues do not fit clearly better at their own shift than at the one before, are merged; then one scale and a
+    /// shift per part are fitted to the cue starts and their onsets (robust least squares).
+    func segment(
+        _ cues: [(start: Double, end: Double)], _ speech: SpeechTimeline, _ onsets: [Double],
+        _ segments: [(start: Double, end: Double)], fit: (scale: Double, shift: Double)
+    ) -> (scale: Double, parts: [SyncPart]) {
+        let count = cues.count
+        let run = max(6, min(20, count / 4))
+        guard count >= 2 * run else { return (fit.scale, [SyncPart(firstCue: 0, shift: fit.shift)]) }
+        var shifts = [fit.shift]
         var first = 0
-        while first + run <= cues.count {
-            let last = first + run < cues.count && cues.count - (first + run) < run ? cues.count : first + run
-            let slice = Array(cues[first..<last])
-            let local = bestShift(slice, segments, scale: fit.scale, step: 0.02, around: fit.shift, range: 20)
-            if local.score >= 0.5 { parts.append((first, last, local.shift)) }
-            first = last
-        }
-        var breaks: [(time: Double, before: Double, after: Double)] = []
-        for (previous, next) in zip(parts, parts.dropFirst()) where abs(next.shift - previous.shift) > 0.5 {
-            // The split of the two runs that puts the most cue time on speech: cues before it at the old shift,
-            // from it on at the new one.
-            func overlap(_ index: Int, _ shift: Double) -> Double {
-                bestShift([cues[index]], segments, scale: fit.scale, step: 0.01, around: shift, range: 0).score
+        while first + run / 2 < count {
+            let slice = Array(cues[first..<min(count, first + run)])
+            let coarse = bestShift(slice, segments, scale: fit.scale, step: 0.05, around: 0, range: maximumOffset)
+            if coarse.score >= 0.5 {
+                let local = bestShift(slice, segments, scale: fit.scale, step: 0.01, around: coarse.shift, range: 0.1)
+                if !shifts.contains(where: { abs($0 - local.shift) < 0.25 }) { shifts.append(local.shift) }
             }
-            let range = previous.first..<next.end
-            let old = range.map { overlap($0, previous.shift) }, new = range.map { overlap($0, next.shift) }
-            var bestSplit = next.first, bestTotal = -Double.infinity
-            for split in (previous.first + 1)..<next.end {
-                let k = split - previous.first
-                let total = old[..<k].reduce(0, +) + new[k...].reduce(0, +)
-                if total > bestTotal + 1e-9 { bestTotal = total; bestSplit = split }
-            }
-            breaks.append((fit.scale * cues[bestSplit].start + next.shift, -previous.shift, -next.shift))
+            first += run / 2
         }
-        return breaks
+        guard shifts.count > 1 else { return (fit.scale, [SyncPart(firstCue: 0, shift: fit.shift)]) }
+        var scale = fit.scale
+        var labels = [Int](repeating: 0, count: count)
+        // Twice: the second time with the scale the parts fit (a cut can pull the first fit's scale off).
+        for _ in 0..<2 {
+            let quality = cues.map { cue in shifts.map { self.quality(cue, scale: scale, shift: $0, speech, onsets) } }
+            labels = cheapestLabels(quality)
+            labels = mergedLabels(labels, quality, shifts)
+            let partShifts = fitParts(cues, labels, shifts, onsets, scale: scale)
+            scale = partShifts.scale
+            for (label, shift) in partShifts.shifts { shifts[label] = shift }
+        }
+        var parts: [SyncPart] = []
+        for index in 0..<count where index == 0 || labels[index] != labels[index - 1] {
+            parts.append(SyncPart(firstCue: index, shift: shifts[labels[index]]))
+        }
+        return (scale, parts)
+    }
+
+    /// How well a cue fits at a shift, 0–1: half the share of its time on speech, half how close its start is to
+    /// a speech onset (1 on it, 0 from 0.3 s away).
+    func quality(
+        _ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline, _ onsets: [Double]
+    ) -> Double {
+        let start = scale * cue.start + shift, end = scale * cue.end + shift
+        let overlap = end > start ? speech.speech(from: start, to: end) / (end - start) : 0
+        let onset = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / 0.3) } ?? 0
+        return 0.5 * overlap + 0.5 * onset
+    }
+
+    /// The label (shift) of each cue that minimises the cues' misfit (1 − quality) plus `breakCost` per change.
+    func cheapestLabels(_ quality: [[Double]]) -> [Int] {
+        guard let width = quality.first?.count else { return [] }
+        var cost = quality[0].map { 1 - $0 }
+        var back = [[Int]](repeating: [Int](repeating: 0, count: width), count: quality.count)
+        for i in 1..<quality.count {
+            let cheapest = cost.indices.min { cost[$0] < cost[$1] }!
+            var next = cost
+            for k in 0..<width {
+                let stay = cost[k], change = cost[cheapest] + breakCost
+                if stay <= change {
+                    next[k] = stay + 1 - quality[i][k]
+                    back[i][k] = k
+                } else {
+                    next[k] = change + 1 - quality[i][k]
+                    back[i][k] = cheapest
+                }
+            }
+            cost = next
+        }
+        var labels = [Int](repeating: 0, count: quality.count)
+        labels[quality.count - 1] = cost.indices.min { cost[$0] < cost[$1] }!
+        for i in stride(from: quality.count - 1, to: 0, by: -1) { labels[i - 1] = back[i][labels[i]] }
+        return labels
+    }
+
+    /// `labels` with parts that do not earn their break merged into the part before (or after, for the first):
+    /// parts of fewer than four cues, parts whose shift is within half a second of the one before, and parts
+    /// whose cues fit on average less than 0.25 better at their own shift, or less than 0.5 at all.
+    func mergedLabels(_ labels: [Int], _ quality: [[Double]], _ shifts: [Double]) -> [Int] {
+        var labels = labels
+        while true {
+            var runs: [Range<Int>] = []
+            var start = 0
+            for i in 1...labels.count where i == labels.count || labels[i] != labels[start] {
+                runs.append(start..<i)
+                start = i
+            }
+            guard runs.count > 1 else { return labels }
+            var merged = false
+            for (index, run) in runs.enumerated() {
+                let neighbour = index > 0 ? runs[index - 1] : runs[index + 1]
+                let own = labels[run.lowerBound], other = labels[neighbour.lowerBound]
+                let gain = run.reduce(0.0) { $0 + quality[$1][own] - quality[$1][other] } / Double(run.count)
+                let fit = run.reduce(0.0) { $0 + quality[$1][own] } / Double(run.count)
+                if run.count < 4 || abs(shifts[own] - shifts[other]) <= 0.5 || gain < 0.25 || fit < 0.5 {
+                    for i in run { labels[i] = other }
+                    merged = true
+                    break
+                }
+            }
+            if !merged { return labels }
+        }
+    }
+
+    /// One scale and a shift per label, fitted to the cue starts paired with the onsets near where their label
+    /// puts them: least squares with a common slope, refitted without the pairs far off it (as `robustLine`).
+    func fitParts(
+        _ cues: [(start: Double, end: Double)], _ labels: [Int], _ shifts: [Double], _ onsets: [Double], scale: Double
+    ) -> (scale: Double, shifts: [Int: Double]) {
+        var points: [(x: Double, y: Double, label: Int)] = []
+        for (index, cue) in cues.enumerated() {
+            let predicted = scale * cue.start + shifts[labels[index]]
+            if let onset = nearest(onsets, to: predicted), abs(onset - predicted) <= pairingWindow {
+                points.append((cue.start, onset, labels[index]))
+            }
+        }
+        var kept = points
+        var fit = (scale: scale, shifts: [Int: Double]())
+        for _ in 0..<4 {
+            var groups: [Int: [(x: Double, y: Double)]] = [:]
+            for point in kept { groups[point.label, default: []].append((point.x, point.y)) }
+            // The common slope from the spread of x within each part, if there is enough of it.
+            var covariance = 0.0, variance = 0.0, widest = 0.0
+            var means: [Int: (x: Double, y: Double)] = [:]
+            for (label, group) in groups {
+                let meanX = group.map(\.x).reduce(0, +) / Double(group.count)
+                let meanY = group.map(\.y).reduce(0, +) / Double(group.count)
+                means[label] = (meanX, meanY)
+                widest = max(widest, (group.map(\.x).max() ?? 0) - (group.map(\.x).min() ?? 0))
+                for point in group {
+                    covariance += (point.x - meanX) * (point.y - meanY)
+                    variance += (point.x - meanX) * (point.x - meanX)
+                }
+            }
+            let slope = kept.count >= 3 && widest >= 10 && variance > 0 ? covariance / variance : scale
+            var shiftsByLabel: [Int: Double] = [:]
+            for (label, group) in groups {
+                shiftsByLabel[label] =
+                    widest >= 10 ? means[label]!.y - slope * means[label]!.x : median(group.map { $0.y - slope * $0.x })
+            }
+            fit = (slope, shiftsByLabel)
+            let residuals = points.map { abs($0.y - (slope * $0.x + (shiftsByLabel[$0.label] ?? shifts[$0.label]))) }
+            let cut = max(0.05, 3 * median(residuals))
+            let next = points.enumerated().filter { residuals[$0.offset] <= cut }.map(\.element)
+            if next.count == kept.count || next.count < 3 { break }
+            kept = next
+        }
+        return fit
+    }
+
+    /// For each fitted cue, the speech onset its start belongs to: among the onsets within `snapWindow` with
+    /// speech after them, the one with the highest contrast (up to 20 dB: a sentence starts after a pause, a word
+    /// within it after less) and nearest; never one before the previous cue's. Without contrasts, the quiet before
+    /// an onset stands for them. A cue that starts right after the one before may continue its sentence: only a
+    /// clear pause (15 dB of contrast) starts it then.
+    func snapTargets(_ mapped: [(start: Double, end: Double)], _ speech: SpeechTimeline) -> [(onset: Double, offset: Double)?] {
+        let onsets = speech.onsets
+        var targets: [(onset: Double, offset: Double)?] = []
+        var previous = -Double.infinity
+        for (index, cue) in mapped.enumerated() {
+            // A cue that follows the one before closely may continue its sentence: only a clear pause (an onset of
+            // 15 dB or more) is its own start then.
+            let continues = index > 0 && cue.start - mapped[index - 1].end < 0.25
+            var low = 0, high = onsets.count
+            while low < high {
+                let middle = (low + high) / 2
+                if onsets[middle] < cue.start - snapWindow { low = middle + 1 } else { high = middle }
+            }
+            var best: (onset: Double, score: Double)?
+            let length = min(0.5, max(0.1, cue.end - cue.start))
+            for (position, onset) in onsets[low...].enumerated() {
+                if onset > cue.start + snapWindow { break }
+                guard onset > previous, speech.speech(from: onset, to: onset + length) >= 0.4 * length else { continue }
+                let contrast =
+                    speech.onsetContrasts.isEmpty
+                    ? min(0.5, speech.quiet(before: onset, limit: 0.5)) : Double(min(20, speech.onsetContrasts[low + position])) / 40
+                if continues, contrast < 15.0 / 40 { continue }
+                let score = contrast - 0.6 * abs(onset - cue.start)
+                if score > (best?.score ?? -.infinity) { best = (onset, score) }
+            }
+            if let best {
+                targets.append((best.onset, cue.start - best.onset))
+                previous = best.onset
+            } else {
+                targets.append(nil)
+            }
+        }
+        return targets
+    }
+
+    /// Speech that no cue covers: runs of speech frames outside every fitted dialogue cue (from 0.3 s before it
+    /// to 0.5 s after) and every cue describing sound (0.5 s either side), joined across gaps under half a second;
+    /// a run counts with a second of speech or more that sounds clearly like speech (mean likeness 0.8).
+    func uncaptionedSpeech(
+        _ speech: SpeechTimeline, captions: [(start: Double, end: Double)], sounds: [(start: Double, end: Double)]
+    ) -> [(start: Double, end: Double)] {
+        var covered = [Bool](repeating: false, count: speech.mask.count)
+        func cover(_ from: Double, _ to: Double) {
+            let a = speech.frame(at: from), b = speech.frame(at: to)
+            if b > a { for i in a..<b { covered[i] = true } }
+        }
+        for cue in captions { cover(cue.start - 0.3, cue.end + 0.5) }
+        for sound in sounds { cover(sound.start - 0.5, sound.end + 0.5) }
+        var found: [(start: Double, end: Double)] = []
+        var first = -1, last = -1, frames = 0
+        func close() {
+            if first >= 0, frames >= 100, speech.likeness(fromFrame: first, to: last + 1) >= 0.8 {
+                found.append((speech.time(ofFrame: first), speech.time(ofFrame: last + 1)))
+            }
+            first = -1
+            frames = 0
+        }
+        for i in 0..<speech.mask.count where speech.mask[i] == 1 && !covered[i] {
+            if first >= 0, i - last > 50 { close() }
+            if first < 0 { first = i }
+            last = i
+            frames += 1
+        }
+        close()
+        return found
     }
 
     // MARK: - Pieces

@@ -218,10 +218,13 @@ struct Layout {
     var bedBelowSpeech: Double?
     /// Room tone under everything, dB below the speech (nil: digital silence between sounds).
     var roomToneBelowSpeech: Double?
+    /// Where in the soundtrack the music starts: each seed hears a different part of it.
+    var musicStart: Double
     private var sentences: SentenceMaker
 
     init(seed: UInt64) {
         random = SeededRandom(seed: seed)
+        musicStart = Double(seed % 29) * 37
         sentences = SentenceMaker(seed: seed &* 31 &+ 7)
     }
 
@@ -286,7 +289,9 @@ struct Layout {
 
     mutating func lecture(seconds: Double) {
         roomToneBelowSpeech = 45
-        var spoken = 0.0
+        // A few seconds of the room before the lecturer starts.
+        var spoken = 2.5
+        var lead = 2.5
         var breaks = 0
         while spoken < seconds - 3 {
             if breaks < 2, spoken > seconds * Double(breaks + 1) / 3 {
@@ -297,7 +302,8 @@ struct Layout {
             // The lecturer (ANNA), now and then a question (EDWARD).
             let voice = Double.random(in: 0..<1, using: &random) < 0.12 ? 2 : 0
             let text = sentences.next()
-            let gap = Double.random(in: 0.5...2.2, using: &random)
+            let gap = Double.random(in: 0.5...2.2, using: &random) + lead
+            lead = 0
             items.append((gap, .line(text: text, voice: voice)))
             spoken += gap + Self.estimate(text)
         }
@@ -390,6 +396,8 @@ struct PlacedProgramme {
     var fullMusic: [Range<Int>] = []
     var bedBelowSpeech: Double?
     var roomToneBelowSpeech: Double?
+    /// Where in the soundtrack the programme's music starts (seconds).
+    var musicStart = 0.0
 }
 
 extension Layout {
@@ -402,6 +410,7 @@ extension Layout {
         for (_, item) in items { if case .line(let text, let voice) = item { jobs.append((text, voice)) } }
         let spoken = try ParallelShell.map(jobs) { job in try Speaker.speak(job.text, voice: job.voice, cache: cache) }
         var placed = PlacedProgramme(duration: 0, bedBelowSpeech: bedBelowSpeech, roomToneBelowSpeech: roomToneBelowSpeech)
+        placed.musicStart = musicStart
         let rate = Programme.rate
         var cursor = 0
         var next = 0
@@ -457,7 +466,7 @@ extension PlacedProgramme {
         }
         // Music: at the speech's level where it plays alone, the bed's level elsewhere, with one-second swells.
         if !fullMusic.isEmpty || bedBelowSpeech != nil {
-            let music = try Music.samples(count: count, cache: directory.appendingPathComponent("parts"))
+            let music = try Music.samples(count: count, from: musicStart, cache: directory.appendingPathComponent("parts"))
             let musicRMS = Self.rms(music)
             let full = Self.speechRMS / max(1e-6, musicRMS)
             let bed = bedBelowSpeech.map { full * Float(pow(10, -$0 / 20)) } ?? 0
@@ -568,7 +577,8 @@ enum Effects {
 /// The recorded music: the three tracks of Debian's `asc-music`, decoded to 16 kHz mono and played one after
 /// the other.
 enum Music {
-    static func samples(count: Int, cache: URL) throws -> [Float] {
+    /// `count` samples of the soundtrack from `start` seconds into it.
+    static func samples(count: Int, from start: Double, cache: URL) throws -> [Float] {
         let raw = cache.appendingPathComponent("music.raw").path
         if !FileManager.default.fileExists(atPath: raw) {
             for track in Programme.musicTracks where !FileManager.default.fileExists(atPath: track) {
@@ -583,7 +593,8 @@ enum Music {
         }
         let all = try readRaw(raw)
         // Loop the soundtrack if the programme is longer than it.
-        return (0..<count).map { all[$0 % all.count] }
+        let first = Int(start * Double(Programme.rate)) % all.count
+        return (0..<count).map { all[(first + $0) % all.count] }
     }
 }
 
@@ -619,12 +630,14 @@ enum ParallelShell {
 extension Programme {
     /// The caption variants every programme is checked with, by name: on time, late, early, drifted (a PAL
     /// conversion, and NTSC's 1001/1000), an advert cut out of the media (the captions 5 s late after it) and
-    /// one put in (3 s early after it), three long sentences left uncaptioned, and a late live captioner.
+    /// one put in (3 s early after it, at a pause long enough to have held it: the captions' own times never
+    /// overlap), three long sentences left uncaptioned, and a late live captioner.
     public var cases: [(name: String, variant: Variant)] {
         [
             ("sync", .inSync), ("late", .shifted(2.0)), ("early", .shifted(-1.5)),
             ("pal", .drifted(scale: 25 / 23.976, offset: 0.4)), ("ntsc", .drifted(scale: 1.001, offset: -0.3)),
-            ("cut", .cut(afterLine: pause(near: 0.55), seconds: 5)), ("insert", .cut(afterLine: pause(near: 0.4), seconds: -3)),
+            ("cut", .cut(afterLine: pause(near: 0.55), seconds: 5)),
+            ("insert", .cut(afterLine: pause(near: 0.4, atLeast: 3.6), seconds: -3)),
             ("dropped", .dropped(longLines(atLeast: 2, count: 3))), ("captioner", .lateCaptioner(seed: 5)),
         ]
     }

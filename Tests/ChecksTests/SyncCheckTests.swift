@@ -118,8 +118,21 @@ extension SyncCheckTests {
         let outcome = try run(SpeechClips.captions("break.vtt") { $0 >= cut ? $0 + 2 : $0 })
         #expect(outcome.result.verdict == .fail)
         let step = try #require(outcome.result.findings.first { $0.rule == "sync.break" }, "\(outcome.result.findings.map(\.message))")
-        #expect(abs((step.start ?? 0) - sentences[14].start) <= 0.1, "\(outcome.result.findings.map(\.message)) \(sentences.map(\.start))")
+        // In the pause before sentence 14, with the offsets on both sides; the main offset is the first part's.
+        let time = try #require(step.start)
+        #expect(time > sentences[13].end && time < sentences[14].start, "\(time) \(sentences[13].end)–\(sentences[14].start)")
+        guard case .number(let before) = step.data["offsetBefore"], case .number(let after) = step.data["offsetAfter"] else {
+            throw CocoaError(.coderInvalidValue)
+        }
+        #expect(abs(before) <= 0.05 && abs(after - 2) <= 0.05, "\(before) \(after)")
+        #expect(step.data["cue"] == .integer(15))
         #expect(!outcome.result.findings.contains { $0.rule == "sync.offset" })
+        // The fix moves each part by its own offset: every cue back on its sentence.
+        var document = try CaptionFile.read(SpeechClips.captions("break.vtt") { $0 >= cut ? $0 + 2 : $0 })
+        try #require(outcome.fix).apply(to: &document)
+        for (cue, sentence) in zip(document.cues, sentences) {
+            #expect(abs(cue.start.seconds - sentence.start) <= 0.05, "\(cue.start.seconds) \(sentence.start)")
+        }
     }
 
     @Test func noisyAudio() throws {

@@ -90,14 +90,28 @@ public struct SyncMetrics: CheckMetrics, Equatable {
         }
     }
 
-    /// Media time = caption time × `scale` + `offset`.
+    /// Media time = caption time × `scale` + `offset`; where the offset changes part-way, `parts` gives each
+    /// part's offset from the caption time it starts at (the first part's is `offset`).
     public struct Fix: Codable, Sendable, Equatable {
         public var offset: Double
         public var scale: Double
+        public var parts: [Part]?
 
-        public init(offset: Double, scale: Double) {
+        public init(offset: Double, scale: Double, parts: [Part]? = nil) {
             self.offset = NumberText.rounded(offset)
             self.scale = NumberText.rounded(scale, places: 6)
+            self.parts = parts
+        }
+
+        /// A part of the captions: from caption time `from` (seconds), media time = caption time × scale + `offset`.
+        public struct Part: Codable, Sendable, Equatable {
+            public var from: Double
+            public var offset: Double
+
+            public init(from: Double, offset: Double) {
+                self.from = NumberText.rounded(from)
+                self.offset = NumberText.rounded(offset)
+            }
         }
     }
 }

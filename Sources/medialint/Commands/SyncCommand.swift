@@ -70,6 +70,12 @@ struct SyncCommand: ParsableCommand {
     /// `--format`, else what `-o`'s extension says, else text.
     var format: CheckFormat { formatChoice.format(writingTo: output) }
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --fix or --in-place, also move each cue onto the start of its own speech (within 1 s, never past the cues around it), as a person retiming captions would."
+        ))
+    var snap = false
+
     @OptionGroup var rewrite: InPlaceOptions
     @OptionGroup var settings: ConfigOptions
     @OptionGroup var captionInput: CaptionInputOptions
@@ -88,6 +94,7 @@ struct SyncCommand: ParsableCommand {
             }
         }
         if fix != nil, rewrite.inPlace { throw ValidationError("Give either --fix OUT or --in-place, not both.") }
+        if snap, fix == nil, !rewrite.inPlace { throw ValidationError("--snap moves cues when fixing: give --fix OUT or --in-place too.") }
         if rewrite.inPlace, captionInput.track != nil {
             throw ValidationError("--in-place cannot rewrite an embedded track; write the corrected captions with --fix OUT.")
         }
@@ -227,33 +234,31 @@ struct SyncCommand: ParsableCommand {
     /// marked as fixed, or nil when nothing could be written.
     private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, to path: String) throws -> CheckResult? {
         let rules = Set(outcome.result.findings.map(\.rule))
-        guard let edit = outcome.fix else {
+        guard let fix = outcome.fix else {
             Console.error("\(path): not written: the timing could not be verified")
             return nil
         }
-        if rules.contains("sync.break") {
-            Console.error("\(path): not written: the offset changes part-way, and one shift cannot fix that")
-            return nil
-        }
         var fixed = document
-        let timing: Set = ["sync.offset", "sync.drift"]
+        // What the fix corrects: the offset, drift and breaks; with --snap, single cues off their speech too.
+        let corrected: Set = snap ? ["sync.offset", "sync.drift", "sync.break", "sync.cue-offset"] : ["sync.offset", "sync.drift", "sync.break"]
         var diagnostics: [CaptionDiagnostic] = []
-        let moved =
-            "times moved by \(String(format: "%+.3f", edit.offset)) s" + (edit.scale == 1 ? "" : String(format: " after stretching by %.6f", edit.scale))
-        if rules.isDisjoint(with: timing) {
+        var moved = fix.summary
+        if rules.isDisjoint(with: corrected) {
             if rewrite.inPlace {
                 Console.note("\(path): the timing is within the tolerance; left as it is")
                 return outcome.result
             }
             Console.note("\(path): the timing is within the tolerance; written unchanged")
         } else {
-            diagnostics = edit.apply(to: &fixed)
+            let applied = fix.apply(to: &fixed, snap: snap)
+            diagnostics = applied.diagnostics
+            if snap { moved += "; \(applied.snapped) cue\(applied.snapped == 1 ? "" : "s") moved onto their speech" }
             Console.note("\(path): \(moved)")
         }
         let format = rewrite.inPlace ? document.format : CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
         let written = try CaptionOutput.write(fixed, as: format, to: path, input: captions ?? media, inPlace: rewrite.inPlace ? rewrite : nil)
         Diagnostics.print(diagnostics + written, file: path)
-        return Self.markingFixed(outcome.result, rules: timing, note: "fixed in \(path): \(moved)")
+        return Self.markingFixed(outcome.result, rules: corrected, note: "fixed in \(path): \(moved)")
     }
 
     /// `result` with its findings under `rules` turned into notes saying they were fixed, and the verdict of what
