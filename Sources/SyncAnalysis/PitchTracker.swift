@@ -157,6 +157,9 @@ struct PitchTracker: Sendable {
 enum SpeechLikeness {
     /// Voicing above which a frame counts as voiced.
     static let voicedAbove: Float = 0.6
+    /// The score from which loud sound counts as speech: below an even chance, so that speech under a dense bed
+    /// of music, which evens out the level, is kept; a stretch reported as uncaptioned must score far higher.
+    static let speechAbove: Float = 0.35
     /// Window for the shares and the level statistics: 1 s.
     static let window = 100
 

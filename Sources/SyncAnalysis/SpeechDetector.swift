@@ -234,7 +234,7 @@ public struct SpeechDetector: Sendable {
         if !likeness.isEmpty {
             (onsets, contrasts) = Self.speechOnsets(
                 onsets.map { Int((($0 - (start ?? 0)) * 100).rounded()) }, energies, pitch.voicing, likeness, start: start ?? 0)
-            for i in 0..<count where likeness[i] < 0.5 { mask[i] = 0 }
+            for i in 0..<count where likeness[i] < SpeechLikeness.speechAbove { mask[i] = 0 }
         }
         // Hangover: hold speech a little after each frame above the threshold; then bridge short gaps.
         let hold = Int(hangover * 100), gap = Int(bridge * 100)
@@ -254,16 +254,17 @@ public struct SpeechDetector: Sendable {
 }
 
 extension SpeechDetector {
-    /// Whether speech-like sound (likeness of at least 0.5) follows frame `from` within `frames` frames (0.3 s).
+    /// Whether speech-like sound (`SpeechLikeness.speechAbove`) follows frame `from` within `frames` frames (0.3 s).
     static func speechLike(_ likeness: [Float], from: Int, within frames: Int = 30) -> Bool {
-        for i in from..<min(likeness.count, from + frames) where likeness[i] >= 0.5 { return true }
+        for i in from..<min(likeness.count, from + frames) where likeness[i] >= SpeechLikeness.speechAbove { return true }
         return false
     }
 
     /// Speech onsets under a bed of music or noise: the frames where loud sound starts after 100 ms below the
     /// threshold (`thresholdOnsets`), and the frames where the speech band's level starts a rise of 10 dB or more
-    /// over its lowest in the 250 ms before — which a bed that never falls below the threshold hides from the
-    /// first kind — followed by voicing within 250 ms and speech-like sound within half a second. Each keeps its
+    /// over its lowest in the 250 ms before, or of 8 dB over its highest in the 150 ms before — which a bed that
+    /// never falls below the threshold hides from the first kind — followed by voicing within 250 ms and
+    /// speech-like sound within half a second. Each keeps its
     /// contrast: the level over the 200 ms after it against the loud end (80th percentile) of the 300 ms before,
     /// in dB; an onset with none is dropped. A sentence after a pause has a high contrast, a word after a short
     /// gap within it a low one.
@@ -274,13 +275,20 @@ extension SpeechDetector {
         var rises: [Int] = []
         var last = -100
         if count > 25 {
-            for i in 25..<count {
-                var low = energies[i - 25]
+            for i in 25..<count where i - last >= 10 {
+                var low = energies[i - 25], high = energies[i - 15]
                 for j in (i - 24)..<i { low = min(low, energies[j]) }
-                guard energies[i] - low >= 10, energies[i - 1] - low < 10, i - last >= 10 else { continue }
-                // Back to where the rise leaves the level before it (6 dB above it; digital silence counts as -70 dB).
+                for j in (i - 14)..<i { high = max(high, energies[j]) }
+                // A rise of 10 dB over the lowest level of the last 250 ms, or of 8 dB over the highest of the last
+                // 150 ms (a bed that wavers hides the first); back to where it leaves the level before it.
                 var rise = i
-                while rise > i - 6, energies[rise - 1] > max(low, -70) + 6 { rise -= 1 }
+                if energies[i] - low >= 10, energies[i - 1] - low < 10 {
+                    while rise > i - 6, energies[rise - 1] > max(low, -70) + 6 { rise -= 1 }
+                } else if energies[i] - high >= 8 {
+                    while rise > i - 6, energies[rise - 1] > high + 2 { rise -= 1 }
+                } else {
+                    continue
+                }
                 var voiced = false
                 for j in i..<min(count, i + 25) where j < voicing.count && voicing[j] >= SpeechLikeness.voicedAbove {
                     voiced = true

@@ -470,7 +470,7 @@ public struct SyncAligner: Sendable {
 
     /// Speech that no cue covers: runs of speech frames outside every fitted dialogue cue (from 0.3 s before it
     /// to 0.5 s after) and every cue describing sound (0.5 s either side), joined across gaps under half a second;
-    /// a run counts with a second of speech or more that sounds clearly like speech (mean likeness 0.8).
+    /// a run counts with a second of speech or more that sounds clearly like speech (mean likeness 0.6).
     func uncaptionedSpeech(
         _ speech: SpeechTimeline, captions: [(start: Double, end: Double)], sounds: [(start: Double, end: Double)]
     ) -> [(start: Double, end: Double)] {
@@ -484,7 +484,7 @@ public struct SyncAligner: Sendable {
         var found: [(start: Double, end: Double)] = []
         var first = -1, last = -1, frames = 0
         func close() {
-            if first >= 0, frames >= 100, speech.likeness(fromFrame: first, to: last + 1) >= 0.8 {
+            if first >= 0, frames >= 100, speech.likeness(fromFrame: first, to: last + 1) >= 0.6 {
                 found.append((speech.time(ofFrame: first), speech.time(ofFrame: last + 1)))
             }
             first = -1
