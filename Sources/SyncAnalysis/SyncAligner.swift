@@ -456,7 +456,7 @@ public struct SyncAligner: Sendable {
                     ? min(0.5, speech.quiet(before: onset, limit: 0.5)) : Double(min(20, speech.onsetContrasts[low + position])) / 40
                 if continues, contrast < 15.0 / 40 { continue }
                 let score = contrast - 0.6 * abs(onset - cue.start)
-                if score > (best?.score ?? -.infinity) { best = (onset, score) }
+                if score > max(0, best?.score ?? 0) { best = (onset, score) }
             }
             if let best {
                 targets.append((best.onset, cue.start - best.onset))

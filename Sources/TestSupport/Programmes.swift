@@ -658,3 +658,31 @@ extension Programme {
         return json + "]}\n"
     }
 }
+
+// MARK: - For tests
+
+extension Programme {
+    private static let testLock = NSLock()
+    nonisolated(unsafe) private static var made: [Kind: Programme] = [:]
+
+    /// The programme of `kind` (default length and seed) made for this test run: once per process, in a
+    /// temporary folder, one at a time whichever tests ask at once.
+    public static func forTests(_ kind: Kind) throws -> Programme {
+        testLock.lock()
+        defer { testLock.unlock() }
+        if let programme = made[kind] { return programme }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-programmes-\(getpid())")
+        let programme = try make(kind, in: directory)
+        made[kind] = programme
+        return programme
+    }
+
+    /// The line a cue's text carries (the speaker's name and line breaks taken out), or nil (a sound's cue).
+    public func line(ofCueText text: String) -> Line? {
+        var words = text.replacingOccurrences(of: "\n", with: " ")
+        if let colon = words.firstIndex(of: ":"), words[..<colon].allSatisfy({ $0.isUppercase }) {
+            words = String(words[words.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        }
+        return lines.first { $0.text == words }
+    }
+}
