@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "MediaLintBench",
             dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "SyncAnalysis", "TestSupport"]),
-        .target(name: "TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Captions"]),
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "MediaMutationSweep"),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
@@ -80,6 +80,6 @@ let package = Package(
             ]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Checks", "Findings", "MediaIO", "TestSupport"]),
         .testTarget(name: "HouseRulesTests"),
-        .testTarget(name: "MedialintCLITests", dependencies: ["medialint", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MedialintCLITests", dependencies: ["medialint", "Captions", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

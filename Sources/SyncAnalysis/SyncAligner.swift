@@ -213,12 +213,23 @@ public struct SyncAligner: Sendable {
         let asGiven = pair(dialogue, onsets, scale: 1, shift: 0)
         let onTime = asGiven.filter { abs($0.caption - $0.media) <= tolerance }.count
 
-        // Evidence: how many more cue starts sit on an onset (within 0.1 s) than chance would put there.
+        // Evidence: how many more cue starts sit on an onset (within 0.1 s) than chance would put there — measured:
+        // the most cue starts on onsets at shifts every 2.9 s across the range searched, away from the fit (the
+        // most, not the mean: the search picked the best of many).
         let inliers = max(mostInliers, residuals.filter { abs($0.residual) <= 0.1 }.count)
         let share = dialogue.isEmpty ? 0 : Double(inliers) / Double(dialogue.count)
-        let chance = min(0.9, Double(onsets.count) / max(1, speech.duration) * 0.2)
+        let null = chanceShares(dialogue, onsets, fit: fit)
+        let chance = null.highest
         let evidence = min(1, max(0, (share - chance) / (1 - chance)) / 0.5)
-        let confidence = evidence * min(1, Double(inliers) / 5) * min(1, max(0, best.score) / 0.6)
+        var confidence = evidence * min(1, Double(inliers) / 5) * min(1, max(0, best.score) / 0.6)
+        // So many cues on onsets must be unlikely even for the best of the distinct lines the search tried: offsets
+        // 0.2 s apart (the width of an onset's window) that keep the cues over the media, and scales that move the
+        // last cue 0.2 s against the first. Otherwise the fit may be luck, and the timing is not verified.
+        let offsets = max(1, min(2 * maximumOffset, speech.duration + span) / 0.2)
+        let scales = max(1, span * 2 * maximumDrift / 0.2) + Double(Self.commonScales.count)
+        let significance =
+            -Self.log10BinomialTail(count: dialogue.count, atLeast: inliers, probability: max(0.005, null.mean)) - log10(offsets * scales)
+        if significance < 1 { confidence = min(confidence, 0.29 * max(0, significance)) }
         return SyncReport(
             scale: fit.scale, shift: fit.shift, matchedCues: inliers, dialogueCues: dialogue.count,
             confidence: confidence, overlapScore: best.score, chanceShare: chance,
@@ -227,6 +238,36 @@ public struct SyncAligner: Sendable {
             residuals: residuals, parts: parts, breaks: breaks, uncaptionedSpeech: uncaptioned,
             cuesOverSilence: cuesOverSilence, cueSpeechCoverage: cueSpeech,
             onTimeFraction: dialogue.isEmpty ? 0 : Double(onTime) / Double(dialogue.count), onsets: cueOnsets)
+    }
+
+    /// The share of cue starts that land within 0.1 s of an onset at shifts that are not the fit — every 2.9 s
+    /// across ±`maximumOffset`, at least a second from it: the highest and the mean (0 without cues).
+    func chanceShares(_ cues: [(start: Double, end: Double)], _ onsets: [Double], fit: (scale: Double, shift: Double)) -> (highest: Double, mean: Double) {
+        guard !cues.isEmpty else { return (0, 0) }
+        var shares: [Double] = []
+        for shift in stride(from: fit.shift - maximumOffset, through: fit.shift + maximumOffset, by: 2.9) where abs(shift - fit.shift) >= 1 {
+            let hits = pair(cues, onsets, scale: fit.scale, shift: shift).filter { abs(fit.scale * $0.caption + shift - $0.media) <= 0.1 }.count
+            shares.append(Double(hits) / Double(cues.count))
+        }
+        guard !shares.isEmpty else { return (0, 0) }
+        return (min(0.9, shares.max()!), shares.reduce(0, +) / Double(shares.count))
+    }
+
+    /// log₁₀ of the chance of at least `atLeast` successes in `count` trials of probability `probability`.
+    static func log10BinomialTail(count: Int, atLeast: Int, probability: Double) -> Double {
+        guard atLeast > 0 else { return 0 }
+        guard atLeast <= count, probability > 0 else { return -Double.infinity }
+        guard probability < 1 else { return 0 }
+        let logP = log(probability), logQ = log(1 - probability)
+        // ln k! for k up to count.
+        var logFactorial = [0.0]
+        for k in stride(from: 1, through: count, by: 1) { logFactorial.append(logFactorial[k - 1] + log(Double(k))) }
+        var terms: [Double] = []
+        for k in atLeast...min(count, atLeast + 400) {
+            terms.append(logFactorial[count] - logFactorial[k] - logFactorial[count - k] + Double(k) * logP + Double(count - k) * logQ)
+        }
+        let largest = terms.max()!
+        return (largest + log(terms.reduce(0) { $0 + exp($1 - largest) })) / log(10)
     }
 
     /// A line grown from a starting fit: cue starts are paired with onsets near it and the line refitted, a

@@ -1,3 +1,4 @@
+import Captions
 import Foundation
 
 /// Test programmes that sound like television and radio, made from Debian packages: several speakers (festival's
@@ -408,7 +409,9 @@ extension Layout {
         // Every sentence spoken once (cached by voice and text), two at a time.
         var jobs: [(text: String, voice: Int)] = []
         for (_, item) in items { if case .line(let text, let voice) = item { jobs.append((text, voice)) } }
-        let spoken = try ParallelShell.map(jobs) { job in try Speaker.speak(job.text, voice: job.voice, cache: cache) }
+        let spoken = try ParallelSlices.map(jobs.count) { index in
+            Result { try Speaker.speak(jobs[index].text, voice: jobs[index].voice, cache: cache) }
+        }.map { try $0.get() }
         var placed = PlacedProgramme(duration: 0, bedBelowSpeech: bedBelowSpeech, roomToneBelowSpeech: roomToneBelowSpeech)
         placed.musicStart = musicStart
         let rate = Programme.rate
@@ -601,28 +604,6 @@ enum Music {
 func readRaw(_ path: String) throws -> [Float] {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
     return data.withUnsafeBytes { bytes in bytes.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32768 } }
-}
-
-/// Runs work items two at a time (each runs an external program), keeping their order.
-enum ParallelShell {
-    static func map<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (T) throws -> R) throws -> [R] {
-        let results = Results<R>(count: items.count)
-        DispatchQueue.concurrentPerform(iterations: items.count) { index in
-            results.set(index, Result { try body(items[index]) })
-        }
-        return try results.values.map { try $0!.get() }
-    }
-
-    final class Results<R: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var values: [Result<R, Error>?]
-        init(count: Int) { values = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ value: Result<R, Error>) {
-            lock.lock()
-            values[index] = value
-            lock.unlock()
-        }
-    }
 }
 
 // MARK: - The cases

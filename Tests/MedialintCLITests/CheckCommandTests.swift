@@ -3,6 +3,7 @@ import Foundation
     import FoundationXML
 #endif
 import Testing
+import TestSupport
 
 /// `medialint check` over a small library made from the bundled samples.
 @Suite struct CheckCommandTests {
@@ -56,6 +57,23 @@ import Testing
         #expect(verdicts("videos/good.vtt") == ["lint": "warn"])
         let inventory = try #require(results.first { relative($0) == "videos/good.mp4" && $0["check"] as? String == "captions" }?["metrics"] as? [String: Any])
         #expect((inventory["captionFiles"] as? [String])?.map { ($0 as NSString).lastPathComponent } == ["good.vtt"])
+    }
+
+    /// Audio-only media: speech with no transcript or captions next to it fails `transcript.missing`; a transcript
+    /// next to it passes; a tone (Media/audio-only.ogg) is sound, not speech, and needs none.
+    @Test func audioOnlySpeechNeedsATranscript() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let podcast = directory.appendingPathComponent("podcast.m4a").path
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", Medialint.media("speech.mp4"), "-vn", "-c:a", "copy", podcast])
+        try FileManager.default.copyItem(atPath: Medialint.media("audio-only.ogg"), toPath: directory.appendingPathComponent("tone.ogg").path)
+        let missing = try Medialint.run(["check", ".", "--no-store", "--format", "jsonl"], in: directory)
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("\"rule\":\"transcript.missing\""), "\(missing.stdout)")
+        #expect(missing.stdout.components(separatedBy: "transcript.missing").count == 2, "the tone needs no transcript")
+        try "Welcome to the media accessibility demo.\n".write(toFile: directory.appendingPathComponent("podcast.txt").path, atomically: true, encoding: .utf8)
+        let transcribed = try Medialint.run(["check", ".", "--no-store", "--format", "jsonl"], in: directory)
+        #expect(!transcribed.stdout.contains("transcript.missing"), "\(transcribed.stdout)")
     }
 
     @Test func jsonLinesStreamAsFilesFinish() throws {

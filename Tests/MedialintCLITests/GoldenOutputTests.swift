@@ -136,7 +136,9 @@ import Testing
                 seen.insert(String(text[Range(match.range(at: 1), in: text)!]))
             }
         }
-        #expect(seen.count >= 10)
+        // (transcript.missing is no longer among them: the bundled audio-only sample is a tone, not speech; CheckCommandTests
+        // covers it.)
+        #expect(seen.count >= 9)
         #expect(seen.subtracting(ids).isEmpty, "rules reported but not catalogued: \(seen.subtracting(ids).sorted())")
 
         let text = try Medialint.run(["rules", "sync.offset"])

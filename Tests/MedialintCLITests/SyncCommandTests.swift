@@ -1,3 +1,4 @@
+import Captions
 import Foundation
 import TestSupport
 import Testing
@@ -69,6 +70,36 @@ import Testing
         let again = try Medialint.run(["sync", "Media/speech.mp4", fixed])
         #expect(again.status == 0 && again.stdout.hasPrefix("Media/speech.mp4  PASS  sync\n"))
         #expect(try String(contentsOfFile: late, encoding: .utf8).contains("00:00:02,000 --> 00:00:04,324"), "the input is untouched")
+    }
+
+    /// A programme whose captions ignore an advert cut (5 s late after it): the break is reported with both offsets,
+    /// `--fix` moves each part by its own offset (every cue back within 0.1 s of its sentence) and the run passes;
+    /// `--snap` moves cues only when fixing.
+    @Test func aBreakIsFixedPartByPart() throws {
+        let programme = try Programme.forTests(.magazine)
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let variant = try #require(programme.cases.first { $0.name == "cut" }?.variant)
+        let input = try programme.writeCaptions(variant, named: "cut.srt", in: directory)
+        let fixed = directory.appendingPathComponent("fixed.srt").path
+
+        let check = try Medialint.run(["sync", programme.media, input])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains(" s (an edit or a cut the captions do not follow): --fix moves each part by its own offset"), "\(check.stdout)")
+        let json = try Medialint.run(["sync", programme.media, input, "--format", "json"])
+        let result = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]]).first
+        let step = try #require((result?["findings"] as? [[String: Any]])?.first { $0["rule"] as? String == "sync.break" }?["data"] as? [String: Any])
+        #expect(abs((step["offsetAfter"] as? Double ?? 0) - 5) <= 0.1 && abs(step["offsetBefore"] as? Double ?? 1) <= 0.1, "\(step)")
+
+        let fix = try Medialint.run(["sync", programme.media, input, "--fix", fixed])
+        #expect(fix.status == 0, "\(fix.stdout)")
+        #expect(fix.stderr.hasPrefix("medialint: note: \(fixed): times moved part by part"), "\(fix.stderr)")
+        let document = try CaptionFile.read(fixed)
+        let errors = document.cues.compactMap { cue in programme.line(ofCueText: cue.plainText(in: .srt)).map { cue.start.seconds - $0.start } }
+        #expect(errors.count == programme.lines.count && errors.allSatisfy { abs($0) <= 0.1 }, "\(errors)")
+
+        let snapAlone = try Medialint.run(["sync", programme.media, input, "--snap"])
+        #expect(snapAlone.status == 2 && snapAlone.stderr.contains("--snap moves cues when fixing: give --fix OUT or --in-place too."), "\(snapAlone.stderr)")
     }
 
     /// The fix workflow with no traps: `--in-place` rewrites the sidecar (keeping a backup when asked), after which the

@@ -1,0 +1,114 @@
+import Captions
+import Findings
+import Foundation
+import TestSupport
+
+/// Issue 17: `medialint sync` on programmes that sound like television — an hour of the radio magazine analysed
+/// beside `ffmpeg -i media -vn -f null -`, and every caption case of the three test programmes fixed by
+/// medialint and, when it is installed (`pip install ffsubsync`), by ffsubsync: how far each cue is from its
+/// sentence after each tool's fix.
+extension Benchmarks {
+    static var programmeDirectory: URL { mediaDirectory.appendingPathComponent("programmes") }
+
+    static func programmes() throws -> BenchmarkReport {
+        var report = BenchmarkReport(title: "medialint sync on programmes with music, effects and edits — issue 17")
+        try hourOfProgramme(&report)
+        try casesSideBySide(&report)
+        return report
+    }
+
+    /// An hour of the magazine (four voices over a music bed 20 dB down), its captions 1.5 s late: time and peak
+    /// memory against decoding alone, and the offset found.
+    static func hourOfProgramme(_ report: inout BenchmarkReport) throws {
+        let path = programmeDirectory.appendingPathComponent("magazine-3600s-2026.m4a").path
+        if !FileManager.default.fileExists(atPath: path) {
+            print("generating an hour of the magazine programme: festival voices over asc-music, AAC (several minutes, once) …")
+        }
+        let hour = try Programme.make(.magazine, in: programmeDirectory, minutes: 60, seed: 2026)
+        let captions = try hour.writeCaptions(.shifted(1.5), named: "magazine-3600s-2026-late.srt", in: programmeDirectory)
+        let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
+        let arguments = ["sync", hour.media, captions, "--format", "json"]
+        let (ours, reference) = try Measure.compare(
+            ours: (medialint, arguments),
+            reference: ("ffmpeg", ["-nostdin", "-v", "error", "-i", hour.media, "-vn", "-f", "null", "-"]),
+            repetitions: 3, allowedStatuses: [0, 1])
+        let output = try Measure.runCapturing(medialint, arguments, allowedStatuses: [0, 1]).output
+        let result = try JSONValue.parse(output)["results"].flatMap { value -> CheckResult? in
+            guard case .array(let results) = value, let first = results.first else { return nil }
+            return try CheckResult(json: first)
+        }
+        let metrics = result?.metrics(as: SyncMetrics.self)
+        let offset = metrics?.offsetSeconds ?? .nan
+        let uncaptioned = result?.findings.filter { $0.rule == "sync.uncaptioned-speech" }.count ?? -1
+        report.lines += [
+            "an hour (\(hour.lines.count) sentences, \(String(format: "%.0f", hour.duration)) s; captions 1.5 s late):",
+            "  medialint sync  \(format(ours.seconds)) s   peak \(mib(ours.peakMemoryMiB))   found offset \(String(format: "%+.3f", offset)) s, \(uncaptioned) uncaptioned-speech findings",
+            "  reference       \(format(reference.seconds)) s   peak \(mib(reference.peakMemoryMiB))   (ffmpeg -i media -vn -f null -: decoding alone)",
+        ]
+        report.check("an hour analysed in \(format(ours.seconds)) s ≤ 5 s", ours.seconds <= 5)
+        report.check("peak memory \(mib(ours.peakMemoryMiB)) < 100 MB", ours.peakMemoryMiB * 1_048_576 < 100_000_000)
+        report.check(
+            "offset found \(String(format: "%+.3f", offset)) s within 0.1 s of +1.5 s, no uncaptioned speech", abs(offset - 1.5) <= 0.1 && uncaptioned == 0)
+    }
+
+    /// Every case of the three programmes through each tool's fix: per case, the share of cues within 0.1 s of
+    /// their sentence afterwards and the largest error.
+    static func casesSideBySide(_ report: inout BenchmarkReport) throws {
+        let ffsubsync = ["/usr/local/bin", "/usr/bin", NSHomeDirectory() + "/.local/bin", NSHomeDirectory() + "/.pyenv/shims"]
+            .map { $0 + "/ffsubsync" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
+        report.lines.append("each case fixed (sync --fix; --snap for the late captioner): cues within 0.1 s of their sentence, and the largest error")
+        report.lines.append(
+            "  programme  case        medialint                 "
+                + (ffsubsync == nil ? "ffsubsync: not installed (pip install ffsubsync)" : "ffsubsync"))
+        var oursExact = 0, oursCases = 0, theirsExact = 0
+        var snappedShare = 1.0
+        for kind in Programme.Kind.allCases {
+            let programme = try Programme.make(kind, in: programmeDirectory)
+            for (name, variant) in programme.cases {
+                let input = try programme.writeCaptions(variant, named: "\(kind)-\(name).srt", in: programmeDirectory)
+                let ours = programmeDirectory.appendingPathComponent("\(kind)-\(name).medialint.srt").path
+                _ = try Measure.run(
+                    medialint, ["sync", programme.media, input, "--fix", ours] + (name == "captioner" ? ["--snap"] : []), allowedStatuses: [0, 1])
+                let ourErrors = try errors(programme, ours)
+                var line =
+                    "  \(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))  \(summary(ourErrors))"
+                if name == "captioner" {
+                    snappedShare = min(snappedShare, Double(ourErrors.filter { abs($0) <= 0.1 }.count) / Double(max(1, ourErrors.count)))
+                } else {
+                    oursCases += 1
+                    if !ourErrors.isEmpty, ourErrors.allSatisfy({ abs($0) <= 0.1 }) { oursExact += 1 }
+                }
+                if let ffsubsync {
+                    let theirs = programmeDirectory.appendingPathComponent("\(kind)-\(name).ffsubsync.srt").path
+                    try? FileManager.default.removeItem(atPath: theirs)
+                    _ = try? Measure.run(ffsubsync, [programme.media, "-i", input, "-o", theirs], allowedStatuses: [0, 1])
+                    let theirErrors = (try? errors(programme, theirs)) ?? []
+                    line += "  " + (theirErrors.isEmpty ? "no output" : summary(theirErrors))
+                    if name != "captioner", !theirErrors.isEmpty, theirErrors.allSatisfy({ abs($0) <= 0.1 }) { theirsExact += 1 }
+                }
+                report.lines.append(line)
+            }
+        }
+        report.lines.append(
+            "  every cue within 0.1 s: medialint in \(oursExact) of \(oursCases) cases"
+                + (ffsubsync == nil ? "" : ", ffsubsync in \(theirsExact) of \(oursCases)") + " (the late captioner apart)")
+        report.check("every cue within 0.1 s after the fix in \(oursExact) of \(oursCases) cases (all)", oursExact == oursCases)
+        report.check("late captioner snapped: at worst \(Int((snappedShare * 100).rounded()))% of cues within 0.1 s (≥ 90%)", snappedShare >= 0.9)
+    }
+
+    /// Each dialogue cue's start minus its sentence's, in the caption file at `path`.
+    static func errors(_ programme: Programme, _ path: String) throws -> [Double] {
+        let document = try CaptionFile.read(path)
+        return document.cues.compactMap { cue in
+            programme.line(ofCueText: cue.plainText(in: document.format)).map { cue.start.seconds - $0.start }
+        }
+    }
+
+    /// "37/37 within 0.1 s, max 0.045 s", padded to a column.
+    static func summary(_ errors: [Double]) -> String {
+        let within = errors.filter { abs($0) <= 0.1 }.count
+        let largest = errors.map(abs).max() ?? 0
+        return "\(within)/\(errors.count) ≤ 0.1 s, max \(String(format: "%.3f", largest)) s".padding(toLength: 24, withPad: " ", startingAt: 0)
+    }
+}
