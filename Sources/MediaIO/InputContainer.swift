@@ -21,10 +21,12 @@ final class InputContainer {
         size = file.size
         io = MediaFileIO(file: file, limit: MediaTimeLimit.current)
 
-        guard var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context() else {
+        guard let allocated = avformat_alloc_context() else {
             preconditionFailure("avformat_alloc_context: out of memory")
         }
-        io.attach(to: context!)
+        // Optional, for avformat_open_input, which frees it and sets it to nil when it fails.
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        io.attach(to: allocated)
         let contextAddress = UnsafeRawPointer(context)
         // The format is probed here (as libav would) so that playlists and manifests are refused before their
         // demuxer reads a line of them.

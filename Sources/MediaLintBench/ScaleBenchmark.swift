@@ -30,7 +30,7 @@ extension Benchmarks {
             try FileManager.default.copyItem(atPath: clip, toPath: folder.appendingPathComponent("clip-\(index).mp4").path)
             try Data(scaleCaptionText(seed: index, webVTT: false, cues: 2).utf8).write(to: folder.appendingPathComponent("clip-\(index).en.srt"))
         }
-        FileManager.default.createFile(atPath: done.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: done.path, contents: Data())
         return root.path
     }
 

@@ -90,6 +90,17 @@ extension SyncCheckTests {
         #expect(abs(try #require(metric(outcome, "offsetSeconds"))) <= 0.05)
     }
 
+    /// A cue that describes sound makes what sounds under it expected: speech under `♪ ♪` (a song's lyrics left
+    /// out, say) is not reported as uncaptioned, while the same sentence with no cue over it is.
+    @Test func speechUnderASoundCueIsExpected() throws {
+        let sentences = try SpeechClips.script.get().sentences
+        let song = (sentences[11].start - 0.2, sentences[11].end + 0.2, "♪ ♪")
+        let outcome = try run(SpeechClips.captions("song.vtt", dropping: [4, 11], extra: [song]))
+        let gaps = outcome.result.findings.filter { $0.rule == "sync.uncaptioned-speech" }
+        #expect(gaps.count == 1, "\(gaps.map(\.message))")
+        #expect(abs((gaps.first?.start ?? 0) - sentences[4].start) <= 0.1, "\(gaps.map(\.message))")
+    }
+
     @Test func cuePastTheEndIsAnError() throws {
         let outcome = try run(SpeechClips.captions("past-end.vtt", extra: [(101, 103.5, "Goodbye, and see you next time.")]))
         #expect(outcome.result.verdict == .fail)
