@@ -44,16 +44,6 @@ public struct SyncReport: Sendable {
     /// Per dialogue cue: the media time of the speech onset its start belongs to, once fitted (nil: none within
     /// `snapWindow`), and how far the fitted start is from it (positive: the cue starts after its speech).
     public var onsets: [(onset: Double, offset: Double)?]
-
-    /// The media time of a caption time in dialogue cue `cue`'s part.
-    public func mediaTime(_ time: Double, inPartOf cue: Int) -> Double {
-        scale * time + part(of: cue).shift
-    }
-
-    /// The part dialogue cue `cue` belongs to.
-    public func part(of cue: Int) -> SyncPart {
-        parts.last { $0.firstCue <= cue } ?? parts.first ?? SyncPart(firstCue: 0, shift: shift)
-    }
 }
 
 /// A run of dialogue cues that one shift puts on their speech: from dialogue cue `firstCue` (an index into
