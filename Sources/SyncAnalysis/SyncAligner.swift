@@ -78,6 +78,8 @@ public struct SyncAligner: Sendable {
     public var snapWindow = 1.0
     /// What a break costs the piecewise fit, in cues' worth of fit (see `segment`).
     public var breakCost = 4.0
+    /// The most offsets the piecewise fit chooses among (the fit's and the best supported others).
+    static let candidateShifts = 16
 
     public init() {}
 
@@ -317,32 +319,40 @@ public struct SyncAligner: Sendable {
         let count = cues.count
         let run = max(6, min(20, count / 4))
         guard count >= 2 * run else { return (fit.scale, [SyncPart(firstCue: 0, shift: fit.shift)]) }
-        var shifts = [fit.shift]
+        // Each window's own shift, once (within a quarter of a second), with the cue time on speech it found.
+        var found: [(shift: Double, support: Double)] = []
         var first = 0
         while first + run / 2 < count {
             let slice = Array(cues[first..<min(count, first + run)])
             let coarse = bestShift(slice, segments, scale: fit.scale, step: 0.05, around: 0, range: maximumOffset)
             if coarse.score >= 0.5 {
                 let local = bestShift(slice, segments, scale: fit.scale, step: 0.01, around: coarse.shift, range: 0.1)
-                if !shifts.contains(where: { abs($0 - local.shift) < 0.25 }) { shifts.append(local.shift) }
+                if let known = found.firstIndex(where: { abs($0.shift - local.shift) < 0.25 }) {
+                    found[known].support += local.score
+                } else if abs(local.shift - fit.shift) >= 0.25 {
+                    found.append((local.shift, local.score))
+                }
             }
             first += run / 2
         }
+        // The fit's and the best supported others: the labelling costs cues × candidates, whatever the file.
+        let shifts = [fit.shift] + found.sorted { $0.support > $1.support }.prefix(Self.candidateShifts - 1).map(\.shift)
         guard shifts.count > 1 else { return (fit.scale, [SyncPart(firstCue: 0, shift: fit.shift)]) }
+        var shiftsByLabel = shifts
         var scale = fit.scale
         var labels = [Int](repeating: 0, count: count)
         // Twice: the second time with the scale the parts fit (a cut can pull the first fit's scale off).
         for _ in 0..<2 {
-            let quality = cues.map { cue in shifts.map { self.quality(cue, scale: scale, shift: $0, speech, onsets) } }
+            let quality = cues.map { cue in shiftsByLabel.map { self.quality(cue, scale: scale, shift: $0, speech, onsets) } }
             labels = cheapestLabels(quality)
-            labels = mergedLabels(labels, quality, shifts)
-            let partShifts = fitParts(cues, labels, shifts, onsets, scale: scale)
+            labels = mergedLabels(labels, quality, shiftsByLabel)
+            let partShifts = fitParts(cues, labels, shiftsByLabel, onsets, scale: scale)
             scale = partShifts.scale
-            for (label, shift) in partShifts.shifts { shifts[label] = shift }
+            for (label, shift) in partShifts.shifts { shiftsByLabel[label] = shift }
         }
         var parts: [SyncPart] = []
         for index in 0..<count where index == 0 || labels[index] != labels[index - 1] {
-            parts.append(SyncPart(firstCue: index, shift: shifts[labels[index]]))
+            parts.append(SyncPart(firstCue: index, shift: shiftsByLabel[labels[index]]))
         }
         return (scale, parts)
     }
@@ -358,11 +368,12 @@ public struct SyncAligner: Sendable {
         return 0.5 * overlap + 0.5 * onset
     }
 
-    /// The label (shift) of each cue that minimises the cues' misfit (1 − quality) plus `breakCost` per change.
+    /// The label (shift) of each cue that minimises the cues' misfit (1 − quality) plus `breakCost` per change
+    /// (at most 256 labels).
     func cheapestLabels(_ quality: [[Double]]) -> [Int] {
         guard let width = quality.first?.count else { return [] }
         var cost = quality[0].map { 1 - $0 }
-        var back = [[Int]](repeating: [Int](repeating: 0, count: width), count: quality.count)
+        var back = [[UInt8]](repeating: [UInt8](repeating: 0, count: width), count: quality.count)
         for i in 1..<quality.count {
             let cheapest = cost.indices.min { cost[$0] < cost[$1] }!
             var next = cost
@@ -370,17 +381,17 @@ public struct SyncAligner: Sendable {
                 let stay = cost[k], change = cost[cheapest] + breakCost
                 if stay <= change {
                     next[k] = stay + 1 - quality[i][k]
-                    back[i][k] = k
+                    back[i][k] = UInt8(k)
                 } else {
                     next[k] = change + 1 - quality[i][k]
-                    back[i][k] = cheapest
+                    back[i][k] = UInt8(cheapest)
                 }
             }
             cost = next
         }
         var labels = [Int](repeating: 0, count: quality.count)
         labels[quality.count - 1] = cost.indices.min { cost[$0] < cost[$1] }!
-        for i in stride(from: quality.count - 1, to: 0, by: -1) { labels[i - 1] = back[i][labels[i]] }
+        for i in stride(from: quality.count - 1, to: 0, by: -1) { labels[i - 1] = Int(back[i][labels[i]]) }
         return labels
     }
 
