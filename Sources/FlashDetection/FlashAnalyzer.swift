@@ -279,14 +279,21 @@ struct TransitionCounter {
     }
 }
 
-/// 4 to (failing − 1) transitions a second held for at least 4 s of any 5 s window.
+/// 4 to (failing − 1) transitions a second held for at least 4 s of any 5 s window. An incident runs from the
+/// first frame in band of the window that reached 4 s to the last frame in band, and its peak is the most
+/// flashes a second of every frame in band it spans — from that first frame on, not only from the one where the
+/// 4 s were reached.
 struct ExtendedRiskWatch {
     let failing: Int
-    /// (time, seconds in band since the previous frame) for the last five seconds.
-    private var window: [(time: Double, inBand: Double)] = []
+    /// For the last five seconds, per frame after one in band: its time, the seconds in band since that frame,
+    /// and that frame's transitions in the second before it.
+    private var window: [(time: Double, inBand: Double, count: Int)] = []
     private var inBandTotal = 0.0
     private var lastTime: Double?
+    private var lastCount = 0
     private var lastInBand = false
+    /// The last frame in band: where an incident ends, though the window holds 4 s in band a while after it.
+    private var lastInBandTime = 0.0
     private var incidents: [FlashIncident] = []
     private var open: FlashIncident?
 
@@ -296,7 +303,7 @@ struct ExtendedRiskWatch {
         let inBand = count >= 4 && count < failing
         if let lastTime, lastInBand {
             let span = time - lastTime
-            window.append((time, span))
+            window.append((time, span, lastCount))
             inBandTotal += span
         }
         while let first = window.first, first.time <= time - 5 {
@@ -304,21 +311,22 @@ struct ExtendedRiskWatch {
             window.removeFirst()
         }
         lastTime = time
+        lastCount = count
         lastInBand = inBand
+        if inBand { lastInBandTime = time }
         guard inBandTotal >= 4 - 1e-9 else { return }
-        let start = max(0, time - 5)
+        // The window's peak: every frame in band it holds, and this one if it is.
+        let peak = Double(max(window.map(\.count).max() ?? 0, inBand ? count : 0)) / 2
+        let start = window.first.map { $0.time - $0.inBand } ?? max(0, time - 5)
         if var incident = open, start <= incident.end {
-            incident.end = time
+            incident.end = lastInBandTime
+            incident.peakFlashesPerSecond = max(incident.peakFlashesPerSecond, peak)
             open = incident
         } else {
             if let finished = open { incidents.append(finished) }
             open = FlashIncident(
-                kind: .extended, start: window.first.map { $0.time } ?? start, end: time,
-                peakFlashesPerSecond: Double(count) / 2, peakFrameArea: 0, peakFieldArea: 0, transitions: 0)
-        }
-        if var incident = open {
-            incident.peakFlashesPerSecond = max(incident.peakFlashesPerSecond, Double(count) / 2)
-            open = incident
+                kind: .extended, start: start, end: lastInBandTime, peakFlashesPerSecond: peak, peakFrameArea: 0, peakFieldArea: 0,
+                transitions: 0)
         }
     }
 

@@ -94,3 +94,23 @@ import Testing
         #expect(configuration.sampling(width: 1920, height: 1080) == (2, 32))
     }
 }
+
+/// The extended-risk watch on its own: counts of transitions in the last second, frame by frame.
+struct ExtendedRiskWatchTests {
+    /// 2.5 flashes a second (5 transitions) from 0.6 s, then 2 (4 transitions) from 2.6 s to 6.6 s, at 30 fps: one
+    /// incident from the first frame in band (0.6 s, not a frame later) to the last (frame 197), whose peak is the
+    /// 2.5 a second it spans, though the 4 s in band are only reached at 4.6 s, where the count is 4.
+    @Test func peakAndStartCoverTheWholeSpan() throws {
+        var watch = ExtendedRiskWatch(failing: 6)
+        for frame in 0..<240 {
+            let time = Double(frame) / 30
+            let count = time < 0.6 - 1e-9 ? 0 : time < 2.6 - 1e-9 ? 5 : time < 6.6 - 1e-9 ? 4 : 0
+            watch.add(time: time, transitionsInLastSecond: count)
+        }
+        let incidents = watch.finish()
+        try #require(incidents.count == 1)
+        #expect(abs(incidents[0].start - 0.6) < 1e-9, "\(incidents[0].start)")
+        #expect(incidents[0].peakFlashesPerSecond == 2.5)
+        #expect(abs(incidents[0].end - 197.0 / 30) < 1e-9, "\(incidents[0].end)")
+    }
+}
