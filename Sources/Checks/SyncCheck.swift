@@ -155,7 +155,7 @@ public struct SyncCheck: Sendable {
         }
         metrics.timeline = Self.timeline(
             speech: speech.timeline, cues: dialogue.map { ($0.start, $0.end) }, duration: duration ?? speech.timeline.duration)
-        let fix = SyncFix(report, document: captions, dialogue: dialogue.map(\.index))
+        let fix = SyncFix(report, dialogue: dialogue.map(\.index))
         let fixMetrics = SyncMetrics.Fix(
             offset: report.shift, scale: report.scale,
             parts: report.parts.count > 1 ? fix.parts.map { SyncMetrics.Fix.Part(from: $0.from.isFinite ? $0.from : 0, offset: $0.edit.offset) } : nil)

@@ -99,10 +99,7 @@ extension Benchmarks {
 
     /// Each dialogue cue's start minus its sentence's, in the caption file at `path`.
     static func errors(_ programme: Programme, _ path: String) throws -> [Double] {
-        let document = try CaptionFile.read(path)
-        return document.cues.compactMap { cue in
-            programme.line(ofCueText: cue.plainText(in: document.format)).map { cue.start.seconds - $0.start }
-        }
+        programme.startErrors(of: try CaptionFile.read(path))
     }
 
     /// "37/37 within 0.1 s, max 0.045 s", padded to a column.

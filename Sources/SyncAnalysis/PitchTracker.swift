@@ -37,10 +37,13 @@ struct PitchTracker: Sendable {
 
     /// Pads with silent frames up to `frames` frames (the stream skipped ahead).
     mutating func pad(toFrames frames: Int) {
-        while voicing.count < frames {
-            voicing.append(0)
-            period.append(0)
-        }
+        while voicing.count < frames { appendUnvoiced() }
+    }
+
+    /// A frame with nothing periodic in it.
+    private mutating func appendUnvoiced() {
+        voicing.append(0)
+        period.append(0)
     }
 
     /// Takes one input sample; `frameEnds` is true on the last sample of a 10 ms frame.
@@ -88,11 +91,7 @@ struct PitchTracker: Sendable {
     /// The voicing and period of the window that ends at the newest sample.
     private mutating func measureFrame() {
         let span = Self.window + Self.longestLag + 1
-        guard fill >= span else {
-            voicing.append(0)
-            period.append(0)
-            return
-        }
+        guard fill >= span else { return appendUnvoiced() }
         var best: Float = 0, bestLag = 0
         // The correlation at every lag, in a buffer kept between frames.
         var scores: [Float] = []
@@ -100,12 +99,10 @@ struct PitchTracker: Sendable {
         defer { swap(&scores, &self.scores) }
         history.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress! + (fill - span)
-            var energy0: Float = 0
-            for i in 0..<Self.window { energy0 += base[i] * base[i] }
+            let energy0 = Self.dot(base, base)
             guard energy0 > 1e-9 else { return }
             // The energy of the lagged window, slid one sample at a time.
-            var energyLag: Float = 0
-            for i in 0..<Self.window { energyLag += base[i + 1] * base[i + 1] }
+            var energyLag = Self.dot(base + 1, base + 1)
             for lag in 1...(Self.longestLag + 1) {
                 if lag > 1 {
                     let out = base[lag - 1], into = base[lag - 1 + Self.window]
@@ -132,132 +129,12 @@ struct PitchTracker: Sendable {
             }
             if higherPitch > best - 0.1 { bestLag = 0 }
         }
-        guard bestLag > 0 else {
-            voicing.append(0)
-            period.append(0)
-            return
-        }
+        guard bestLag > 0 else { return appendUnvoiced() }
         // Between samples: the vertex of the parabola through the best lag and its neighbours.
         let a = scores[bestLag - 1], b = scores[bestLag], c = scores[bestLag + 1]
         let curvature = a - 2 * b + c
         let offset = curvature < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / curvature)) : 0
         voicing.append(max(0, min(1, best)))
         period.append((Float(bestLag) + offset) * Float(Self.decimation) / Float(sampleRate))
-    }
-}
-
-/// How much like speech the sound around each frame is, from what sets speech apart from music and effects
-/// over about a second: many voiced frames (a voice's periodicity), a loudness that rises and falls at the
-/// rate of syllables (3–8 Hz, the modulation of the speech band's level) and by many decibels, voiced runs
-/// starting a few times a second, and a pitch that glides (a note, a horn or a phone holds its pitch, then jumps).
-///
-/// The weights are a logistic fit on programmes of four synthetic voices over recorded music and sox effects
-/// (TestSupport.Programme), rounded; a window with almost no voiced frames, or whose pitch mostly holds, is not
-/// speech whatever the rest says.
-enum SpeechLikeness {
-    /// Voicing above which a frame counts as voiced.
-    static let voicedAbove: Float = 0.6
-    /// The score from which loud sound counts as speech: below an even chance, so that speech under a dense bed
-    /// of music, which evens out the level, is kept; a stretch reported as uncaptioned must score far higher.
-    static let speechAbove: Float = 0.35
-    /// Window for the shares and the level statistics: 1 s.
-    static let window = 100
-
-    /// A 0–1 score per frame (above 0.5: speech-like), from the speech band's level (dB), voicing and period.
-    /// Every statistic is a sum over a sliding window kept as it moves, so the work and the memory (a few bytes
-    /// a frame) grow only with the length of the audio.
-    static func scores(energies: [Float], voicing: [Float], period: [Float]) -> [Float] {
-        let count = energies.count
-        guard count > 0 else { return [] }
-        // Per frame: voiced; a pair of voiced frames whose pitch holds (under 0.2%) or glides (0.5–6%; more is a
-        // jump); the start of a voiced run of at least 40 ms (a syllable).
-        let voiced: UInt8 = 1, pair: UInt8 = 2, held: UInt8 = 4, gliding: UInt8 = 8, runStart: UInt8 = 16
-        var flags = [UInt8](repeating: 0, count: count)
-        var run = 0
-        for i in 0..<count {
-            guard i < voicing.count, voicing[i] >= voicedAbove else {
-                run = 0
-                continue
-            }
-            flags[i] |= voiced
-            run += 1
-            if run == 4 { flags[i - 3] |= runStart }
-            if i > 0, flags[i - 1] & voiced != 0, i < period.count, period[i] > 0, period[i - 1] > 0 {
-                flags[i] |= pair
-                let change = abs(period[i] - period[i - 1]) / period[i]
-                if change < 0.002 { flags[i] |= held } else if change >= 0.005 && change < 0.06 { flags[i] |= gliding }
-            }
-        }
-        // The level's mean and spread (standard deviation, dB) over the window.
-        let half = window / 2
-        var mean = [Float](repeating: 0, count: count), spread = [Float](repeating: 0, count: count)
-        do {
-            var sum = 0.0, squares = 0.0, low = 0, high = 0
-            for i in 0..<count {
-                while high < min(count, i + half) {
-                    let level = Double(max(energies[high], -100))
-                    sum += level
-                    squares += level * level
-                    high += 1
-                }
-                while low < max(0, i - half) {
-                    let level = Double(max(energies[low], -100))
-                    sum -= level
-                    squares -= level * level
-                    low += 1
-                }
-                let n = Double(high - low), average = sum / n
-                mean[i] = Float(average)
-                spread[i] = Float(max(0, squares / n - average * average).squareRoot())
-            }
-        }
-        // The level's variation at 2.5–8 Hz (syllables) and above 0.7 Hz (all of it), squared. The filters lag by a
-        // few frames; the 1 s windows make that immaterial.
-        var syllabic = [Float](repeating: 0, count: count), varying = [Float](repeating: 0, count: count)
-        var highPass = Biquad(highPass: 2.5, sampleRate: 100), lowPass = Biquad(lowPass: 8, sampleRate: 100)
-        var slowCut = Biquad(highPass: 0.7, sampleRate: 100)
-        for i in 0..<count {
-            let centred = Double(max(energies[i], -100) - mean[i])
-            let band = lowPass.process(highPass.process(centred)), all = slowCut.process(centred)
-            syllabic[i] = Float(band * band)
-            varying[i] = Float(all * all)
-        }
-        var scores = [Float](repeating: 0, count: count)
-        var counts = [0, 0, 0, 0, 0]  // voiced, pairs, held, gliding, run starts in the window
-        var syllabicSum = 0.0, varyingSum = 0.0
-        var low = 0, high = 0
-        func tally(_ frame: Int, _ sign: Int) {
-            let f = flags[frame]
-            if f & voiced != 0 { counts[0] += sign }
-            if f & pair != 0 { counts[1] += sign }
-            if f & held != 0 { counts[2] += sign }
-            if f & gliding != 0 { counts[3] += sign }
-            if f & runStart != 0 { counts[4] += sign }
-            syllabicSum += Double(sign) * Double(syllabic[frame])
-            varyingSum += Double(sign) * Double(varying[frame])
-        }
-        for i in 0..<count {
-            while high < min(count, i + half) {
-                tally(high, 1)
-                high += 1
-            }
-            while low < max(0, i - half) {
-                tally(low, -1)
-                low += 1
-            }
-            let n = Double(high - low)
-            let voicedShare = Double(counts[0]) / n, pairShare = Double(counts[1]) / n
-            let motion = pairShare >= 0.1 ? Double(counts[3] - counts[2]) / Double(counts[1]) : 0
-            guard voicedShare >= 0.12, motion >= -0.3 else { continue }
-            // Syllables a second: run starts in the window, as if it were a full second long.
-            let syllables = Double(counts[4]) / n * Double(window)
-            let varyingPower = max(0, varyingSum) / n, syllabicPower = max(0, syllabicSum) / n
-            let modulation = varyingPower > 1e-6 ? min(1, syllabicPower / varyingPower) : 0
-            let z =
-                6.5 * voicedShare + 0.42 * min(Double(spread[i]), 20) + 4.8 * modulation + 0.4 * min(syllables, 5) + 2.6 * motion
-                - 9.2
-            scores[i] = Float(1 / (1 + exp(-z)))
-        }
-        return scores
     }
 }

@@ -68,8 +68,10 @@ public struct SpeechTimeline: Sendable {
     /// The mean speech likeness of the speech frames from frame `from` to `to` (1 without likeness scores).
     public func likeness(fromFrame from: Int, to: Int) -> Double {
         guard !likeness.isEmpty else { return 1 }
+        let low = max(0, from), high = min(to, mask.count, likeness.count)
+        guard high > low else { return 0 }
         var sum = 0.0, frames = 0
-        for i in max(0, from)..<max(max(0, from), min(to, mask.count, likeness.count)) where mask[i] == 1 {
+        for i in low..<high where mask[i] == 1 {
             sum += Double(likeness[i])
             frames += 1
         }
@@ -218,22 +220,20 @@ public struct SpeechDetector: Sendable {
         }
         // Onsets from the frames above the threshold themselves, before any smoothing; where loud sound is not
         // speech-like, it starts no speech.
-        var onsets: [Double] = []
+        var onsetFrames: [Int] = []
         var quiet = 10
         for i in 0..<count {
             if mask[i] == 1 {
-                if quiet >= 10, likeness.isEmpty || Self.speechLike(likeness, from: i) {
-                    onsets.append((start ?? 0) + Double(i) / 100)
-                }
+                if quiet >= 10, likeness.isEmpty || Self.speechLike(likeness, from: i) { onsetFrames.append(i) }
                 quiet = 0
             } else {
                 quiet += 1
             }
         }
+        var onsets = onsetFrames.map { (start ?? 0) + Double($0) / 100 }
         var contrasts: [Float] = []
         if !likeness.isEmpty {
-            (onsets, contrasts) = Self.speechOnsets(
-                onsets.map { Int((($0 - (start ?? 0)) * 100).rounded()) }, energies, pitch.voicing, likeness, start: start ?? 0)
+            (onsets, contrasts) = Self.speechOnsets(onsetFrames, energies, pitch.voicing, likeness, start: start ?? 0)
             for i in 0..<count where likeness[i] < SpeechLikeness.speechAbove { mask[i] = 0 }
         }
         // Hangover: hold speech a little after each frame above the threshold; then bridge short gaps.
@@ -264,10 +264,9 @@ extension SpeechDetector {
     /// threshold (`thresholdOnsets`), and the frames where the speech band's level starts a rise of 10 dB or more
     /// over its lowest in the 250 ms before, or of 8 dB over its highest in the 150 ms before — which a bed that
     /// never falls below the threshold hides from the first kind — followed by voicing within 250 ms and
-    /// speech-like sound within half a second. Each keeps its
-    /// contrast: the level over the 200 ms after it against the loud end (80th percentile) of the 300 ms before,
-    /// in dB; an onset with none is dropped. A sentence after a pause has a high contrast, a word after a short
-    /// gap within it a low one.
+    /// speech-like sound within half a second. Each keeps its contrast: the level over the 200 ms after it against
+    /// the loud end (80th percentile) of the 300 ms before, in dB; an onset with none is dropped. A sentence after
+    /// a pause has a high contrast, a word after a short gap within it a low one.
     static func speechOnsets(
         _ thresholdOnsets: [Int], _ energies: [Float], _ voicing: [Float], _ likeness: [Float], start: Double
     ) -> (times: [Double], contrasts: [Float]) {

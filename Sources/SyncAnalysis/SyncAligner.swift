@@ -52,10 +52,15 @@ public struct SyncPart: Sendable, Equatable {
     public var firstCue: Int
     /// Media time = report scale × caption time + shift.
     public var shift: Double
+    /// The caption time from which any cue — a dialogue cue or one describing sound — belongs to this part: half-way
+    /// between the end of the part before's last dialogue cue and this part's first cue's start (between their
+    /// starts when an inserted piece makes the two overlap); −∞ for the first part.
+    public var from: Double
 
-    public init(firstCue: Int, shift: Double) {
+    public init(firstCue: Int, shift: Double, from: Double = -.infinity) {
         self.firstCue = firstCue
         self.shift = shift
+        self.from = from
     }
 }
 
@@ -192,8 +197,7 @@ public struct SyncAligner: Sendable {
         let cueSpeech = mapped.map { cue in cue.end > cue.start ? speech.speech(from: cue.start, to: cue.end) / (cue.end - cue.start) : 0 }
         let cuesOverSilence = mapped.indices.filter { mapped[$0].end - mapped[$0].start >= 0.3 && cueSpeech[$0] < 0.1 }
         let soundsMapped = sounds.map { sound -> (start: Double, end: Double) in
-            // A sound cue moves with the part of the dialogue cues before it.
-            let part = parts.last { $0.firstCue == 0 || dialogue[$0.firstCue].start <= sound.start } ?? parts[0]
+            let part = parts.last { $0.from <= sound.start } ?? parts[0]
             return (pieces.scale * sound.start + part.shift, pieces.scale * sound.end + part.shift)
         }
         let uncaptioned = uncaptionedSpeech(speech, captions: mapped, sounds: soundsMapped)
@@ -352,7 +356,12 @@ public struct SyncAligner: Sendable {
         }
         var parts: [SyncPart] = []
         for index in 0..<count where index == 0 || labels[index] != labels[index - 1] {
-            parts.append(SyncPart(firstCue: index, shift: shiftsByLabel[labels[index]]))
+            var from = -Double.infinity
+            if index > 0 {
+                let before = cues[index - 1], first = cues[index]
+                from = ((before.end < first.start ? before.end : before.start) + first.start) / 2
+            }
+            parts.append(SyncPart(firstCue: index, shift: shiftsByLabel[labels[index]], from: from))
         }
         return (scale, parts)
     }

@@ -15,27 +15,14 @@ public struct SyncFix: Sendable {
         self.snaps = snaps
     }
 
-    /// The fix a report describes for the document its dialogue cues come from: `dialogue[i]` is the document
-    /// index of the report's dialogue cue i. A part starts half-way between the end of the last dialogue cue of
-    /// the part before and its own first cue's start, in caption time.
-    public init(_ report: SyncReport, document: CaptionDocument, dialogue: [Int]) {
-        var parts: [(from: Double, edit: TimingEdit)] = []
-        for (number, part) in report.parts.enumerated() {
-            var from = -Double.infinity
-            if number > 0 {
-                // Where an inserted piece makes the captions after it early, the first may start before the last
-                // of the part before ends: then half-way between their starts.
-                let before = document.cues[dialogue[part.firstCue - 1]], first = document.cues[dialogue[part.firstCue]]
-                let end = before.end < first.start ? before.end : before.start
-                from = (end.seconds + first.start.seconds) / 2
-            }
-            parts.append((from, TimingEdit(offset: part.shift, scale: report.scale)))
-        }
+    /// The fix a report describes: each of its parts from the caption time it starts at (`SyncPart.from`), and
+    /// its cue onsets as snaps; `dialogue[i]` is the document index of the report's dialogue cue i.
+    public init(_ report: SyncReport, dialogue: [Int]) {
         var snaps: [Int: Double] = [:]
         for (index, target) in report.onsets.enumerated() {
             if let target { snaps[dialogue[index]] = target.onset }
         }
-        self.init(parts: parts, snaps: snaps)
+        self.init(parts: report.parts.map { ($0.from, TimingEdit(offset: $0.shift, scale: report.scale)) }, snaps: snaps)
     }
 
     /// The first part's edit: the whole fix when the offset holds throughout.

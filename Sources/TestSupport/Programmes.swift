@@ -233,6 +233,19 @@ struct Layout {
     /// a second).
     static func estimate(_ text: String) -> Double { Double(text.count) / 17 }
 
+    /// A turn of `sentences` new sentences by `voice`, each after a pause drawn from `gaps`; returns about how long
+    /// it lasts.
+    mutating func speak(_ sentences: Int, voice: Int, gaps: ClosedRange<Double>) -> Double {
+        var length = 0.0
+        for _ in 0..<sentences {
+            let text = self.sentences.next()
+            let gap = Double.random(in: gaps, using: &random)
+            items.append((gap, .line(text: text, voice: voice)))
+            length += gap + Self.estimate(text)
+        }
+        return length
+    }
+
     mutating func magazine(seconds: Double) {
         bedBelowSpeech = 20
         items.append((0.5, .music(seconds: 8, caption: "[THEME MUSIC]")))
@@ -246,13 +259,7 @@ struct Layout {
                 jingle = true
             }
             // Turns of 1–4 sentences; the presenter (ANNA) between the others.
-            let turn = Int.random(in: 1...4, using: &random)
-            for _ in 0..<turn {
-                let text = sentences.next()
-                let gap = Double.random(in: 0.35...1.4, using: &random)
-                items.append((gap, .line(text: text, voice: voice)))
-                spoken += gap + Self.estimate(text)
-            }
+            spoken += speak(Int.random(in: 1...4, using: &random), voice: voice, gaps: 0.35...1.4)
             voice = voice == 0 ? Int.random(in: 1...3, using: &random) : 0
         }
         items.append((1.2, .music(seconds: 10, caption: "[THEME MUSIC]")))
@@ -270,13 +277,7 @@ struct Layout {
         var spoken = 20.5
         var voice = 0
         while spoken < seconds - 22 {
-            let turn = Int.random(in: 1...3, using: &random)
-            for _ in 0..<turn {
-                let text = sentences.next()
-                let gap = Double.random(in: 0.4...1.2, using: &random)
-                items.append((gap, .line(text: text, voice: voice)))
-                spoken += gap + Self.estimate(text)
-            }
+            spoken += speak(Int.random(in: 1...3, using: &random), voice: voice, gaps: 0.4...1.2)
             voice = (voice + Int.random(in: 1...2, using: &random)) % 3
             if Double.random(in: 0..<1, using: &random) < 0.6 {
                 let (name, caption) = effects[effect % effects.count]
@@ -518,7 +519,7 @@ extension PlacedProgramme {
 /// Sentences spoken by the programme voices: 16 kHz mono, leading and trailing silence trimmed.
 enum Speaker {
     static func speak(_ text: String, voice: Int, cache: URL) throws -> [Float] {
-        let key = "\(voice)-\(stableHash(text))"
+        let key = "\(voice)-\(FNV1a.hex(text))"
         let raw = cache.appendingPathComponent("line-\(key).raw").path
         if !FileManager.default.fileExists(atPath: raw) {
             let textFile = cache.appendingPathComponent("line-\(key).txt").path
@@ -530,16 +531,6 @@ enum Speaker {
                     + " && mv '\(raw).part' '\(raw)' && rm -f '\(wav)' '\(textFile)'")
         }
         return try readRaw(raw)
-    }
-
-    /// FNV-1a of the text: the same on every run (Swift's `hashValue` is seeded per process).
-    static func stableHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
     }
 }
 
@@ -658,8 +649,13 @@ extension Programme {
         return programme
     }
 
+    /// How far each cue of `document` that carries a line starts from that line's speech (seconds; positive: late).
+    public func startErrors(of document: CaptionDocument) -> [Double] {
+        document.cues.compactMap { cue in line(ofCueText: cue.plainText(in: document.format)).map { cue.start.seconds - $0.start } }
+    }
+
     /// The line a cue's text carries (the speaker's name and line breaks taken out), or nil (a sound's cue).
-    public func line(ofCueText text: String) -> Line? {
+    func line(ofCueText text: String) -> Line? {
         var words = text.replacingOccurrences(of: "\n", with: " ")
         if let colon = words.firstIndex(of: ":"), words[..<colon].allSatisfy({ $0.isUppercase }) {
             words = String(words[words.index(after: colon)...]).trimmingCharacters(in: .whitespaces)

@@ -43,9 +43,7 @@ import TestSupport
     func errorsAfterFix(_ checked: Checked, snap: Bool = false) throws -> [Double] {
         var document = checked.captions
         try #require(checked.outcome.fix).apply(to: &document, snap: snap)
-        return document.cues.compactMap { cue in
-            checked.programme.line(ofCueText: cue.plainText(in: .srt)).map { cue.start.seconds - $0.start }
-        }
+        return checked.programme.startErrors(of: document)
     }
 
     /// How much of `span` the findings cover, 0–1.

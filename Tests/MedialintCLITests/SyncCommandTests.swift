@@ -94,8 +94,7 @@ import Testing
         let fix = try Medialint.run(["sync", programme.media, input, "--fix", fixed])
         #expect(fix.status == 0, "\(fix.stdout)")
         #expect(fix.stderr.hasPrefix("medialint: note: \(fixed): times moved part by part"), "\(fix.stderr)")
-        let document = try CaptionFile.read(fixed)
-        let errors = document.cues.compactMap { cue in programme.line(ofCueText: cue.plainText(in: .srt)).map { cue.start.seconds - $0.start } }
+        let errors = programme.startErrors(of: try CaptionFile.read(fixed))
         #expect(errors.count == programme.lines.count && errors.allSatisfy { abs($0) <= 0.1 }, "\(errors)")
 
         let snapAlone = try Medialint.run(["sync", programme.media, input, "--snap"])

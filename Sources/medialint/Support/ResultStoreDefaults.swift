@@ -1,4 +1,5 @@
 import ArgumentParser
+import Captions
 import Foundation
 import Checks
 import Library
@@ -13,12 +14,5 @@ enum ResultStoreDefaults {
     static var setup: String { "\(ToolInfo.name) \(ToolInfo.version) check" }
 
     /// A short fingerprint of `text` (FNV-1a, 64 bits, in hex): equal settings give equal stamps, run after run.
-    static func fingerprint(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
-    }
+    static func fingerprint(_ text: String) -> String { FNV1a.hex(text) }
 }
