@@ -41,16 +41,20 @@ struct AreaMeter {
         smallestFieldArea = smallest
     }
 
-    /// Fraction of the frame and largest fraction of any 10° field covered by the blocks where `mask[i] == value`.
+    /// Fraction of the frame and largest fraction of any 10° field covered by the blocks where `mask[i] == value`
+    /// (with `value` nil: where `mask[i] != 0`, rising and falling together).
     /// With `fieldAtLeast`, the field is only searched when the blocks are enough to cover that fraction of a
     /// field (else its value is reported as 0: it cannot reach the threshold).
-    mutating func coverage(of mask: UnsafeBufferPointer<Int8>, value: Int8, fieldAtLeast: Double? = nil) -> (frame: Double, field: Double) {
+    mutating func coverage(of mask: UnsafeBufferPointer<Int8>, value: Int8?, fieldAtLeast: Double? = nil) -> (frame: Double, field: Double) {
+        // Compared as magnitudes: |±1| matches 1 when either direction counts.
+        let (wanted, either): (Int8, Bool) = value.map { ($0, false) } ?? (1, true)
+        @inline(__always) func counts(_ i: Int) -> Bool { (either ? mask[i].magnitude : UInt8(bitPattern: mask[i])) == UInt8(bitPattern: wanted) }
         let areas = blockArea
         var covered = 0
-        for i in 0..<mask.count where mask[i] == value { covered += Int(areas[i]) }
+        for i in 0..<mask.count where counts(i) { covered += Int(areas[i]) }
         guard covered > 0 else { return (0, 0) }
         if let fieldAtLeast, Double(covered) < fieldAtLeast * Double(smallestFieldArea) { return (Double(covered) / Double(frameArea), 0) }
-        Self.fill(&table, columns: columns, rows: rows) { mask[$0] == value ? Int(areas[$0]) : 0 }
+        Self.fill(&table, columns: columns, rows: rows) { counts($0) ? Int(areas[$0]) : 0 }
         var best = 0.0
         let stride = columns + 1
         table.withUnsafeBufferPointer { sums in

@@ -53,21 +53,21 @@ public final class FlashAnalyzer {
         // Transitions per block, then whether enough area transitions one way: general, then red.
         let fieldAtLeast = measuresEveryFrame || configuration.areaBasis == .frame ? nil : Optional(configuration.areaFraction)
         let darker = configuration.darkerStateLimit.map(Float.init)
-        let (up, down) = frameTransitions(
+        let areas = frameTransitions(
             values: blockLuminance, flags: nil, threshold: Float(configuration.luminanceChange),
             tracker: &luminanceTracker, mask: &transitions, area: &area, fieldAtLeast: fieldAtLeast
         ) { from, to, _, _ in
             guard let darker else { return true }
             return min(from, to) < darker
         }
-        general.add(time: frame.time, up: up, down: down, qualifies: qualifies)
+        general.add(time: frame.time, areas, qualifies: qualifies)
         if detectsRed {
-            let (redUp, redDown) = frameTransitions(
+            let redAreas = frameTransitions(
                 values: redValues, flags: redSaturated, threshold: Float(configuration.redChange),
                 tracker: &redTracker, mask: &redTransitions, area: &area,
                 fieldAtLeast: fieldAtLeast
             ) { _, _, wasRed, isRed in wasRed || isRed }
-            red.add(time: frame.time, up: redUp, down: redDown, qualifies: qualifies)
+            red.add(time: frame.time, redAreas, qualifies: qualifies)
         }
         self.area = area
 
@@ -85,20 +85,21 @@ public final class FlashAnalyzer {
             for i in 0..<lum.count { sum += Double(lum[i]) * Double(measurer.blockArea[i]) }
             return sum / Double(measurer.width * measurer.height)
         }
-        let larger = up.frame >= down.frame ? up : down
         return FrameMeasurement(
-            time: frame.time, meanLuminance: meanLuminance, flashingFrameArea: larger.frame,
-            flashingFieldArea: max(up.field, down.field), transitionsInLastSecond: general.inLastSecond,
+            time: frame.time, meanLuminance: meanLuminance, flashingFrameArea: max(areas.up.frame, areas.down.frame, areas.both.frame),
+            flashingFieldArea: max(areas.up.field, areas.down.field, areas.both.field), transitionsInLastSecond: general.inLastSecond,
             redTransitionsInLastSecond: red.inLastSecond)
     }
 
     /// Follows each block's `values` and returns the area (of the frame, and of the worst 10° field)
-    /// completing a rising and a falling transition in this frame.
+    /// completing a rising and a falling transition in this frame, and — when both happen — the area of the two
+    /// together: "the combined area of flashes occurring concurrently" (a pattern reversing its contrast goes light
+    /// in one half while it goes dark in the other).
     private func frameTransitions(
         values: [Float], flags: [Bool]?, threshold: Float, tracker: inout TransitionTracker?,
         mask: inout [Int8], area: inout AreaMeter, fieldAtLeast: Double?,
         accept: (Float, Float, Bool, Bool) -> Bool
-    ) -> (up: (frame: Double, field: Double), down: (frame: Double, field: Double)) {
+    ) -> FrameAreas {
         let completed = values.withUnsafeBufferPointer { values in
             mask.withUnsafeMutableBufferPointer { out in
                 if let flags {
@@ -108,9 +109,13 @@ public final class FlashAnalyzer {
                 }
             }
         }
-        guard completed > 0 else { return ((0, 0), (0, 0)) }
+        guard completed > 0 else { return FrameAreas() }
         return mask.withUnsafeBufferPointer { mask in
-            (area.coverage(of: mask, value: 1, fieldAtLeast: fieldAtLeast), area.coverage(of: mask, value: -1, fieldAtLeast: fieldAtLeast))
+            var areas = FrameAreas(
+                up: area.coverage(of: mask, value: 1, fieldAtLeast: fieldAtLeast),
+                down: area.coverage(of: mask, value: -1, fieldAtLeast: fieldAtLeast))
+            if areas.up.frame > 0, areas.down.frame > 0 { areas.both = area.coverage(of: mask, value: nil, fieldAtLeast: fieldAtLeast) }
+            return areas
         }
     }
 
@@ -210,6 +215,14 @@ enum Linear {
     }
 }
 
+/// The area (fraction of the frame, and of the worst 10° field) completing a transition in one frame: rising,
+/// falling, and both together (measured only when both happen).
+struct FrameAreas {
+    var up: (frame: Double, field: Double) = (0, 0)
+    var down: (frame: Double, field: Double) = (0, 0)
+    var both: (frame: Double, field: Double) = (0, 0)
+}
+
 /// Counts frame-level transitions of one kind in one-second windows and collects the failing spans.
 struct TransitionCounter {
     let kind: FlashIncident.Kind
@@ -227,21 +240,20 @@ struct TransitionCounter {
         self.failing = failing
     }
 
-    /// One frame: the area rising and falling. At most one transition a frame counts, and only when its
-    /// direction differs from the last one counted (a flash is a pair of opposing changes).
-    mutating func add(
-        time: Double, up: (frame: Double, field: Double), down: (frame: Double, field: Double),
-        qualifies: ((frame: Double, field: Double)) -> Bool
-    ) {
+    /// One frame: the area rising, falling, and both together. At most one transition a frame counts. One way
+    /// alone counts only when its direction differs from the last one counted (a flash is a pair of opposing
+    /// changes); both ways at once — enough area each, or only together (a reversal) — count as the turn after the
+    /// last, with their combined area.
+    mutating func add(time: Double, _ areas: FrameAreas, qualifies: ((frame: Double, field: Double)) -> Bool) {
+        let (up, down) = (areas.up, areas.down)
         // "In any one second": transitions a full second apart are not in the same second. Containers round
         // timestamps (Matroska to the millisecond), so "a full second" allows 2 ms.
         recent.removeAll { $0 <= time - 1 + 0.002 }
         let rising = qualifies(up), falling = qualifies(down)
         var counted: (frame: Double, field: Double)?
-        if rising && falling {
-            let direction = lastDirection == 1 ? -1 : 1
-            lastDirection = direction
-            counted = direction == 1 ? up : down
+        if (rising && falling) || (!rising && !falling && qualifies(areas.both)) {
+            lastDirection = lastDirection == 1 ? -1 : 1
+            counted = areas.both
         } else if rising && lastDirection != 1 {
             lastDirection = 1
             counted = up

@@ -27,8 +27,8 @@ public struct FrameMeasurement: Sendable, Equatable {
     public var time: Double
     /// Mean relative luminance of the frame (0–1).
     public var meanLuminance: Double
-    /// The largest area transitioning in one direction in this frame: fraction of the frame and of the
-    /// worst 10° field.
+    /// The largest area transitioning in this frame — one way, or both ways at once (a reversal) — as a
+    /// fraction of the frame and of the worst 10° field.
     public var flashingFrameArea: Double
     public var flashingFieldArea: Double
     /// General and red transitions counted in the second up to this frame.

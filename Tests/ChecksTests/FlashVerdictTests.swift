@@ -146,6 +146,35 @@ import Reports
         expectSpan(result.finding("flash.general"), 3 * frame, 87 * frame)
     }
 
+    /// Vertical 8-px stripes in a block-aligned rectangle on grey, alternating 5 times a second: `reversing`, each
+    /// stripe against its neighbours (the pattern reverses its contrast), else all of them together (in phase).
+    private func stripes(_ name: String, reversing: Bool, x: Int, y: Int, width: Int, height: Int) throws -> String {
+        let stripe = reversing ? "floor((X-\(x))/8)+floor(N/3)" : "floor(N/3)"
+        return try GeneratedClips.make(
+            name,
+            source:
+                "nullsrc=s=320x240:r=30:d=3,format=yuv420p,geq=lum='if(between(X,\(x),\(x + width - 1))*between(Y,\(y),\(y + height - 1)),if(eq(mod(\(stripe),2),0),235,16),128)':cb=128:cr=128"
+        )
+    }
+
+    /// WCAG judges "the combined area of flashes occurring concurrently": a 56×56 square of stripes (37.7% of the
+    /// 10° field) reversing its contrast has 4 of its 7 stripes going light while 3 go dark, so neither way alone
+    /// reaches 25% (21.5%), but together they cover the square — it fails as the same square flashing in phase does.
+    @Test func reversingStripesCountTheirCombinedArea() throws {
+        for reversing in [true, false] {
+            let result = try GeneratedClips.check(stripes("stripes56-\(reversing).mkv", reversing: reversing, x: 128, y: 88, width: 56, height: 56))
+            #expect(result.verdict == .fail, "reversing: \(reversing)")
+            #expect(result.rules == ["flash.general"])
+            #expect(result.finding("flash.general")?.data["peakFieldArea"] == .number(0.377))
+            expectSpan(result.finding("flash.general"), 3 * frame, 87 * frame)
+        }
+        // Under BT.1702 a reversing block of 25 stripes over 41.7% of the screen (13 stripes one way: 21.7%) fails.
+        let block = try GeneratedClips.check(stripes("stripes200.mkv", reversing: true, x: 56, y: 40, width: 200, height: 160), profile: "bt1702")
+        #expect(block.verdict == .fail)
+        #expect(block.finding("flash.general")?.data["peakFrameArea"] == .number(0.417))
+        expectSpan(block.finding("flash.general"), 3 * frame, 87 * frame)
+    }
+
     /// The left half flashing by ΔL 0.15 (0.30 ⇄ 0.45), the right half still.
     @Test func halfFrameFlash() throws {
         let low = GeneratedClips.code(forLuminance: 0.30), high = GeneratedClips.code(forLuminance: 0.45)
