@@ -19,9 +19,9 @@ extension Rule {
             "Two to three flashes a second held for at least 4 s of any 5 s (ITU-R BT.1702 and Ofcom treat sustained flashing near the limit as a risk).",
         guidelines: ["ITU-R BT.1702"], helpURL: RuleSource.ituBT1702, defaultSeverity: .warning)
     public static let flashHDR = Rule(
-        "flash.hdr", title: "HDR video judged approximately",
+        "flash.hdr", title: "HDR video: luminance through BT.2100",
         description:
-            "The video is HDR (PQ or HLG): its luminance was judged with the SDR formula through the sRGB curve, an approximation the guidelines do not define.",
+            "The video is HDR (PQ or HLG): its luminance was measured through the BT.2100 transfer (HLG on the 1000 cd/m² reference display), relative to BT.2408's reference white of 203 cd/m², brighter highlights counting as white — a reading the guidelines, written for SDR, leave to the tool.",
         guidelines: ["WCAG 2.3.1"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .info)
     public static let flashSamplingLimit = Rule(
         "flash.sampling-limit", title: "frame rate too low for the flash band",

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Measures each block of a picture: mean relative luminance (linear light, through a lookup table from the
 /// luma code value) and, for the red rule, mean Y′, Cb and Cr. Samples every `xStep`-th pixel of every
 /// `yStep`-th row (rows cost cache misses, pixels along a row almost nothing); the buffers are allocated
@@ -69,17 +63,13 @@ final class BlockMeasurer {
         return color.fullRange ? (0, Double((1 << color.bitDepth) - 1)) : (16 * scale, 235 * scale)
     }
 
-    /// Code value → relative luminance: Y′ normalised to 0–1, then the sRGB transfer inverted.
+    /// Code value → relative luminance: Y′ normalised to 0–1, then through the picture's transfer (the sRGB curve
+    /// inverted for SDR; BT.2100's PQ or HLG, 203 cd/m² = 1, for HDR).
     static func linearTable(for color: PictureColor) -> [Float] {
         let (black, white) = lumaRange(for: color)
         return (0..<(1 << color.bitDepth)).map { code in
-            Float(linearize(min(1, max(0, (Double(code) - black) / (white - black)))))
+            Float(color.transfer.greyLuminance((Double(code) - black) / (white - black)))
         }
-    }
-
-    /// The sRGB transfer function inverted: encoded 0–1 → linear light 0–1.
-    static func linearize(_ value: Double) -> Double {
-        value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
     }
 
     func matches(_ frame: FlashFrame) -> Bool {

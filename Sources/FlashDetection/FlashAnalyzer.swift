@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Seizure-risk flash analysis over a stream of pictures: frames in, incidents out.
 ///
 /// Each frame is measured per block (linear luminance, and red for the red rule); per block, transitions
@@ -16,6 +22,7 @@ public final class FlashAnalyzer {
     private var blockLuminance: [Float] = []
     private var redValues: [Float] = []
     private var redSaturated: [Bool] = []
+    private var channelTables: [TransferFunction: ChannelTable] = [:]
     private var general: TransitionCounter
     private var red: TransitionCounter
     private var extended: ExtendedRiskWatch
@@ -164,10 +171,17 @@ public final class FlashAnalyzer {
     ///   luminance 0.21 only in linear light, 0.04 through the curve), so each block's per-pixel luma measure is
     ///   corrected by the difference between its colour's luminance and its mean luma's;
     /// - for the red rule: (R−G−B)·320 in linear light (negatives as 0), and whether it is saturated red.
+    /// HDR colours go through their transfer (HLG with its display's system gamma, driven by the scene luminance)
+    /// relative to 203 cd/m² white; wide-gamut (BT.2020) colours are taken to BT.709 primaries for the red rule.
     private func applyColor(_ measurer: BlockMeasurer, red: Bool) {
         let color = measurer.color
         let kr = Float(color.kr), kb = Float(color.kb), kg = 1 - kr - kb
         let saturation = Float(configuration.redSaturation)
+        let transfer = color.transfer
+        let linear = channelTable(for: transfer)
+        // SDR keeps WCAG's relative luminance (BT.709 weights); HDR weighs by its own matrix (BT.2020's for BT.2100).
+        let weights: (r: Float, g: Float, b: Float) = transfer == .sdr ? (0.2126, 0.7152, 0.0722) : (kr, kg, kb)
+        let hlgScale = Float(TransferFunction.hlgPeak / TransferFunction.referenceWhite)
         measurer.luminance.withUnsafeBufferPointer { lumaMeasure in
             measurer.luma.withUnsafeBufferPointer { luma in
                 measurer.cb.withUnsafeBufferPointer { cb in
@@ -186,10 +200,28 @@ public final class FlashAnalyzer {
                                         let y = luma[i]
                                         let redEncoded = y + 2 * (1 - kr) * cr[i], blueEncoded = y + 2 * (1 - kb) * cb[i]
                                         let greenEncoded = (y - kr * redEncoded - kb * blueEncoded) / kg
-                                        let r = Linear.of(redEncoded), g = Linear.of(greenEncoded), b = Linear.of(blueEncoded)
-                                        let colorLuminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-                                        luminance[i] = min(1, max(0, lumaMeasure[i] + colorLuminance - Linear.of(y)))
-                                        guard red, r > g + b else { continue }
+                                        var r = linear.of(redEncoded), g = linear.of(greenEncoded), b = linear.of(blueEncoded)
+                                        var grey = linear.of(y)
+                                        if transfer == .hlg {
+                                            // Scene light to display light: × peak · Ys^(γ−1), relative to reference white.
+                                            let scene = weights.r * r + weights.g * g + weights.b * b
+                                            let gain = hlgScale * Float(pow(Double(max(scene, 1e-6)), TransferFunction.hlgGamma - 1))
+                                            (r, g, b) = (r * gain, g * gain, b * gain)
+                                            grey = hlgScale * Float(pow(Double(grey), TransferFunction.hlgGamma))
+                                        }
+                                        let colorLuminance = weights.r * r + weights.g * g + weights.b * b
+                                        luminance[i] = min(1, max(0, lumaMeasure[i] + colorLuminance - grey))
+                                        guard red else { continue }
+                                        if color.wideGamut {
+                                            // BT.2020 → BT.709 primaries in linear light (BT.2087); out of gamut clamped.
+                                            (r, g, b) = (
+                                                max(0, 1.6605 * r - 0.5876 * g - 0.0728 * b),
+                                                max(0, -0.1246 * r + 1.1329 * g - 0.0083 * b),
+                                                max(0, -0.0182 * r - 0.1006 * g + 1.1187 * b)
+                                            )
+                                        }
+                                        if transfer != .sdr { (r, g, b) = (min(1, r), min(1, g), min(1, b)) }
+                                        guard r > g + b else { continue }
                                         values[i] = (r - g - b) * 320
                                         let sum = r + g + b
                                         saturated[i] = sum > 0.001 && r / sum >= saturation
@@ -202,16 +234,13 @@ public final class FlashAnalyzer {
             }
         }
     }
-}
 
-/// Encoded 0–1 → linear light, through a table of 1024 steps.
-enum Linear {
-    private static let table: [Float] = (0...1024).map { Float(BlockMeasurer.linearize(Double($0) / 1024)) }
-
-    @inline(__always)
-    static func of(_ encoded: Float) -> Float {
-        let clamped = min(1, max(0, encoded))
-        return table[Int(clamped * 1024 + 0.5)]
+    /// The colour path's channel table for a transfer (made once per transfer seen).
+    private func channelTable(for transfer: TransferFunction) -> ChannelTable {
+        if let known = channelTables[transfer] { return known }
+        let table = ChannelTable(transfer)
+        channelTables[transfer] = table
+        return table
     }
 }
 

@@ -15,7 +15,7 @@ public struct SamplePlane {
     }
 }
 
-/// How a picture's samples map to colour: luma weights and code range.
+/// How a picture's samples map to colour: luma weights, code range, transfer and primaries.
 public struct PictureColor: Sendable, Equatable {
     /// Luma weights of red and blue (BT.709: 0.2126, 0.0722).
     public var kr: Double
@@ -23,12 +23,18 @@ public struct PictureColor: Sendable, Equatable {
     public var fullRange: Bool
     /// Bits per sample.
     public var bitDepth: Int
+    /// How the values become light.
+    public var transfer: TransferFunction
+    /// BT.2020 primaries (wide gamut): colours are taken to BT.709's for the red rule.
+    public var wideGamut: Bool
 
-    public init(kr: Double, kb: Double, fullRange: Bool, bitDepth: Int) {
+    public init(kr: Double, kb: Double, fullRange: Bool, bitDepth: Int, transfer: TransferFunction = .sdr, wideGamut: Bool = false) {
         self.kr = kr
         self.kb = kb
         self.fullRange = fullRange
         self.bitDepth = bitDepth
+        self.transfer = transfer
+        self.wideGamut = wideGamut
     }
 }
 

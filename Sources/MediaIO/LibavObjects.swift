@@ -39,7 +39,9 @@ final class CodecContext {
 
     /// Opens a decoder for `stream` with frame and slice threading. `threads` 0 means one per core: libav's own
     /// automatic choice (cores + 1) measured slower on 2 cores, where the extra thread only competes.
-    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int = 1) throws(MediaError) {
+    /// `skipLoopFilter` leaves out H.264's in-loop deblocking filter from 1080p up (see
+    /// `VideoFrameReader.Options.skipLoopFilter`).
+    init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int = 1, skipLoopFilter: Bool = false) throws(MediaError) {
         FFmpegLog.install()
         let parameters = stream.pointee.codecpar!
         let codecID = parameters.pointee.codec_id
@@ -59,6 +61,9 @@ final class CodecContext {
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(clamping: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount)
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        if skipLoopFilter, codecID == AV_CODEC_ID_H264, Int(parameters.pointee.width) * Int(parameters.pointee.height) >= 1920 * 1080 {
+            context.pointee.skip_loop_filter = AVDISCARD_ALL
+        }
         // Pictures larger than twice 8K UHD are refused by the decoder rather than allocated (a crafted header can
         // claim any size).
         context.pointee.max_pixels = Int64(7680 * 4320 * 2)

@@ -16,10 +16,10 @@ final class StreamDecoder {
     /// FFmpeg's message for the latest rejected packet.
     private(set) var lastDecodeError: String?
 
-    init(input: InputContainer, stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(MediaError) {
+    init(input: InputContainer, stream: UnsafeMutablePointer<AVStream>, threads: Int, skipLoopFilter: Bool = false) throws(MediaError) {
         self.input = input
         self.stream = stream
-        codec = try CodecContext(stream: stream, path: input.path, threads: threads)
+        codec = try CodecContext(stream: stream, path: input.path, threads: threads, skipLoopFilter: skipLoopFilter)
         input.discardAll(except: [stream.pointee.index])
     }
 

@@ -12,10 +12,17 @@ public final class VideoFrameReader {
         public var streamIndex: Int?
         /// Decoder threads; 0: one per core.
         public var threads: Int
+        /// Leave out H.264's in-loop deblocking filter on pictures of 1080p and larger: about a fifth faster, and the
+        /// pictures differ from the exact decode only by the smoothing of block edges (and what that carries over
+        /// to the next frames until a key frame) — block means by less than 0.5% at 1080p. Smaller pictures (cheap
+        /// to decode, and their block edges weigh more: 1% on a 320×180 clip) and other codecs are decoded exactly
+        /// (without its deblocking and SAO filters, HEVC drifted by 7% in mean luminance on fine texture).
+        public var skipLoopFilter: Bool
 
-        public init(streamIndex: Int? = nil, threads: Int = 0) {
+        public init(streamIndex: Int? = nil, threads: Int = 0, skipLoopFilter: Bool = false) {
             self.streamIndex = streamIndex
             self.threads = threads
+            self.skipLoopFilter = skipLoopFilter
         }
     }
 
@@ -40,7 +47,7 @@ public final class VideoFrameReader {
         stream = MediaProbe.describe(avStream)
         statedDuration = stream.duration ?? input.statedDuration
         streamColor = stream.video?.color ?? ColorInfo()
-        decoder = try StreamDecoder(input: input, stream: avStream, threads: options.threads)
+        decoder = try StreamDecoder(input: input, stream: avStream, threads: options.threads, skipLoopFilter: options.skipLoopFilter)
     }
 
     /// Packets the decoder rejected as invalid so far (they are skipped, as the ffmpeg CLI does).

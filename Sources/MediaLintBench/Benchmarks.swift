@@ -69,9 +69,11 @@ enum Benchmarks {
         return report
     }
 
-    // MARK: - Issue 4: flash
+    // MARK: - Issues 4 and 18: flash
 
-    /// `medialint flash` on the 1080p30 clip ≤ 1.10× `ffmpeg -threads 2 -i clip -f null -`, peak memory ≤ 120 MB.
+    /// `medialint flash` on the 1080p30 clip against `ffmpeg -threads 2 -i clip -f null -` in the same run: with the
+    /// fast decode (the default) ≤ 0.8×, with `--exact-decode` ≤ 1.10×; peak memory ≤ 120 MB; and each frame's mean
+    /// luminance from the fast decode within 0.5% of the exact decode's.
     static func flash() throws -> BenchmarkReport {
         let clip = try generated(
             "clip-1080p30-h264.mp4", "20 s of 1080p30 H.264 (moving test pattern with light grain, ~5 Mb/s)",
@@ -80,18 +82,37 @@ enum Benchmarks {
                 "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
             ])
         let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
-        let (ours, reference) = try Measure.compare(
-            ours: (medialint, ["flash", clip]),
-            reference: ("ffmpeg", ["-nostdin", "-v", "error", "-threads", "2", "-i", clip, "-f", "null", "-"]), allowedStatuses: [0, 1])
-        var report = BenchmarkReport(title: "medialint flash on 1080p30 H.264 (600 frames) — issue 4")
+        let reference = ("ffmpeg", ["-nostdin", "-v", "error", "-threads", "2", "-i", clip, "-f", "null", "-"])
+        let (fast, fastReference) = try Measure.compare(ours: (medialint, ["flash", clip]), reference: reference, allowedStatuses: [0, 1])
+        let (exact, exactReference) = try Measure.compare(
+            ours: (medialint, ["flash", "--exact-decode", clip]), reference: reference, allowedStatuses: [0, 1])
+        let referenceSeconds = min(fastReference.seconds, exactReference.seconds)
+        // Each frame's mean luminance, fast against exact.
+        let tables = ["fast", "exact"].map { mediaDirectory.appendingPathComponent("flash-frames-\($0).csv").path }
+        _ = try Measure.run(medialint, ["flash", "--frames-csv", tables[0], clip], allowedStatuses: [0, 1])
+        _ = try Measure.run(medialint, ["flash", "--exact-decode", "--frames-csv", tables[1], clip], allowedStatuses: [0, 1])
+        let means = try tables.map { path in
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().compactMap { line in
+                line.split(separator: ",").dropFirst().first.flatMap { Double($0) }
+            }
+        }
+        let deviation = zip(means[0], means[1]).map { abs($0 - $1) / max($1, 1e-9) }.max() ?? .infinity
+        var report = BenchmarkReport(title: "medialint flash on 1080p30 H.264 (600 frames) — issues 4 and 18")
         report.lines = [
-            "medialint flash  \(format(ours.seconds)) s   \(Int((600 / ours.seconds).rounded())) frames/s   peak \(mib(ours.peakMemoryMiB))",
-            "reference        \(format(reference.seconds)) s   peak \(mib(reference.peakMemoryMiB))   (ffmpeg -threads 2 -i clip -f null -)",
+            "medialint flash                 \(format(fast.seconds)) s   \(Int((600 / fast.seconds).rounded())) frames/s   peak \(mib(fast.peakMemoryMiB))",
+            "medialint flash --exact-decode  \(format(exact.seconds)) s   \(Int((600 / exact.seconds).rounded())) frames/s   peak \(mib(exact.peakMemoryMiB))",
+            "reference                       \(format(referenceSeconds)) s   peak \(mib(fastReference.peakMemoryMiB))   (ffmpeg -threads 2 -i clip -f null -)",
+            "fast decode: each frame's mean luminance within \(format((deviation * 100)))% of the exact decode's (\(means[0].count) frames)",
             "measured elsewhere: EA IRIS 3.9×, FFmpeg's photosensitivity filter 2.2× (flash.md)",
         ]
-        let ratio = ours.seconds / reference.seconds
-        report.check("time ratio \(format(ratio))× ≤ 1.10×", ratio <= 1.10)
-        report.check("peak memory \(mib(ours.peakMemoryMiB)) ≤ 120 MB (\(mib(120_000_000 / 1_048_576)))", ours.peakMemoryMiB * 1_048_576 <= 120_000_000)
+        let fastRatio = fast.seconds / referenceSeconds, exactRatio = exact.seconds / referenceSeconds
+        report.check("fast decode: time ratio \(format(fastRatio))× ≤ 0.80×", fastRatio <= 0.80)
+        report.check("--exact-decode: time ratio \(format(exactRatio))× ≤ 1.10×", exactRatio <= 1.10)
+        let peak = max(fast.peakMemoryMiB, exact.peakMemoryMiB)
+        report.check("peak memory \(mib(peak)) ≤ 120 MB (\(mib(120_000_000 / 1_048_576)))", peak * 1_048_576 <= 120_000_000)
+        report.check(
+            "fast decode: mean luminance per frame within \(format(deviation * 100))% ≤ 0.5%, every frame",
+            deviation <= 0.005 && means[0].count == 600 && means[1].count == 600)
         return report
     }
 

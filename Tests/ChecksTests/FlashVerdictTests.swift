@@ -256,15 +256,44 @@ import Reports
         #expect(result.rules == ["flash.extended"])
     }
 
-    /// HDR is detected and said to be judged with the SDR approximation.
-    @Test func hdrIsReported() throws {
-        let clip = try GeneratedClips.make(
-            "pq.mkv", source: "nullsrc=s=160x120:r=30:d=1,format=yuv420p10le,geq=lum=500:cb=512:cr=512",
-            arguments: ["-c:v", "ffv1", "-color_trc", "smpte2084", "-color_primaries", "bt2020", "-colorspace", "bt2020nc"])
-        let result = try GeneratedClips.check(clip)
-        #expect(result.verdict == .pass)
-        #expect(result.finding("flash.hdr")?.message.contains("PQ") == true)
-        #expect(result.metrics["hdr"] == .bool(true))
+    /// A 10-bit limited-range HDR clip toggling every 3 frames between two signal levels (0–1), tagged PQ or HLG
+    /// with BT.2020 primaries and matrix: lossless HEVC (x265) for PQ, FFV1 for HLG.
+    private func hdrToggle(_ name: String, transfer: String, from a: Double, to b: Double) throws -> String {
+        let codes = [a, b].map { Int((64 + 876 * $0).rounded()) }
+        let tags = ["-color_trc", transfer, "-color_primaries", "bt2020", "-colorspace", "bt2020nc"]
+        let codec =
+            transfer == "smpte2084"
+            ? ["-c:v", "libx265", "-x265-params", "log-level=error:lossless=1", "-pix_fmt", "yuv420p10le"] : ["-c:v", "ffv1"]
+        return try GeneratedClips.make(
+            name, source: "nullsrc=s=160x120:r=30:d=2,format=yuv420p10le,geq=lum='if(lt(mod(floor(N/3),2),1),\(codes[0]),\(codes[1]))':cb=512:cr=512",
+            arguments: codec + tags)
+    }
+
+    /// The PQ signal (0–1) of `nits` cd/m²: ST 2084's inverse EOTF.
+    private func pqSignal(nits: Double) -> Double {
+        let y = pow(nits / 10_000, 0.1593017578125)
+        return pow((0.8359375 + 18.8515625 * y) / (1 + 18.6875 * y), 78.84375)
+    }
+
+    /// HDR is measured through BT.2100 with 203 cd/m² as white. PQ 50 ⇄ 100 cd/m² (0.25 ⇄ 0.49) flashes — the SDR
+    /// approximation (the signal read through the sRGB curve: 0.16 ⇄ 0.22) missed it — while 203 ⇄ 1000 cd/m², all
+    /// at or above reference white, does not — the approximation (0.30 ⇄ 0.52) failed it. HLG 50% ⇄ 75% signal
+    /// (51 ⇄ 203 cd/m² on the 1000 cd/m² reference display) flashes; 75% ⇄ 90% (203 ⇄ 522 cd/m²) does not.
+    @Test func hdrLuminanceThroughBT2100() throws {
+        let cases: [(name: String, transfer: String, from: Double, to: Double, fails: Bool)] = [
+            ("pq-50-100.mp4", "smpte2084", pqSignal(nits: 50), pqSignal(nits: 100), true),
+            ("pq-203-1000.mp4", "smpte2084", pqSignal(nits: 203), pqSignal(nits: 1000), false),
+            ("hlg-50-75.mkv", "arib-std-b67", 0.50, 0.75, true),
+            ("hlg-75-90.mkv", "arib-std-b67", 0.75, 0.90, false),
+        ]
+        for test in cases {
+            let result = try GeneratedClips.check(hdrToggle(test.name, transfer: test.transfer, from: test.from, to: test.to))
+            #expect(result.verdict == (test.fails ? .fail : .pass), "\(test.name)")
+            #expect(result.rules == (test.fails ? ["flash.general"] : []), "\(test.name)")
+            if test.fails { expectSpan(result.finding("flash.general"), 3 * frame, 57 * frame) }
+            #expect(result.finding("flash.hdr")?.message.contains("BT.2100 \(test.transfer == "smpte2084" ? "PQ" : "HLG")") == true)
+            #expect(result.metrics["hdr"] == .bool(true))
+        }
     }
 
     /// Ordinary moving content: ffmpeg's test pattern and a Mandelbrot zoom.

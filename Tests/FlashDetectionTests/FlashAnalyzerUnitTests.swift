@@ -38,6 +38,25 @@ import Testing
         #expect(full[0] == 0 && full[255] == 1)
     }
 
+    /// BT.2100's transfers against their published points: PQ signal 0.58 is 203 cd/m² (BT.2408's reference white),
+    /// 0.7518 is 1000 cd/m², 1.0 is 10,000; HLG 75% signal is 203 cd/m² on the 1000 cd/m² reference display, 100% is
+    /// 1000. Relative luminance is 1.0 at 203 cd/m², brighter clipped.
+    @Test func hdrTransfers() {
+        #expect(abs(TransferFunction.pqLuminance(0.5807) - 203) < 0.5)
+        #expect(abs(TransferFunction.pqLuminance(0.7518) - 1000) < 1)
+        #expect(abs(TransferFunction.pqLuminance(1) - 10_000) < 1e-6)
+        #expect(abs(TransferFunction.hlgScene(0.5) - 1.0 / 12) < 1e-12)
+        #expect(abs(TransferFunction.hlgScene(1) - 1) < 1e-6)
+        #expect(abs(TransferFunction.hlg.greyLuminance(0.75) - 1) < 0.005)
+        #expect(abs(TransferFunction.pq.greyLuminance(0.5807) - 1) < 0.005)
+        #expect(TransferFunction.pq.greyLuminance(0.9) == 1 && TransferFunction.hlg.greyLuminance(1) == 1)
+        #expect(abs(TransferFunction.pq.greyLuminance(TransferFunction.sdr.greyLuminance(0)) - 0) < 1e-9)
+        // 10-bit limited range: code 64 is black, 940 the top of the signal (10,000 cd/m² for PQ: white).
+        let table = BlockMeasurer.linearTable(for: PictureColor(kr: 0.2627, kb: 0.0593, fullRange: false, bitDepth: 10, transfer: .pq))
+        #expect(table[64] == 0 && table[940] == 1)
+        #expect(abs(Double(table[573]) - TransferFunction.pq.greyLuminance(509.0 / 876)) < 1e-6)
+    }
+
     /// A ramp from black to white over 20 frames is one transition; so is a cut.
     @Test func aSlowRampIsOneTransition() {
         let (_, measurements) = analyse(frames: 40) { n, _, _ in UInt8(16 + min(n, 20) * 219 / 20) }

@@ -47,6 +47,12 @@ struct FlashCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The video stream to check (default: the main one).", valueName: "index"))
     var stream: Int?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Decode exactly as a player does. By default the decoder's deblocking filter is left out: faster, with the same verdicts and times."
+        ))
+    var exactDecode = false
+
     @OptionGroup var settings: ConfigOptions
     @OptionGroup(title: "Thresholds") var thresholds: FlashThresholdOptions
     @OptionGroup var output: OutputOptions
@@ -69,7 +75,10 @@ struct FlashCommand: ParsableCommand {
         // Each file's settings (the .medialint.yml files from its folder up), all read before any work.
         let discovery = settings.discovery()
         let checks = try media.map { path in
-            FlashCheck(configuration: try thresholds.configuration(profile: profile, config: discovery.settings(for: path)), streamIndex: stream)
+            let config = try discovery.settings(for: path)
+            return FlashCheck(
+                configuration: try thresholds.configuration(profile: profile, config: config), streamIndex: stream,
+                exactDecode: try exactDecode || FlashSettings.exactDecode(config.section("flash")))
         }
         var results: [CheckResult] = []
         for (path, check) in zip(media, checks) {

@@ -43,7 +43,8 @@ final class CheckSettingsByFolder: FolderSettings {
         var checker = base
         let flash = try FlashSettings.configuration(config.section("flash"), profile: flashProfile)
         try FlashSettings.checkRanges(flash)
-        checker.flash = FlashCheck(configuration: flash)
+        checker.flash = FlashCheck(
+            configuration: flash, decodeThreads: base.flash.decodeThreads, exactDecode: try FlashSettings.exactDecode(config.section("flash")))
         checker.sync = try SyncSettings.check(config.section("sync"))
         checker.lint = LintCheck(linter: try LintSettings(config.section("lint"), profile: lintProfile).linter())
         let made = (checker, text.isEmpty ? "" : ResultStoreDefaults.fingerprint(text))

@@ -4,8 +4,13 @@ import FlashDetection
 enum FlashSettings {
     static let keys: Set<String> = [
         "profile", "luminance-change", "darker-state", "area", "area-basis", "max-flashes",
-        "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step",
+        "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step", "exact-decode",
     ]
+
+    /// `exact-decode`: decode with the in-loop filters, as a player does (default: the fast decode).
+    static func exactDecode(_ section: ConfigSection) throws -> Bool {
+        try section.bool("exact-decode") ?? false
+    }
 
     /// The profile (`profile` given, else the section's, else wcag) with the section's thresholds on top.
     static func configuration(_ section: ConfigSection, profile: String?) throws -> FlashConfiguration {
