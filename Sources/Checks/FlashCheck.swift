@@ -198,6 +198,26 @@ public struct FlashCheck: Sendable {
                 severity: .error,
                 message: "red flashing: up to \(Self.number(incident.peakFlashesPerSecond)) flashes a second \(area)",
                 start: incident.start, end: incident.end, guidelines: configuration.guidelines, data: data)
+        case .pattern:
+            let details = incident.pattern ?? PatternDetails(pairs: 0, kind: .stripes, changing: false)
+            let shape =
+                switch details.kind {
+                case .stripes: "stripes"
+                case .checkerboard: "a checkerboard"
+                case .curved: "curved stripes, rings or rays"
+                }
+            let basis = configuration.areaBasis == .frame ? "of the screen" : "of the worst 10° field"
+            let coverage = configuration.areaBasis == .frame ? incident.peakFrameArea : incident.peakFieldArea
+            return Rule.patternRegular.finding(
+                severity: details.changing ? .error : .warning,
+                message:
+                    "regular pattern: \(shape) with \(details.pairs) light–dark pairs over \(Self.percent(coverage)) \(basis) for \(String(format: "%.1f", incident.end - incident.start)) s, \(details.changing ? "moving, flashing or reversing" : "still")",
+                start: incident.start, end: incident.end, guidelines: ["ITU-R BT.1702"],
+                data: .object([
+                    ("pairs", .integer(Int64(details.pairs))), ("kind", .string(details.kind.rawValue)),
+                    ("changing", .bool(details.changing)), ("peakFrameArea", .number(NumberText.rounded(incident.peakFrameArea))),
+                    ("peakFieldArea", .number(NumberText.rounded(incident.peakFieldArea))),
+                ]))
         case .extended:
             return Rule.flashExtended.finding(
                 severity: .warning,

@@ -18,6 +18,11 @@ extension Rule {
         description:
             "Two to three flashes a second held for at least 4 s of any 5 s (ITU-R BT.1702 and Ofcom treat sustained flashing near the limit as a risk).",
         guidelines: ["ITU-R BT.1702"], helpURL: RuleSource.ituBT1702, defaultSeverity: .warning)
+    public static let patternRegular = Rule(
+        "pattern.regular", title: "harmful regular pattern",
+        description:
+            "Clearly discernible light and dark stripes — straight, curved, a checkerboard, rings or rays — with more than five light–dark pairs over more than the profile's area of the screen for at least 0.5 s, the light parts at least 50 cd/m² and the dark at most half as bright. An error when the pattern moves, oscillates, flashes or reverses; a warning when it is still. On for bt1702 (ITU-R BT.1702, Ofcom); WCAG 2.3.1 does not cover static patterns.",
+        guidelines: ["ITU-R BT.1702"], helpURL: RuleSource.ituBT1702, defaultSeverity: .error)
     public static let flashHDR = Rule(
         "flash.hdr", title: "HDR video: luminance through BT.2100",
         description:
@@ -119,7 +124,7 @@ extension Rule {
 /// Every rule any check can report, by check: what `medialint rules` lists and SARIF describes.
 public enum RuleCatalogue {
     public static let media: [Rule] = [.mediaUnreadable, .mediaOutsideRoot, .checkMemoryLimit]
-    public static let flash: [Rule] = [.flashGeneral, .flashRed, .flashExtended, .flashHDR, .flashSamplingLimit, .flashUnverified]
+    public static let flash: [Rule] = [.flashGeneral, .flashRed, .flashExtended, .patternRegular, .flashHDR, .flashSamplingLimit, .flashUnverified]
     public static let sync: [Rule] = [
         .syncOffset, .syncDrift, .syncBreak, .syncCueAfterEnd, .syncCueBeforeStart, .syncUncaptionedSpeech,
         .syncCueOverSilence, .syncCueOffset, .syncUnverified,

@@ -21,7 +21,8 @@ final class BlockMeasurer {
     private(set) var cr: [Float]
 
     /// Code value → linear luminance; the code range of Y′.
-    private let linearTable: [Float]
+    /// Code value → relative luminance (the patterns' reading too).
+    let linearTable: [Float]
     private let lumaBlack: Float
     private let lumaScale: Float
     private let chromaOffset: Float

@@ -26,6 +26,9 @@ public final class FlashAnalyzer {
     private var general: TransitionCounter
     private var red: TransitionCounter
     private var extended: ExtendedRiskWatch
+    private var patterns: PatternDetector?
+    private var patternWatch: PatternWatch
+    private var lastPatternLook = -Double.infinity
     private var frames = 0
     private var firstTime: Double?
     private var lastTime: Double = 0
@@ -37,7 +40,12 @@ public final class FlashAnalyzer {
         general = TransitionCounter(kind: .general, failing: configuration.failingTransitionsPerSecond)
         red = TransitionCounter(kind: .red, failing: configuration.failingTransitionsPerSecond)
         extended = ExtendedRiskWatch(failing: configuration.failingTransitionsPerSecond)
+        let (fraction, basis) = (configuration.areaFraction, configuration.areaBasis)
+        patternWatch = PatternWatch { frame, field in (basis == .frame ? frame : field) > fraction }
     }
+
+    /// Patterns are looked for every tenth of a second (each look stands for the tenth of a second it starts).
+    static let patternLookInterval = 0.1
 
     /// Whether every frame's worst-field coverage is measured exactly (for per-frame output); otherwise the
     /// field is only searched when enough blocks transition to reach the area threshold.
@@ -76,9 +84,18 @@ public final class FlashAnalyzer {
             ) { _, _, wasRed, isRed in wasRed || isRed }
             red.add(time: frame.time, redAreas, qualifies: qualifies)
         }
-        self.area = area
 
         if configuration.detectsExtendedRisk { extended.add(time: frame.time, transitionsInLastSecond: general.inLastSecond) }
+        if configuration.detectsPatterns, frame.time - lastPatternLook >= Self.patternLookInterval - 1e-3, var detector = patterns {
+            patterns = nil  // `detector` holds the only reference: its buffers are not copied
+            let sighting = measurer.linearTable.withUnsafeBufferPointer { detector.look(at: frame.luma, linear: $0, area: &area) }
+            patterns = detector
+            // A look stands for the frames until the next one: as long as the last interval between looks.
+            let span = lastPatternLook.isFinite ? frame.time - lastPatternLook : Self.patternLookInterval
+            patternWatch.add(time: frame.time, sighting: sighting, span: span)
+            lastPatternLook = frame.time
+        }
+        self.area = area
         if frames == 0 {
             firstTime = frame.time
         } else if intervals.count < 4096 {  // enough to know the frame rate; memory stays flat
@@ -130,6 +147,7 @@ public final class FlashAnalyzer {
     public func finish() -> FlashReport {
         var incidents = general.finish() + red.finish()
         if configuration.detectsExtendedRisk { incidents += extended.finish() }
+        if configuration.detectsPatterns { incidents += patternWatch.finish() }
         incidents.sort { $0.start < $1.start }
         let span = intervals.reduce(0, +)
         return FlashReport(
@@ -157,6 +175,8 @@ public final class FlashAnalyzer {
         area = AreaMeter(
             columns: measurer.columns, rows: measurer.rows, blockArea: measurer.blockArea,
             width: measurer.width, height: measurer.height, blockSize: measurer.blockSize)
+        patterns = PatternDetector(
+            columns: measurer.columns, rows: measurer.rows, blockSize: measurer.blockSize, width: measurer.width, height: measurer.height)
         luminanceTracker = TransitionTracker(blocks: blocks, noise: 0.002)
         redTracker = TransitionTracker(blocks: blocks, noise: 0.5)
         transitions = [Int8](repeating: 0, count: blocks)

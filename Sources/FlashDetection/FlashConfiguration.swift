@@ -31,6 +31,9 @@ public struct FlashConfiguration: Sendable, Equatable {
     public var detectsRed = true
     /// Warn about 4–6 transitions a second held for 4 s of any 5 s (an analysers' convention).
     public var detectsExtendedRisk = true
+    /// Look for regular patterns (`pattern.regular`: ITU-R BT.1702, Ofcom): more than five light–dark pairs of
+    /// stripes over more than `areaFraction` of the area basis for at least half a second. On for `bt1702`.
+    public var detectsPatterns = false
     /// Block size in pixels; nil chooses by width: a power of two near width/60, at least 8 (a grid of about
     /// 60 columns: 8 px up to SD, 16 at 720p, 32 at 1080p, 64 at 4K). The 10° field is then about 20
     /// columns wide. Finer blocks are more exact and cost more memory reads per frame.
@@ -90,6 +93,7 @@ public struct FlashConfiguration: Sendable, Equatable {
             // 200 cd/m² white) over 25% of the screen.
             var configuration = FlashConfiguration(profile: "bt1702", guidelines: ["ITU-R BT.1702"])
             configuration.areaBasis = .frame
+            configuration.detectsPatterns = true
             return configuration
         case "kwcag":
             // Korean mobile app accessibility guideline 2.0, 3.3: avoid 3–50 flashes per second (KWCAG 2.2

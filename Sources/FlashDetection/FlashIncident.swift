@@ -7,6 +7,8 @@ public struct FlashIncident: Sendable, Equatable {
         case red
         /// 4–6 transitions a second held for 4 of 5 seconds: a warning, not a failure.
         case extended
+        /// A regular pattern (stripes, checkerboard, rings, rays) over enough area for at least half a second.
+        case pattern
     }
 
     public var kind: Kind
@@ -20,6 +22,23 @@ public struct FlashIncident: Sendable, Equatable {
     public var peakFieldArea: Double
     /// Transitions counted in the span.
     public var transitions: Int
+    /// For a pattern: its light–dark pairs, shape, and whether it moved, oscillated, flashed or reversed.
+    public var pattern: PatternDetails? = nil
+}
+
+/// What a regular pattern was like.
+public struct PatternDetails: Sendable, Equatable {
+    /// The most light–dark pairs counted along one line.
+    public var pairs: Int
+    public var kind: PatternKind
+    /// True when the pattern moved, oscillated, flashed or reversed (more harmful than a still one).
+    public var changing: Bool
+
+    public init(pairs: Int, kind: PatternKind, changing: Bool) {
+        self.pairs = pairs
+        self.kind = kind
+        self.changing = changing
+    }
 }
 
 /// What one frame showed, for people who plot or cross-check (`--frames-csv`).
@@ -53,6 +72,6 @@ public struct FlashReport: Sendable, Equatable {
     /// The most flashes per second the video can show (one flash takes two frames).
     public var samplingLimit: Double { measuredFPS / 2 }
 
-    /// True when some incident fails (extended-risk incidents only warn).
-    public var fails: Bool { incidents.contains { $0.kind != .extended } }
+    /// True when some incident fails (extended-risk incidents and still patterns only warn).
+    public var fails: Bool { incidents.contains { $0.kind == .general || $0.kind == .red || $0.pattern?.changing == true } }
 }

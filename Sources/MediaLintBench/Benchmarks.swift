@@ -71,7 +71,7 @@ enum Benchmarks {
 
     // MARK: - Issues 4 and 18: flash
 
-    /// `medialint flash` on the 1080p30 clip against `ffmpeg -threads 2 -i clip -f null -` in the same run: with the
+    /// `medialint flash --patterns` on the 1080p30 clip against `ffmpeg -threads 2 -i clip -f null -` in the same run: with the
     /// fast decode (the default) ≤ 0.8×, with `--exact-decode` ≤ 1.10×; peak memory ≤ 120 MB; and each frame's mean
     /// luminance from the fast decode within 0.5% of the exact decode's.
     static func flash() throws -> BenchmarkReport {
@@ -83,9 +83,9 @@ enum Benchmarks {
             ])
         let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
         let reference = ("ffmpeg", ["-nostdin", "-v", "error", "-threads", "2", "-i", clip, "-f", "null", "-"])
-        let (fast, fastReference) = try Measure.compare(ours: (medialint, ["flash", clip]), reference: reference, allowedStatuses: [0, 1])
+        let (fast, fastReference) = try Measure.compare(ours: (medialint, ["flash", "--patterns", clip]), reference: reference, allowedStatuses: [0, 1])
         let (exact, exactReference) = try Measure.compare(
-            ours: (medialint, ["flash", "--exact-decode", clip]), reference: reference, allowedStatuses: [0, 1])
+            ours: (medialint, ["flash", "--patterns", "--exact-decode", clip]), reference: reference, allowedStatuses: [0, 1])
         let referenceSeconds = min(fastReference.seconds, exactReference.seconds)
         // Each frame's mean luminance, fast against exact.
         let tables = ["fast", "exact"].map { mediaDirectory.appendingPathComponent("flash-frames-\($0).csv").path }
@@ -97,7 +97,7 @@ enum Benchmarks {
             }
         }
         let deviation = zip(means[0], means[1]).map { abs($0 - $1) / max($1, 1e-9) }.max() ?? .infinity
-        var report = BenchmarkReport(title: "medialint flash on 1080p30 H.264 (600 frames) — issues 4 and 18")
+        var report = BenchmarkReport(title: "medialint flash --patterns on 1080p30 H.264 (600 frames) — issues 4 and 18")
         report.lines = [
             "medialint flash                 \(format(fast.seconds)) s   \(Int((600 / fast.seconds).rounded())) frames/s   peak \(mib(fast.peakMemoryMiB))",
             "medialint flash --exact-decode  \(format(exact.seconds)) s   \(Int((600 / exact.seconds).rounded())) frames/s   peak \(mib(exact.peakMemoryMiB))",

@@ -4,7 +4,7 @@ import FlashDetection
 enum FlashSettings {
     static let keys: Set<String> = [
         "profile", "luminance-change", "darker-state", "area", "area-basis", "max-flashes",
-        "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step", "exact-decode",
+        "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step", "exact-decode", "patterns",
     ]
 
     /// `exact-decode`: decode with the in-loop filters, as a player does (default: the fast decode).
@@ -36,6 +36,7 @@ enum FlashSettings {
         if let value = try section.double("red-saturation") { configuration.redSaturation = value }
         if let value = try section.double("red-change") { configuration.redChange = value }
         if let value = try section.bool("extended") { configuration.detectsExtendedRisk = value }
+        if let value = try section.bool("patterns") { configuration.detectsPatterns = value }
         if let value = try section.int("block-size") { configuration.blockSize = value }
         if let value = try section.int("sampling-step") { configuration.samplingStep = value }
         return configuration

@@ -36,6 +36,13 @@ struct FlashThresholdOptions: ParsableArguments {
     @Flag(help: "Do not warn about extended flashing (4–6 transitions a second for 4 s).")
     var noExtended = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Look for harmful regular patterns (pattern.regular: more than five light–dark pairs of stripes over the profile's area for 0.5 s; default: on for bt1702)."
+    )
+    var patterns: Bool?
+
     @Option(help: ArgumentHelp("Block size in pixels for the per-region analysis (default: about width/60, at least 8: 32 at 1080p).", valueName: "pixels"))
     var blockSize: Int?
 
@@ -69,6 +76,7 @@ struct FlashThresholdOptions: ParsableArguments {
         if let redChange { configuration.redChange = redChange }
         if noRed { configuration.detectsRed = false }
         if noExtended { configuration.detectsExtendedRisk = false }
+        if let patterns { configuration.detectsPatterns = patterns }
         if let blockSize { configuration.blockSize = blockSize }
         if let samplingStep { configuration.samplingStep = samplingStep }
         try FlashSettings.checkRanges(configuration)
