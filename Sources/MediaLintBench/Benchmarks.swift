@@ -83,10 +83,19 @@ enum Benchmarks {
             ])
         let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
         let reference = ("ffmpeg", ["-nostdin", "-v", "error", "-threads", "2", "-i", clip, "-f", "null", "-"])
-        let (fast, fastReference) = try Measure.compare(ours: (medialint, ["flash", "--patterns", clip]), reference: reference, allowedStatuses: [0, 1])
-        let (exact, exactReference) = try Measure.compare(
-            ours: (medialint, ["flash", "--patterns", "--exact-decode", clip]), reference: reference, allowedStatuses: [0, 1])
-        let referenceSeconds = min(fastReference.seconds, exactReference.seconds)
+        // The three interleaved, round after round (the machine's load changes from one second to the next), the
+        // best of each kept.
+        let commands = [reference, (medialint, ["flash", "--patterns", clip]), (medialint, ["flash", "--patterns", "--exact-decode", clip])]
+        var best: [ProcessRun?] = [nil, nil, nil]
+        for round in 0..<9 {
+            for k in 0..<3 {
+                let index = (k + round) % 3
+                let run = try Measure.run(commands[index].0, commands[index].1, allowedStatuses: index == 0 ? [0] : [0, 1])
+                if best[index].map({ run.seconds < $0.seconds }) ?? true { best[index] = run }
+            }
+        }
+        let (fastReference, fast, exact) = (best[0]!, best[1]!, best[2]!)
+        let referenceSeconds = fastReference.seconds
         // Each frame's mean luminance, fast against exact.
         let tables = ["fast", "exact"].map { mediaDirectory.appendingPathComponent("flash-frames-\($0).csv").path }
         _ = try Measure.run(medialint, ["flash", "--frames-csv", tables[0], clip], allowedStatuses: [0, 1])

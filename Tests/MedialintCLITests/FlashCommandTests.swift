@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `medialint flash`: the report contract, exit statuses, per-frame output, settings files.
 @Suite struct FlashCommandTests {
@@ -87,5 +88,31 @@ import Testing
         let badProfile = try Medialint.run(["flash", "Media/flashing.mp4", "--profile", "nope"])
         #expect(badProfile.status == 2)
         #expect(badProfile.stderr.contains("Unknown profile 'nope'"))
+    }
+
+    /// `pattern.regular`: on for bt1702, `--patterns`/`--no-patterns` or `flash.patterns` for any profile; the exact
+    /// decode by option or setting.
+    @Test func patternsAndExactDecodeOptions() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("stripes.mkv").path
+        try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                "nullsrc=s=320x240:r=30:d=2,format=yuv420p,geq=lum='if(between(X,88,231)*between(Y,40,199),if(lt(mod(X-88,24),12),235,16),128)':cb=128:cr=128",
+                "-c:v", "ffv1", clip,
+            ])
+        let rule = "[pattern.regular]"
+        #expect(try !Medialint.run(["flash", clip]).stdout.contains(rule))
+        let asked = try Medialint.run(["flash", clip, "--patterns"])
+        #expect(asked.status == 0 && asked.stdout.contains("WARN") && asked.stdout.contains(rule))
+        #expect(try Medialint.run(["flash", clip, "--profile", "bt1702"]).stdout.contains(rule))
+        #expect(try !Medialint.run(["flash", clip, "--profile", "bt1702", "--no-patterns"]).stdout.contains(rule))
+        let config = directory.appendingPathComponent("medialint.yml").path
+        try "flash:\n  patterns: true\n  exact-decode: true\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let configured = try Medialint.run(["flash", clip, "--config", config])
+        #expect(configured.status == 0 && configured.stdout.contains(rule))
+        #expect(try Medialint.run(["flash", "Media/flashing.mp4", "--exact-decode"]).status == 1)
     }
 }

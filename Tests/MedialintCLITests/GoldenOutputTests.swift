@@ -129,7 +129,8 @@ import Testing
         // Every rule id any golden record shows (findings' "rule", SARIF's "ruleId", text's "[rule]") is listed.
         let records = GoldenOutputTests.fixtures
         var seen = Set<String>()
-        let pattern = try NSRegularExpression(pattern: #"(?:"rule(?:Id)?": "|\[)((?:flash|pattern|sync|lint|autoplay|captions|transcript|media|check)\.[a-z-]+)[\]"]"#)
+        let pattern = try NSRegularExpression(
+            pattern: #"(?:"rule(?:Id)?": "|\[)((?:flash|pattern|sync|lint|autoplay|captions|transcript|media|check)\.[a-z-]+)[\]"]"#)
         for name in try FileManager.default.contentsOfDirectory(atPath: records.path) {
             let text = try String(contentsOf: records.appendingPathComponent(name), encoding: .utf8)
             for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
