@@ -6,7 +6,8 @@
 /// block column are followed in relative luminance; a Schmitt trigger around their running mean finds light and
 /// dark runs, and a *run of stripes* is a sequence of alternating light and dark whose light parts are bright
 /// (at least 0.25: 50 cd/m² at 200 cd/m² white), whose dark parts are at most half as bright, and whose spacing is
-/// regular (each pair within 35% of the one before, so rings, spirals and fans count as well as straight lines).
+/// regular (each pair within 45% of the one before and changing smoothly, so rings, spirals and fans count as well as
+/// straight lines), and that the neighbouring line repeats (random texture makes regular runs by chance, not twice).
 /// The blocks under runs of at least three pairs that agree with the next line's are the pattern, and it needs six
 /// pairs along some line. Pictures are looked at every tenth of a second.
 struct PatternDetector {
@@ -38,8 +39,10 @@ struct PatternDetector {
     /// A line crossing at least this many regular pairs is part of a pattern (a ring's chord or the edge of a fan
     /// crosses fewer than its middle does); the pattern itself needs `minimumPairs` along some line.
     static let partPairs = 3
-    /// Runs on neighbouring lines agree when their periods are within this fraction of each other.
+    /// Runs on neighbouring lines agree when their periods are within this fraction of each other…
     static let coherence: Float = 0.2
+    /// …and a run's stretch correlates with its neighbouring line's at least this well.
+    static let likeness: Float = 0.5
 
     let columns: Int
     let rows: Int
@@ -60,6 +63,8 @@ struct PatternDetector {
     private var columnCrossed: [Bool]
     private var periods: [Float] = []
     private var longRuns: [(alongRows: Bool, line: Int, first: Int, last: Int, pairs: Int)] = []
+    /// This look's runs of at least `partPairs`, by line.
+    private var found: [(alongRows: Bool, line: Int, run: Run)] = []
     /// The previous look's samples of every row and column (for change), and whether it saw a pattern.
     private var previous: [Float] = []
     private var current: [Float] = []
@@ -100,6 +105,7 @@ struct PatternDetector {
         }
         periods.removeAll(keepingCapacity: true)
         longRuns.removeAll(keepingCapacity: true)
+        found.removeAll(keepingCapacity: true)
         var light: Float = 0, dark: Float = 0, counted: Float = 0
         // Rows: along x, one through the middle of each block row.
         for blockRow in 0..<rows {
@@ -113,14 +119,7 @@ struct PatternDetector {
             }
             current.append(contentsOf: line)
             line.withUnsafeBufferPointer { Self.runs(in: $0, segments: &segments, into: &lineRuns) }
-            for run in lineRuns where run.pairs >= Self.partPairs {
-                let period = Float(run.end - run.start + 1) / Float(run.pairs)
-                periods.append(period)
-                (light, dark, counted) = (light + run.light, dark + run.dark, counted + 1)
-                let (first, last) = (run.start * step / blockSize, min(columns - 1, run.end * step / blockSize))
-                for c in first...last { rowPeriod[blockRow * columns + c] = period }
-                if run.pairs >= Self.minimumPairs { longRuns.append((true, blockRow, first, last, run.pairs)) }
-            }
+            for run in lineRuns where run.pairs >= Self.partPairs { found.append((true, blockRow, run)) }
         }
         // Columns: along y, one through the middle of each block column — read row by row (the picture's memory
         // order), each column's samples to its own stretch of `current`.
@@ -142,18 +141,36 @@ struct PatternDetector {
                 let stretch = UnsafeBufferPointer(rebasing: samples[(base + blockColumn * perColumn)..<(base + (blockColumn + 1) * perColumn)])
                 Self.runs(in: stretch, segments: &segments, into: &lineRuns)
             }
-            for run in lineRuns where run.pairs >= Self.partPairs {
-                let period = Float(run.end - run.start + 1) / Float(run.pairs)
-                periods.append(period)
-                (light, dark, counted) = (light + run.light, dark + run.dark, counted + 1)
-                let (first, last) = (run.start * step / blockSize, min(rows - 1, run.end * step / blockSize))
-                for r in first...last { columnPeriod[r * columns + blockColumn] = period }
-                if run.pairs >= Self.minimumPairs { longRuns.append((false, blockColumn, first, last, run.pairs)) }
-            }
+            for run in lineRuns where run.pairs >= Self.partPairs { found.append((false, blockColumn, run)) }
         }
-        // Stripes continue from line to line: a block is part of a pattern when the run crossing it and a run on a
-        // neighbouring line (the block row above or below, the block column left or right) have about the same
-        // period. Random texture makes short regular runs by chance, but not the same ones line after line.
+        // Stripes continue from line to line: a run counts when the neighbouring line (the block row above or below,
+        // the block column left or right) carries the same light and dark over its stretch — shifted by up to half a
+        // pair (slanted, curved or checkered stripes) — correlating at `likeness` or more. Random texture makes
+        // short regular runs by chance, but not the same ones line after line.
+        let perRow = (width + step - 1) / step
+        for (alongRows, index, run) in found {
+            let (lines, length, start) = alongRows ? (rows, perRow, 0) : (columns, perColumn, base)
+            let period = Float(run.end - run.start + 1) / Float(run.pairs)
+            let neighbours = [index - 1, index + 1].filter { $0 >= 0 && $0 < lines }
+            let alike = current.withUnsafeBufferPointer { samples in
+                neighbours.contains { other in
+                    Self.correlation(
+                        samples, start + index * length, start + other * length, from: run.start, through: run.end, length: length,
+                        maxShift: Int(period / 2)) >= Self.likeness
+                }
+            }
+            guard alike else { continue }
+            periods.append(period)
+            (light, dark, counted) = (light + run.light, dark + run.dark, counted + 1)
+            let blocks = alongRows ? columns : rows
+            let (first, last) = (run.start * step / blockSize, min(blocks - 1, run.end * step / blockSize))
+            for k in first...last {
+                if alongRows { rowPeriod[index * columns + k] = period } else { columnPeriod[k * columns + index] = period }
+            }
+            if run.pairs >= Self.minimumPairs { longRuns.append((alongRows, index, first, last, run.pairs)) }
+        }
+        // A block is part of a pattern when the run crossing it and a run on a neighbouring line have about the same
+        // period.
         func agrees(_ a: Float, _ b: Float) -> Bool { b > 0 && abs(a - b) <= Self.coherence * a }
         for r in 0..<rows {
             for c in 0..<columns {
@@ -181,7 +198,7 @@ struct PatternDetector {
         var change = 0.0
         if previousSeen, previous.count == current.count {
             var sum: Float = 0, samples = 0
-            let perRow = (width + step - 1) / step, perColumn = (height + step - 1) / step
+            // (perRow and perColumn as above)
             for r in 0..<rows {
                 for i in 0..<perRow where self.mask[r * columns + min(columns - 1, i * step / blockSize)] != 0 {
                     sum += abs(current[r * perRow + i] - previous[r * perRow + i])
@@ -229,6 +246,32 @@ struct PatternDetector {
         var pairs: Int
         var light: Float
         var dark: Float
+    }
+
+    /// The best Pearson correlation between samples `from…through` of the line at `a` and of the line at `b`
+    /// shifted by up to `maxShift` samples either way (each line `length` samples long).
+    static func correlation(
+        _ samples: UnsafeBufferPointer<Float>, _ a: Int, _ b: Int, from: Int, through: Int, length: Int, maxShift: Int
+    ) -> Float {
+        var best: Float = -1
+        for shift in -maxShift...maxShift {
+            let lo = max(from, -shift), hi = min(through, length - 1 - shift)
+            guard hi - lo >= 7 else { continue }
+            var sx: Float = 0, sy: Float = 0, sxx: Float = 0, syy: Float = 0, sxy: Float = 0
+            for i in lo...hi {
+                let x = samples[a + i], y = samples[b + i + shift]
+                sx += x
+                sy += y
+                sxx += x * x
+                syy += y * y
+                sxy += x * y
+            }
+            let n = Float(hi - lo + 1)
+            let covariance = sxy - sx * sy / n, varianceX = sxx - sx * sx / n, varianceY = syy - sy * sy / n
+            guard varianceX > 1e-6, varianceY > 1e-6 else { continue }
+            best = max(best, covariance / (varianceX * varianceY).squareRoot())
+        }
+        return best
     }
 
     /// A light or dark stretch of a line: its first and last sample and its extreme level.
