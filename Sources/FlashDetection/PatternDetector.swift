@@ -198,7 +198,6 @@ struct PatternDetector {
         var change = 0.0
         if previousSeen, previous.count == current.count {
             var sum: Float = 0, samples = 0
-            // (perRow and perColumn as above)
             for r in 0..<rows {
                 for i in 0..<perRow where self.mask[r * columns + min(columns - 1, i * step / blockSize)] != 0 {
                     sum += abs(current[r * perRow + i] - previous[r * perRow + i])

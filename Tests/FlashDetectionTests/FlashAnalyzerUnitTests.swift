@@ -133,3 +133,71 @@ struct ExtendedRiskWatchTests {
         #expect(abs(incidents[0].end - 197.0 / 30) < 1e-9, "\(incidents[0].end)")
     }
 }
+
+/// The pattern detector's reading of one line of samples.
+struct PatternRunTests {
+    private func runs(_ line: [Float]) -> [PatternDetector.Run] {
+        var segments: [PatternDetector.Segment] = [], runs: [PatternDetector.Run] = []
+        line.withUnsafeBufferPointer { PatternDetector.runs(in: $0, segments: &segments, into: &runs) }
+        return runs
+    }
+
+    /// Grey, then eight pairs of 6-sample white and black stripes, then grey: one run of eight pairs over the stripes.
+    @Test func stripesMakeOneRun() throws {
+        let line = [Float](repeating: 0.2, count: 40) + (0..<96).map { $0 % 12 < 6 ? 1 : 0 } + [Float](repeating: 0.2, count: 40)
+        let found = runs(line)
+        try #require(found.count == 1)
+        #expect(found[0].pairs == 8)
+        // The run starts at the first stripe; it ends a little into the grey after the last (the trigger's centre, a
+        // running mean, still sits above the grey there).
+        #expect(found[0].start == 40 && (135..<152).contains(found[0].end), "\(found[0].end)")
+        #expect(found[0].light == 1 && found[0].dark == 0)
+    }
+
+    /// Stripes too dim (light 0.2), with too little contrast (0.6 against 0.4), or closer than 4 samples are not
+    /// stripes; a chirp whose pairs lengthen smoothly (8, 9, 10 … samples) is.
+    @Test func dimFineAndChirpedLines() {
+        #expect(runs((0..<120).map { $0 % 12 < 6 ? 0.2 : 0 }).isEmpty)
+        #expect(runs((0..<120).map { $0 % 12 < 6 ? 0.6 : 0.4 }).allSatisfy { $0.pairs < 2 })
+        #expect(runs((0..<120).map { $0 % 2 == 0 ? 1 : 0 }).allSatisfy { $0.pairs < 3 })
+        var chirp: [Float] = []
+        for period in 8..<18 { chirp += (0..<period).map { $0 < period / 2 ? 1 : 0 } }
+        #expect(runs(chirp).map(\.pairs).max() ?? 0 >= 8)
+    }
+
+    /// Random light and dark texture (one- to six-sample cells) can make a regular-looking run on one line by chance;
+    /// what rules it out is the neighbouring line: two such lines do not correlate (below 0.5 at every shift up to
+    /// half a pair), while a line of stripes and the same stripes shifted by 3 samples do (slanted stripes).
+    @Test func neighbouringLinesDecide() {
+        var generator = SeededGenerator(seed: 7)
+        func texture() -> [Float] {
+            var line: [Float] = []
+            while line.count < 960 {
+                let value: Float = Bool.random(using: &generator) ? 1 : 0.05
+                line += [Float](repeating: value, count: Int.random(in: 1...6, using: &generator))
+            }
+            return Array(line.prefix(960))
+        }
+        let random = texture() + texture()
+        let stripes: [Float] = (0..<960).map { $0 % 12 < 6 ? 1 : 0 } + (0..<960).map { ($0 + 3) % 12 < 6 ? 1 : 0 }
+        func likeness(_ lines: [Float]) -> Float {
+            lines.withUnsafeBufferPointer { PatternDetector.correlation($0, 0, 960, from: 100, through: 300, length: 960, maxShift: 6) }
+        }
+        let (randomLikeness, stripesLikeness) = (likeness(random), likeness(stripes))
+        #expect(randomLikeness < PatternDetector.likeness, "\(randomLikeness)")
+        #expect(stripesLikeness > 0.9, "\(stripesLikeness)")
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for reproducible random lines.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
