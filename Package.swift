@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Findings", "Reports", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection"]),
+        .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection", "TestSupport"]),
         .testTarget(name: "SyncAnalysisTests", dependencies: ["SyncAnalysis", "Captions", "TestSupport"]),
         .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "Findings"], exclude: ["Fixtures"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),

@@ -154,7 +154,7 @@ public struct FlashCheck: Sendable {
         let fps = stream.video?.fps ?? report.measuredFPS
         var findings = report.incidents.map(finding)
         if let color = stream.video?.color, color.isHDR {
-            let transfer = color.transfer == "smpte2084" ? "PQ" : "HLG"
+            let transfer = Self.transfer(color) == .pq ? "PQ" : "HLG"
             let display = transfer == "HLG" ? " on BT.2100's 1000 cd/m² reference display" : ""
             findings.append(
                 Rule.flashHDR.finding(

@@ -20,9 +20,10 @@ final class BlockMeasurer {
     private(set) var cb: [Float]
     private(set) var cr: [Float]
 
-    /// Code value → linear luminance; the code range of Y′.
     /// Code value → relative luminance (the patterns' reading too).
     let linearTable: [Float]
+    /// Encoded 0–1 → one colour channel in linear light, for the colour correction.
+    let channelTable: ChannelTable
     private let lumaBlack: Float
     private let lumaScale: Float
     private let chromaOffset: Float
@@ -50,6 +51,7 @@ final class BlockMeasurer {
         cb = luminance
         cr = luminance
         linearTable = Self.linearTable(for: color)
+        channelTable = ChannelTable(color.transfer)
         let (black, white) = Self.lumaRange(for: color)
         lumaBlack = Float(black)
         lumaScale = Float(1 / (white - black))

@@ -22,7 +22,6 @@ public final class FlashAnalyzer {
     private var blockLuminance: [Float] = []
     private var redValues: [Float] = []
     private var redSaturated: [Bool] = []
-    private var channelTables: [TransferFunction: ChannelTable] = [:]
     private var general: TransitionCounter
     private var red: TransitionCounter
     private var extended: ExtendedRiskWatch
@@ -86,10 +85,8 @@ public final class FlashAnalyzer {
         }
 
         if configuration.detectsExtendedRisk { extended.add(time: frame.time, transitionsInLastSecond: general.inLastSecond) }
-        if configuration.detectsPatterns, frame.time - lastPatternLook >= Self.patternLookInterval - 1e-3, var detector = patterns {
-            patterns = nil  // `detector` holds the only reference: its buffers are not copied
-            let sighting = measurer.linearTable.withUnsafeBufferPointer { detector.look(at: frame.luma, linear: $0, area: &area) }
-            patterns = detector
+        if configuration.detectsPatterns, frame.time - lastPatternLook >= Self.patternLookInterval - 1e-3, let patterns {
+            let sighting = patterns.look(at: frame.luma, area: &area)
             // A look stands for the frames until the next one: as long as the last interval between looks.
             let span = lastPatternLook.isFinite ? frame.time - lastPatternLook : Self.patternLookInterval
             patternWatch.add(time: frame.time, sighting: sighting, span: span)
@@ -175,8 +172,7 @@ public final class FlashAnalyzer {
         area = AreaMeter(
             columns: measurer.columns, rows: measurer.rows, blockArea: measurer.blockArea,
             width: measurer.width, height: measurer.height, blockSize: measurer.blockSize)
-        patterns = PatternDetector(
-            columns: measurer.columns, rows: measurer.rows, blockSize: measurer.blockSize, width: measurer.width, height: measurer.height)
+        patterns = PatternDetector(grid: measurer)
         luminanceTracker = TransitionTracker(blocks: blocks, noise: 0.002)
         redTracker = TransitionTracker(blocks: blocks, noise: 0.5)
         transitions = [Int8](repeating: 0, count: blocks)
@@ -198,7 +194,7 @@ public final class FlashAnalyzer {
         let kr = Float(color.kr), kb = Float(color.kb), kg = 1 - kr - kb
         let saturation = Float(configuration.redSaturation)
         let transfer = color.transfer
-        let linear = channelTable(for: transfer)
+        let linear = measurer.channelTable
         // SDR keeps WCAG's relative luminance (BT.709 weights); HDR weighs by its own matrix (BT.2020's for BT.2100).
         let weights: (r: Float, g: Float, b: Float) = transfer == .sdr ? (0.2126, 0.7152, 0.0722) : (kr, kg, kb)
         let hlgScale = Float(TransferFunction.hlgPeak / TransferFunction.referenceWhite)
@@ -253,14 +249,6 @@ public final class FlashAnalyzer {
                 }
             }
         }
-    }
-
-    /// The colour path's channel table for a transfer (made once per transfer seen).
-    private func channelTable(for transfer: TransferFunction) -> ChannelTable {
-        if let known = channelTables[transfer] { return known }
-        let table = ChannelTable(transfer)
-        channelTables[transfer] = table
-        return table
     }
 }
 

@@ -10,7 +10,7 @@
 /// straight lines), and that the neighbouring line repeats (random texture makes regular runs by chance, not twice).
 /// The blocks under runs of at least three pairs that agree with the next line's are the pattern, and it needs six
 /// pairs along some line. Pictures are looked at every tenth of a second.
-struct PatternDetector {
+final class PatternDetector {
     /// What one look found.
     struct Sighting {
         /// The most light–dark pairs in one run.
@@ -44,11 +44,8 @@ struct PatternDetector {
     /// …and a run's stretch correlates with its neighbouring line's at least this well.
     static let likeness: Float = 0.5
 
-    let columns: Int
-    let rows: Int
-    let blockSize: Int
-    let width: Int
-    let height: Int
+    /// The blocks (and the code value → relative luminance table) of the pictures looked at.
+    let grid: BlockMeasurer
     /// Samples along a row or column: every `step`-th pixel (periods of 4 steps and more are seen).
     let step: Int
     private var line: [Float] = []
@@ -70,33 +67,31 @@ struct PatternDetector {
     private var current: [Float] = []
     private var previousSeen = false
 
-    init(columns: Int, rows: Int, blockSize: Int, width: Int, height: Int) {
-        self.columns = columns
-        self.rows = rows
-        self.blockSize = blockSize
-        self.width = width
-        self.height = height
-        step = max(1, min(width, height) / 540)
-        mask = [Int8](repeating: 0, count: columns * rows)
-        rowCrossed = [Bool](repeating: false, count: columns * rows)
+    init(grid: BlockMeasurer) {
+        self.grid = grid
+        step = max(1, min(grid.width, grid.height) / 540)
+        let blocks = grid.columns * grid.rows
+        mask = [Int8](repeating: 0, count: blocks)
+        rowCrossed = [Bool](repeating: false, count: blocks)
         columnCrossed = rowCrossed
-        rowPeriod = [Float](repeating: 0, count: columns * rows)
+        rowPeriod = [Float](repeating: 0, count: blocks)
         columnPeriod = rowPeriod
     }
 
-    /// Looks at a picture's luma plane through `linear` (code value → relative luminance).
-    mutating func look(at plane: SamplePlane, linear: UnsafeBufferPointer<Float>, area: inout AreaMeter) -> Sighting? {
-        if plane.bytesPerSample == 1 {
-            return look(at: plane, UInt8.self, linear: linear, area: &area)
+    /// Looks at a picture's luma plane (of the grid's size).
+    func look(at plane: SamplePlane, area: inout AreaMeter) -> Sighting? {
+        grid.linearTable.withUnsafeBufferPointer { linear in
+            plane.bytesPerSample == 1
+                ? look(at: plane, UInt8.self, linear: linear, area: &area) : look(at: plane, UInt16.self, linear: linear, area: &area)
         }
-        return look(at: plane, UInt16.self, linear: linear, area: &area)
     }
 
-    private mutating func look<Sample: FixedWidthInteger>(
+    private func look<Sample: FixedWidthInteger>(
         at plane: SamplePlane, _: Sample.Type, linear: UnsafeBufferPointer<Float>, area: inout AreaMeter
     ) -> Sighting? {
         let mask = linear.count - 1
-        let width = min(width, plane.width), height = min(height, plane.height)
+        let (columns, rows, blockSize) = (grid.columns, grid.rows, grid.blockSize)
+        let width = min(grid.width, plane.width), height = min(grid.height, plane.height)
         current.removeAll(keepingCapacity: true)
         for i in self.mask.indices {
             self.mask[i] = 0
@@ -422,7 +417,7 @@ struct PatternWatch {
 
     /// One look at `time`, standing for `span` seconds (until the next look).
     mutating func add(time: Double, sighting: Sighting?, span: Double) {
-        guard let sighting, sighting.pairs >= PatternDetector.minimumPairs, qualifies(sighting.frameArea, sighting.fieldArea) else {
+        guard let sighting, qualifies(sighting.frameArea, sighting.fieldArea) else {
             close()
             return
         }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import FlashDetection
 
 /// The analyser fed plain pictures from memory: the pieces behind the verdicts.
@@ -169,7 +170,7 @@ struct PatternRunTests {
     /// what rules it out is the neighbouring line: two such lines do not correlate (below 0.5 at every shift up to
     /// half a pair), while a line of stripes and the same stripes shifted by 3 samples do (slanted stripes).
     @Test func neighbouringLinesDecide() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededRandom(seed: 7)
         func texture() -> [Float] {
             var line: [Float] = []
             while line.count < 960 {
@@ -186,18 +187,5 @@ struct PatternRunTests {
         let (randomLikeness, stripesLikeness) = (likeness(random), likeness(stripes))
         #expect(randomLikeness < PatternDetector.likeness, "\(randomLikeness)")
         #expect(stripesLikeness > 0.9, "\(stripesLikeness)")
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible random lines.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
