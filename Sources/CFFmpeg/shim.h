@@ -47,5 +47,9 @@ static inline void mlav_channel_layout_mono(AVChannelLayout *layout) {
 static inline int64_t mlav_index_entry_end(const AVIndexEntry *entry) {
     return entry->pos + (int64_t)entry->size;
 }
+/// Whether an index entry is a key frame the demuxer does not discard (a point decoding can start from).
+static inline int mlav_index_entry_is_key(const AVIndexEntry *entry) {
+    return (entry->flags & AVINDEX_KEYFRAME) && !(entry->flags & AVINDEX_DISCARD_FRAME);
+}
 
 #endif

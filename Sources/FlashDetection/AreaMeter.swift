@@ -16,6 +16,12 @@ struct AreaMeter {
     /// The smallest area a field placement covers (edge placements hold smaller blocks).
     private let smallestFieldArea: Int
 
+    init(grid: BlockGrid) {
+        self.init(
+            columns: grid.columns, rows: grid.rows, blockArea: grid.blockArea, width: grid.width, height: grid.height,
+            blockSize: grid.blockSize)
+    }
+
     init(columns: Int, rows: Int, blockArea: [Int32], width: Int, height: Int, blockSize: Int) {
         self.columns = columns
         self.rows = rows

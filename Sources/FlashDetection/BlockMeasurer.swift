@@ -13,6 +13,8 @@ final class BlockMeasurer {
     let color: PictureColor
     /// Pixels covered by each block (edge blocks are smaller).
     let blockArea: [Int32]
+    /// The blocks' geometry, as the analysis of measured pictures needs it.
+    let grid: BlockGrid
 
     /// Per block, after `measure`: mean linear luminance (0–1), mean Y′ (0–1), mean Cb and Cr (−0.5–0.5).
     private(set) var luminance: [Float]
@@ -46,6 +48,7 @@ final class BlockMeasurer {
             }
         }
         blockArea = areas
+        grid = BlockGrid(width: width, height: height, blockSize: self.blockSize, columns: columns, rows: rows, blockArea: areas)
         luminance = [Float](repeating: 0, count: columns * rows)
         luma = luminance
         cb = luminance
@@ -231,5 +234,21 @@ final class BlockMeasurer {
                 outRow[c] = (outRow[c] / samples - offset) * scale
             }
         }
+    }
+}
+
+/// How a picture is divided into blocks: its size, the block size, and each block's area in pixels.
+struct BlockGrid: Sendable, Equatable {
+    let width: Int
+    let height: Int
+    let blockSize: Int
+    let columns: Int
+    let rows: Int
+    /// Pixels covered by each block (edge blocks are smaller).
+    let blockArea: [Int32]
+
+    /// The block areas follow from the sizes: compared by them alone (per frame, cheaply).
+    static func == (a: BlockGrid, b: BlockGrid) -> Bool {
+        a.width == b.width && a.height == b.height && a.blockSize == b.blockSize
     }
 }

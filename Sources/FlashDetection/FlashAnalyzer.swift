@@ -12,22 +12,21 @@
 /// on the frames' own timestamps, and the spans where too many fall in a second are incidents.
 public final class FlashAnalyzer {
     public let configuration: FlashConfiguration
-    private var measurer: BlockMeasurer?
+    /// Measures the pictures given to `add(_: FlashFrame)`.
+    private let measurer: FlashFrameMeasurer
+    private var grid: BlockGrid?
     private var area: AreaMeter?
     private var luminanceTracker: TransitionTracker?
     private var redTracker: TransitionTracker?
     private var transitions: [Int8] = []
     private var redTransitions: [Int8] = []
-    /// Relative luminance per block: the luma-based measure, corrected for colour (see `applyColor`).
-    private var blockLuminance: [Float] = []
-    private var redValues: [Float] = []
-    private var redSaturated: [Bool] = []
     private var general: TransitionCounter
     private var red: TransitionCounter
     private var extended: ExtendedRiskWatch
-    private var patterns: PatternDetector?
     private var patternWatch: PatternWatch
     private var lastPatternLook = -Double.infinity
+    /// A look made by the measurer of the segment before, for the first look of the next (see `replaceLook`).
+    private var replacementLook: PatternLook?
     private var frames = 0
     private var firstTime: Double?
     private var lastTime: Double = 0
@@ -36,6 +35,7 @@ public final class FlashAnalyzer {
 
     public init(configuration: FlashConfiguration) {
         self.configuration = configuration
+        measurer = FlashFrameMeasurer(configuration: configuration)
         general = TransitionCounter(kind: .general, failing: configuration.failingTransitionsPerSecond)
         red = TransitionCounter(kind: .red, failing: configuration.failingTransitionsPerSecond)
         extended = ExtendedRiskWatch(failing: configuration.failingTransitionsPerSecond)
@@ -43,71 +43,84 @@ public final class FlashAnalyzer {
         patternWatch = PatternWatch { frame, field in (basis == .frame ? frame : field) > fraction }
     }
 
-    /// Patterns are looked for every tenth of a second (each look stands for the tenth of a second it starts).
-    static let patternLookInterval = 0.1
+    /// Patterns are looked for on the first picture of every tenth of a second (each look stands for the time until
+    /// the next). The rule depends on a picture's time and the one before it only, so that measurers working on
+    /// segments of a video look at the same pictures as one measurer over the whole.
+    static func looksForPatterns(at time: Double, after previous: Double?) -> Bool {
+        guard let previous else { return true }
+        return tenth(time) != tenth(previous)
+    }
+
+    private static func tenth(_ time: Double) -> Double { (time * 10 + 1e-3).rounded(.down) }
 
     /// Whether every frame's worst-field coverage is measured exactly (for per-frame output); otherwise the
     /// field is only searched when enough blocks transition to reach the area threshold.
     public var measuresEveryFrame = false
 
-    /// Analyses the next frame (frames must come in presentation order).
+    /// Measures and analyses the next picture (pictures must come in presentation order).
     @discardableResult
     public func add(_ frame: FlashFrame) -> FrameMeasurement {
-        prepare(for: frame)
-        guard let measurer, var area else { preconditionFailure("prepared above") }
-        let hasChroma = frame.cb != nil && frame.cr != nil
-        let detectsRed = configuration.detectsRed && hasChroma
-        measurer.measure(frame, withChroma: hasChroma)
-        if hasChroma {
-            applyColor(measurer, red: detectsRed)
-        } else {
-            blockLuminance = measurer.luminance
-        }
+        add(measurer.measure(frame))
+    }
+
+    /// Uses `look` — made by the measurer of the segment before, which saw the pictures before this segment's first
+    /// — for the picture at its time, in place of the look the next segment's measurer made there without them.
+    public func replaceLook(with look: PatternLook) {
+        replacementLook = look
+    }
+
+    /// Analyses the next measured picture (measurements must come in presentation order).
+    @discardableResult
+    public func add(_ measured: FlashMeasurement) -> FrameMeasurement {
+        prepare(for: measured.grid)
+        guard let grid, var area else { preconditionFailure("prepared above") }
+        let time = measured.time
 
         // Transitions per block, then whether enough area transitions one way: general, then red.
         let fieldAtLeast = measuresEveryFrame || configuration.areaBasis == .frame ? nil : Optional(configuration.areaFraction)
         let darker = configuration.darkerStateLimit.map(Float.init)
         let areas = frameTransitions(
-            values: blockLuminance, flags: nil, threshold: Float(configuration.luminanceChange),
+            values: measured.luminance, flags: nil, threshold: Float(configuration.luminanceChange),
             tracker: &luminanceTracker, mask: &transitions, area: &area, fieldAtLeast: fieldAtLeast
         ) { from, to, _, _ in
             guard let darker else { return true }
             return min(from, to) < darker
         }
-        general.add(time: frame.time, areas, qualifies: qualifies)
-        if detectsRed {
+        general.add(time: time, areas, qualifies: qualifies)
+        if !measured.red.isEmpty {
             let redAreas = frameTransitions(
-                values: redValues, flags: redSaturated, threshold: Float(configuration.redChange),
+                values: measured.red, flags: measured.redSaturated, threshold: Float(configuration.redChange),
                 tracker: &redTracker, mask: &redTransitions, area: &area,
                 fieldAtLeast: fieldAtLeast
             ) { _, _, wasRed, isRed in wasRed || isRed }
-            red.add(time: frame.time, redAreas, qualifies: qualifies)
+            red.add(time: time, redAreas, qualifies: qualifies)
         }
 
-        if configuration.detectsExtendedRisk { extended.add(time: frame.time, transitionsInLastSecond: general.inLastSecond) }
-        if configuration.detectsPatterns, frame.time - lastPatternLook >= Self.patternLookInterval - 1e-3, let patterns {
-            let sighting = patterns.look(at: frame.luma, area: &area)
+        if configuration.detectsExtendedRisk { extended.add(time: time, transitionsInLastSecond: general.inLastSecond) }
+        if configuration.detectsPatterns, Self.looksForPatterns(at: time, after: frames == 0 ? nil : lastTime) {
+            let look = replacementLook?.time == time ? replacementLook : measured.look
             // A look stands for the frames until the next one: as long as the last interval between looks.
-            let span = lastPatternLook.isFinite ? frame.time - lastPatternLook : Self.patternLookInterval
-            patternWatch.add(time: frame.time, sighting: sighting, span: span)
-            lastPatternLook = frame.time
+            let span = lastPatternLook.isFinite ? time - lastPatternLook : 0.1
+            patternWatch.add(time: time, sighting: look?.sighting, span: span)
+            lastPatternLook = time
         }
+        if let replacement = replacementLook, replacement.time <= time { replacementLook = nil }
         self.area = area
         if frames == 0 {
-            firstTime = frame.time
+            firstTime = time
         } else if intervals.count < 4096 {  // enough to know the frame rate; memory stays flat
-            intervals.append(frame.time - lastTime)
+            intervals.append(time - lastTime)
         }
-        lastTime = frame.time
+        lastTime = time
         frames += 1
 
-        let meanLuminance = blockLuminance.withUnsafeBufferPointer { lum -> Double in
+        let meanLuminance = measured.luminance.withUnsafeBufferPointer { lum -> Double in
             var sum = 0.0
-            for i in 0..<lum.count { sum += Double(lum[i]) * Double(measurer.blockArea[i]) }
-            return sum / Double(measurer.width * measurer.height)
+            for i in 0..<lum.count { sum += Double(lum[i]) * Double(grid.blockArea[i]) }
+            return sum / Double(grid.width * grid.height)
         }
         return FrameMeasurement(
-            time: frame.time, meanLuminance: meanLuminance, flashingFrameArea: max(areas.up.frame, areas.down.frame, areas.both.frame),
+            time: time, meanLuminance: meanLuminance, flashingFrameArea: max(areas.up.frame, areas.down.frame, areas.both.frame),
             flashingFieldArea: max(areas.up.field, areas.down.field, areas.both.field), transitionsInLastSecond: general.inLastSecond,
             redTransitionsInLastSecond: red.inLastSecond)
     }
@@ -160,95 +173,16 @@ public final class FlashAnalyzer {
         return covered > 0 && covered >= configuration.areaFraction
     }
 
-    /// (Re)builds the per-size state when the picture size or format changes.
-    private func prepare(for frame: FlashFrame) {
-        if let measurer, measurer.matches(frame) { return }
-        let measurer = BlockMeasurer(
-            width: frame.luma.width, height: frame.luma.height, color: frame.color,
-            blockSize: configuration.blockSize(width: frame.luma.width),
-            sampling: configuration.sampling(width: frame.luma.width, height: frame.luma.height))
-        self.measurer = measurer
-        let blocks = measurer.columns * measurer.rows
-        area = AreaMeter(
-            columns: measurer.columns, rows: measurer.rows, blockArea: measurer.blockArea,
-            width: measurer.width, height: measurer.height, blockSize: measurer.blockSize)
-        patterns = PatternDetector(grid: measurer)
+    /// (Re)builds the per-size state when the block grid changes.
+    private func prepare(for grid: BlockGrid) {
+        if let current = self.grid, current == grid { return }
+        self.grid = grid
+        let blocks = grid.columns * grid.rows
+        area = AreaMeter(grid: grid)
         luminanceTracker = TransitionTracker(blocks: blocks, noise: 0.002)
         redTracker = TransitionTracker(blocks: blocks, noise: 0.5)
         transitions = [Int8](repeating: 0, count: blocks)
         redTransitions = transitions
-        redValues = [Float](repeating: 0, count: blocks)
-        blockLuminance = redValues
-        redSaturated = [Bool](repeating: false, count: blocks)
-    }
-
-    /// Colour per block, from its mean Y′, Cb and Cr through the stream's own matrix:
-    /// - relative luminance: luma alone underrates saturated colours (pure red has Y′ 0.21 but relative
-    ///   luminance 0.21 only in linear light, 0.04 through the curve), so each block's per-pixel luma measure is
-    ///   corrected by the difference between its colour's luminance and its mean luma's;
-    /// - for the red rule: (R−G−B)·320 in linear light (negatives as 0), and whether it is saturated red.
-    /// HDR colours go through their transfer (HLG with its display's system gamma, driven by the scene luminance)
-    /// relative to 203 cd/m² white; wide-gamut (BT.2020) colours are taken to BT.709 primaries for the red rule.
-    private func applyColor(_ measurer: BlockMeasurer, red: Bool) {
-        let color = measurer.color
-        let kr = Float(color.kr), kb = Float(color.kb), kg = 1 - kr - kb
-        let saturation = Float(configuration.redSaturation)
-        let transfer = color.transfer
-        let linear = measurer.channelTable
-        // SDR keeps WCAG's relative luminance (BT.709 weights); HDR weighs by its own matrix (BT.2020's for BT.2100).
-        let weights: (r: Float, g: Float, b: Float) = transfer == .sdr ? (0.2126, 0.7152, 0.0722) : (kr, kg, kb)
-        let hlgScale = Float(TransferFunction.hlgPeak / TransferFunction.referenceWhite)
-        measurer.luminance.withUnsafeBufferPointer { lumaMeasure in
-            measurer.luma.withUnsafeBufferPointer { luma in
-                measurer.cb.withUnsafeBufferPointer { cb in
-                    measurer.cr.withUnsafeBufferPointer { cr in
-                        blockLuminance.withUnsafeMutableBufferPointer { luminance in
-                            redValues.withUnsafeMutableBufferPointer { values in
-                                redSaturated.withUnsafeMutableBufferPointer { saturated in
-                                    for i in 0..<luma.count {
-                                        values[i] = 0
-                                        saturated[i] = false
-                                        // Grey blocks: the luma measure is right as it is.
-                                        guard abs(cb[i]) > 0.01 || abs(cr[i]) > 0.01 else {
-                                            luminance[i] = lumaMeasure[i]
-                                            continue
-                                        }
-                                        let y = luma[i]
-                                        let redEncoded = y + 2 * (1 - kr) * cr[i], blueEncoded = y + 2 * (1 - kb) * cb[i]
-                                        let greenEncoded = (y - kr * redEncoded - kb * blueEncoded) / kg
-                                        var r = linear.of(redEncoded), g = linear.of(greenEncoded), b = linear.of(blueEncoded)
-                                        var grey = linear.of(y)
-                                        if transfer == .hlg {
-                                            // Scene light to display light: × peak · Ys^(γ−1), relative to reference white.
-                                            let scene = weights.r * r + weights.g * g + weights.b * b
-                                            let gain = hlgScale * Float(pow(Double(max(scene, 1e-6)), TransferFunction.hlgGamma - 1))
-                                            (r, g, b) = (r * gain, g * gain, b * gain)
-                                            grey = hlgScale * Float(pow(Double(grey), TransferFunction.hlgGamma))
-                                        }
-                                        let colorLuminance = weights.r * r + weights.g * g + weights.b * b
-                                        luminance[i] = min(1, max(0, lumaMeasure[i] + colorLuminance - grey))
-                                        guard red else { continue }
-                                        if color.wideGamut {
-                                            // BT.2020 → BT.709 primaries in linear light (BT.2087); out of gamut clamped.
-                                            (r, g, b) = (
-                                                max(0, 1.6605 * r - 0.5876 * g - 0.0728 * b),
-                                                max(0, -0.1246 * r + 1.1329 * g - 0.0083 * b),
-                                                max(0, -0.0182 * r - 0.1006 * g + 1.1187 * b)
-                                            )
-                                        }
-                                        if transfer != .sdr { (r, g, b) = (min(1, r), min(1, g), min(1, b)) }
-                                        guard r > g + b else { continue }
-                                        values[i] = (r - g - b) * 320
-                                        let sum = r + g + b
-                                        saturated[i] = sum > 0.001 && r / sum >= saturation
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 

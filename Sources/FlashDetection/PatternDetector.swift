@@ -12,7 +12,7 @@
 /// pairs along some line. Pictures are looked at every tenth of a second.
 final class PatternDetector {
     /// What one look found.
-    struct Sighting {
+    struct Sighting: Sendable {
         /// The most light–dark pairs in one run.
         var pairs: Int
         /// Fraction of the frame and of the worst 10° field covered.

@@ -19,7 +19,7 @@ final class DecodingThread<Item>: @unchecked Sendable {
 
     private let queue: BoundedQueue<Entry>
     private let decodingDone = DispatchSemaphore(value: 0)
-    private let statistics = Statistics()
+    private let statistics = DecodeStatistics()
     private var ended = false
 
     /// Starts decoding `source`, which from now on is used only by the decoding thread.
@@ -42,7 +42,7 @@ final class DecodingThread<Item>: @unchecked Sendable {
             } catch {
                 _ = queue.push(.failure(error))
             }
-            statistics.set(errors: source.decodeErrorCount, message: source.lastDecodeError)
+            statistics.add(errors: source.decodeErrorCount, message: source.lastDecodeError)
         }
         thread.name = name
         thread.start()
@@ -87,21 +87,4 @@ private final class HandOver: @unchecked Sendable {
         defer { source = nil }
         return source
     }
-}
-
-/// Decode-error counts written by the decoding thread, read by the consumer.
-private final class Statistics: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storedErrors = 0
-    private var storedMessage: String?
-
-    func set(errors: Int, message: String?) {
-        lock.withLock {
-            storedErrors = errors
-            storedMessage = message
-        }
-    }
-
-    var errors: Int { lock.withLock { storedErrors } }
-    var message: String? { lock.withLock { storedMessage } }
 }

@@ -130,6 +130,14 @@ final class InputContainer {
         return true
     }
 
+    /// Reads the next packet of stream `streamIndex` into `packet`, skipping the others. Returns false at the end.
+    func readPacket(streamIndex: Int32, into packet: Packet) throws(MediaError) -> Bool {
+        while try readPacket(into: packet) {
+            if packet.pointer.pointee.stream_index == streamIndex { return true }
+        }
+        return false
+    }
+
     /// Checks, from the demuxer's sample index, that every indexed sample lies inside the file
     /// (a cheap test for a file cut short whose header is whole, e.g. an MP4 with its index at the front).
     private func checkIndexCoversData() throws(MediaError) {

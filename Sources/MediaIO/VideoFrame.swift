@@ -20,10 +20,13 @@ public final class VideoFrame: @unchecked Sendable {
     public let layout: PixelLayout
     /// Matrix, range, transfer and primaries of the samples.
     public let color: ColorInfo
+    /// The frame's own presentation timestamp in the stream's time base (nil when it has none).
+    let timestamp: Int64?
 
-    init(frame: Frame, time: Double, duration: Double?, layout: PixelLayout, color: ColorInfo) {
+    init(frame: Frame, time: Double, timestamp: Int64?, duration: Double?, layout: PixelLayout, color: ColorInfo) {
         self.frame = frame
         self.time = time
+        self.timestamp = timestamp
         self.duration = duration
         width = Int(frame.pointer.pointee.width)
         height = Int(frame.pointer.pointee.height)

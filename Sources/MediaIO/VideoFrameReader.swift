@@ -34,15 +34,19 @@ public final class VideoFrameReader {
     /// not estimated from the bit rate). What decoding should cover.
     public let statedDuration: Double?
 
-    private let decoder: StreamDecoder
+    let decoder: StreamDecoder
     private let decoded = Frame()
     private let converter = PlanarConverter()
     private let streamColor: ColorInfo
     private var lastTime: Double?
 
-    public init(path: String, options: Options = Options()) throws(MediaError) {
+    public convenience init(path: String, options: Options = Options()) throws(MediaError) {
+        try self.init(input: InputContainer(path: path), path: path, options: options)
+    }
+
+    /// Decodes from an input already open.
+    init(input: InputContainer, path: String, options: Options) throws(MediaError) {
         self.path = path
-        let input = try InputContainer(path: path)
         let avStream = try input.selectStream(options.streamIndex, kind: .video)
         stream = MediaProbe.describe(avStream)
         statedDuration = stream.duration ?? input.statedDuration
@@ -89,6 +93,7 @@ public final class VideoFrameReader {
             }
             layout = converted
         }
-        return VideoFrame(frame: frame, time: time, duration: duration, layout: layout, color: color)
+        return VideoFrame(
+            frame: frame, time: time, timestamp: f.pts != nopts ? f.pts : nil, duration: duration, layout: layout, color: color)
     }
 }
