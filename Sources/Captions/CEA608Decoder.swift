@@ -312,8 +312,19 @@ public struct CEA608Decoder: Sendable {
             else { continue }
             var text = ""
             var open = Style()
+            var previous = Style()
             for k in first...last {
-                let cell = cells[k] ?? Cell(character: " ", style: open)
+                var cell = cells[k] ?? Cell(character: " ", style: open)
+                if cell.character == " " {
+                    // A space between two styles takes what they share (a mid-row code shows as a space: it belongs
+                    // to neither word).
+                    let next = cells[(k + 1)...last].first { $0 != nil && $0!.character != " " }!!.style
+                    cell.style = Style(
+                        color: previous.color == next.color ? next.color : 0, italic: previous.italic && next.italic,
+                        underline: previous.underline && next.underline)
+                } else {
+                    previous = cell.style
+                }
                 if cell.style != open {
                     text += closing(open) + opening(cell.style)
                     open = cell.style

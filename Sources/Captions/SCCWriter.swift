@@ -1,0 +1,408 @@
+/// Writes pop-on SCC (CEA-608 on field 1) from cues whose text is in WebVTT cue syntax.
+///
+/// Each cue is loaded into the hidden memory (RCL, ENM, a preamble address per row, the characters) in the frames
+/// before its start and shown by an End Of Caption on its start frame; an Erase Displayed Memory on its end frame
+/// takes it off, unless the next cue's End Of Caption replaces it there. Pairs go one a frame (29.97 fps); commands,
+/// special and extended characters are sent twice. Rows hold 32 characters: longer lines are wrapped at spaces, and
+/// a caption has at most 15 rows. Styles: italics, underline and 608's seven colours, by mid-row codes (each shows
+/// as a space: placed on a space of the text where there is one). What 608 cannot carry — bold, other colours,
+/// speaker names, characters outside its sets, overlapping cues, positions between its rows and columns — is named
+/// in the diagnostics (rule `captions.convert`), once per kind, with the first cue it happened to.
+public struct SCCWriter: Sendable {
+    /// CC1 or CC2.
+    public var channel: CEA608Decoder.Channel
+    /// Drop-frame timecodes (`;`), the usual; else non-drop.
+    public var dropFrame: Bool
+
+    public init(channel: CEA608Decoder.Channel = .cc1, dropFrame: Bool = true) {
+        self.channel = channel.field == 1 ? channel : .cc1
+        self.dropFrame = dropFrame
+    }
+
+    /// One styled character of a row, or the code that starts a style.
+    private struct Glyph {
+        var character: Character
+        var style: CEA608Decoder.Style
+    }
+
+    /// The pairs of one cue's load, and how it is placed.
+    struct Load {
+        var words: [UInt16]
+    }
+
+    public func write(_ cues: [Cue]) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        var losses = LossNotes()
+        var schedule = Schedule()
+        let sorted = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+        var previousEOC = -1
+        var pendingErase: Int?
+        for (position, (index, cue)) in sorted.enumerated() {
+            let rows = layout(cue, number: index + 1, losses: &losses)
+            let load =
+                [command(.resumeCaptionLoading), command(.resumeCaptionLoading), command(.eraseNonDisplayedMemory), command(.eraseNonDisplayedMemory)]
+                + rows
+            var start = frame(cue.start)
+            var end = max(start + 1, frame(cue.end))
+            if position + 1 < sorted.count {
+                let next = frame(sorted[position + 1].element.start)
+                if next < end {
+                    losses.note("overlapping cues (608 shows one pop-on caption at a time: a cue ends where the next begins)", cue: index + 1)
+                    end = max(start + 1, next)
+                }
+            }
+            // The erase of the cue before goes on its end frame unless this cue's swap comes first.
+            if let erase = pendingErase, erase < start { schedule.fix(erase, [command(.eraseDisplayedMemory), command(.eraseDisplayedMemory)]) }
+            pendingErase = nil
+            // The load fills free frames after the previous End Of Caption, as late as they allow; when they are too
+            // few, the cue shows late.
+            let placed = schedule.place(load, after: previousEOC + 1, before: start)
+            if placed > start {
+                losses.note("cues that start too soon after the one before to be loaded in time (shown late)", cue: index + 1)
+                start = placed
+                end = max(end, start + 1)
+            }
+            schedule.fix(start, [command(.endOfCaption), command(.endOfCaption)])
+            previousEOC = start + 1
+            pendingErase = end
+        }
+        if let erase = pendingErase { schedule.fix(max(erase, previousEOC + 1), [command(.eraseDisplayedMemory), command(.eraseDisplayedMemory)]) }
+        var out = Array("Scenarist_SCC V1.0\n\n".utf8)
+        for (first, words) in schedule.lines() {
+            out += Array(SMPTETimecode(frame: first, dropFrame: dropFrame).description.utf8)
+            out.append(0x09)
+            for (k, word) in words.enumerated() {
+                if k > 0 { out.append(0x20) }
+                out += Self.hex(word)
+            }
+            out += [0x0A, 0x0A]
+        }
+        return (out, losses.diagnostics)
+    }
+
+    private func frame(_ time: CaptionTime) -> Int { SMPTETimecode(seconds: time.seconds, dropFrame: false).frame }
+
+    private func command(_ command: CEA608.Command) -> UInt16 {
+        pair(0x14 | (channel.isSecondDataChannel ? 0x08 : 0), command.rawValue)
+    }
+
+    private func pair(_ first: UInt8, _ second: UInt8) -> UInt16 {
+        UInt16(CEA608.withParity(first)) << 8 | UInt16(CEA608.withParity(second))
+    }
+
+    private static func hex(_ word: UInt16) -> [UInt8] {
+        let digits = Array("0123456789abcdef".utf8)
+        return [12, 8, 4, 0].map { digits[Int((word >> UInt16($0)) & 0xF)] }
+    }
+
+    // MARK: - Layout
+
+    /// The preamble addresses and characters of a cue's rows.
+    private func layout(_ cue: Cue, number: Int, losses: inout LossNotes) -> [UInt16] {
+        var lines: [[Glyph]] = [[]]
+        var style = CEA608Decoder.Style()
+        var stack: [(CueElement.Kind, CEA608Decoder.Style)] = []
+        CueTextParser.walk(cue.text) { event in
+            switch event {
+            case .text(let text):
+                for character in text {
+                    if character == "\n" {
+                        lines.append([])
+                    } else {
+                        lines[lines.count - 1].append(Glyph(character: character, style: style))
+                    }
+                }
+            case .start(let element):
+                stack.append((element.kind, style))
+                switch element.kind {
+                case .italic: style.italic = true
+                case .underline: style.underline = true
+                case .class, .font:
+                    let names = element.kind == .font ? [element.annotation] : element.classes
+                    for name in names {
+                        if let color = Self.color(named: name) {
+                            style.color = color
+                        } else {
+                            losses.note("colours and classes other than 608's seven colours (`\(name)`)", cue: number)
+                        }
+                    }
+                case .bold: losses.note("bold text", cue: number)
+                case .voice: losses.note("speaker names of voice spans (`<v>`)", cue: number)
+                case .ruby, .rubyText, .language, .strike: losses.note("`<\(element.kind.rawValue)>` markup", cue: number)
+                }
+            case .end(let kind):
+                if let k = stack.lastIndex(where: { $0.0 == kind }) {
+                    style = stack[k].1
+                    stack.removeSubrange(k...)
+                }
+            case .timestamp:
+                losses.note("karaoke timestamps inside cues", cue: number)
+            }
+        }
+        // Characters 608 has, each as the codes that write it.
+        var rows: [[Glyph]] = []
+        for line in lines {
+            var mapped: [Glyph] = []
+            for glyph in line {
+                if Self.code(for: glyph.character) != nil {
+                    mapped.append(glyph)
+                } else if let replacement = Self.replacements[glyph.character] {
+                    mapped += replacement.map { Glyph(character: $0, style: glyph.style) }
+                } else {
+                    losses.note("characters outside 608's sets (`\(glyph.character)` written as `?`)", cue: number)
+                    mapped.append(Glyph(character: "?", style: glyph.style))
+                }
+            }
+            rows += Self.wrap(mapped, number: number, losses: &losses)
+        }
+        while let last = rows.last, last.isEmpty, rows.count > 1 { rows.removeLast() }
+        if rows.count > 15 {
+            losses.note("more than 15 rows (the rows after the 15th are left out)", cue: number)
+            rows.removeLast(rows.count - 15)
+        }
+        // Rows: from the cue's line (10% + 80%/15 a row), else ending on row 15.
+        let settings = cue.settings
+        var top = 16 - rows.count
+        if let line = settings.line, !settings.snapToLines {
+            top = min(16 - rows.count, max(1, Int(((line - 10) * 15 / 80).rounded()) + 1))
+        } else if let line = settings.line {
+            losses.note("line numbers (`line:\(Int(line))`: placed at the bottom)", cue: number)
+        }
+        var words: [UInt16] = []
+        for (k, row) in rows.enumerated() where !row.isEmpty {
+            var column = (32 - row.count) / 2
+            if settings.align != .center || settings.position != nil {
+                if let position = settings.position {
+                    column = Int(((position - 10) / 2.5).rounded())
+                } else if settings.align == .right || settings.align == .end {
+                    column = 32 - row.count
+                } else {
+                    column = 0
+                }
+                column = min(max(0, column), 32 - row.count)
+            }
+            let encoded = encode(row, row: top + k, column: column)
+            words += encoded.words
+            if encoded.splitsAWord { losses.note("style changes inside a word (608 shows a space there)", cue: number) }
+        }
+        return words
+    }
+
+    /// Splits a line into rows of at most 32 characters, at spaces where it can.
+    private static func wrap(_ line: [Glyph], number: Int, losses: inout LossNotes) -> [[Glyph]] {
+        var rows: [[Glyph]] = []
+        var rest = line[...]
+        while rest.count > 32 {
+            let window = rest.prefix(33)
+            if let space = window.lastIndex(where: { $0.character == " " }), space > rest.startIndex {
+                rows.append(Array(rest[rest.startIndex..<space]))
+                rest = rest[(space + 1)...]
+            } else {
+                losses.note("words longer than a row's 32 characters (split)", cue: number)
+                rows.append(Array(rest.prefix(32)))
+                rest = rest.dropFirst(32)
+            }
+        }
+        rows.append(Array(rest))
+        return rows
+    }
+
+    /// A row's pairs: its preamble address (indent and tab offset to the column; a style at column 0 in the address
+    /// itself), then the characters, two basic ones a pair, with mid-row codes where the style changes.
+    private func encode(_ row: [Glyph], row number: Int, column: Int) -> (words: [UInt16], splitsAWord: Bool) {
+        var splitsAWord = false
+        let channel2 = channel.isSecondDataChannel
+        let base: UInt8 = channel2 ? 0x08 : 0
+        var words: [UInt16] = []
+        var pending: UInt8?
+        func flush() {
+            if let byte = pending { words.append(UInt16(CEA608.withParity(byte)) << 8 | 0x80) }
+            pending = nil
+        }
+        func basic(_ byte: UInt8) {
+            if let first = pending {
+                words.append(pair(first, byte))
+                pending = nil
+            } else {
+                pending = byte
+            }
+        }
+        func twice(_ first: UInt8, _ second: UInt8) {
+            flush()
+            words += [pair(first | base, second), pair(first | base, second)]
+        }
+        func midRow(_ style: CEA608Decoder.Style) {
+            let index: UInt8 = style.italic && style.color == 0 ? 7 : UInt8(style.color)
+            twice(0x11, 0x20 | index << 1 | (style.underline ? 1 : 0))
+            if style.italic && style.color != 0 { twice(0x11, 0x2E | (style.underline ? 1 : 0)) }
+        }
+        var current = CEA608Decoder.Style()
+        var glyphs = row[...]
+        let first = row.first?.style ?? current
+        if column == 0 && (first.color == 0 || !first.italic) && first != current {
+            // The address carries the first style.
+            let index = first.italic ? 7 : first.color
+            let (a, b) = CEA608.preambleAddress(row: number, indent: nil, color: index, underline: first.underline, channel2: channel2)
+            words += [pair(a, b), pair(a, b)]
+            current = first
+        } else {
+            let start = first != current ? max(0, column - 1) : column
+            let (a, b) = CEA608.preambleAddress(row: number, indent: start / 4 * 4, underline: false, channel2: channel2)
+            words += [pair(a, b), pair(a, b)]
+            if start % 4 > 0 { twice(0x17, 0x20 | UInt8(start % 4)) }
+        }
+        var wroteAny = false
+        while let glyph = glyphs.first {
+            glyphs = glyphs.dropFirst()
+            defer { wroteAny = true }
+            if glyph.character == " " {
+                // Where the style changes at a space, the mid-row code is that space.
+                let upcoming = glyphs.first { $0.character != " " }?.style ?? current
+                if upcoming != current {
+                    midRow(upcoming)
+                    current = upcoming
+                } else {
+                    basic(0x20)
+                }
+                continue
+            }
+            if glyph.style != current {
+                // Inside the row a mid-row code shows as a space where the text has none.
+                if wroteAny { splitsAWord = true }
+                midRow(glyph.style)
+                current = glyph.style
+            }
+            guard let code = Self.code(for: glyph.character) else { continue }
+            switch code {
+            case .basic(let byte): basic(byte)
+            case .special(let second): twice(0x11, second)
+            case .extended(let fallback, let first, let second):
+                basic(fallback)
+                twice(first, second)
+            }
+        }
+        flush()
+        return (words, splitsAWord)
+    }
+
+    // MARK: - Characters
+
+    enum Code {
+        case basic(UInt8)
+        case special(UInt8)
+        case extended(fallback: UInt8, first: UInt8, second: UInt8)
+    }
+
+    /// How 608 writes a character, if it can.
+    static func code(for character: Character) -> Code? {
+        if let code = codes[character] { return code }
+        return nil
+    }
+
+    private static let codes: [Character: Code] = {
+        var table: [Character: Code] = [:]
+        for (k, character) in CEA608.extended12.enumerated() {
+            table[character] = .extended(fallback: fallbackByte(character), first: 0x12, second: UInt8(0x20 + k))
+        }
+        for (k, character) in CEA608.extended13.enumerated() {
+            table[character] = .extended(fallback: fallbackByte(character), first: 0x13, second: UInt8(0x20 + k))
+        }
+        for (k, character) in CEA608.special.enumerated() where k != 9 { table[character] = .special(UInt8(0x30 + k)) }
+        for byte in UInt8(0x20)...0x7F { if let character = CEA608.basic(byte) { table[character] = .basic(byte) } }
+        return table
+    }()
+
+    /// The basic character shown by decoders that do not know an extended one: the letter without its accent,
+    /// else a near sign.
+    private static func fallbackByte(_ character: Character) -> UInt8 {
+        let plain = String(character).decomposedStringWithCanonicalMapping.unicodeScalars.first!
+        if plain.isASCII, plain.value >= 0x20 { return UInt8(plain.value) }
+        switch character {
+        case "‘", "’": return 0x27
+        case "“", "”", "«", "»": return 0x22
+        case "—": return 0x2D
+        case "ß": return 0x73
+        default: return 0x2A
+        }
+    }
+
+    /// Characters 608 lacks, written as ones it has.
+    static let replacements: [Character: String] = [
+        "…": "...", "–": "-", "\u{00A0}": " ", "\t": " ", "„": "\"", "‚": "'", "′": "'", "″": "\"", "€": "EUR",
+    ]
+
+    /// 608's colour index for a WebVTT colour class (or an SRT font colour).
+    static func color(named name: String) -> Int? {
+        switch name.lowercased() {
+        case "white", "#ffffff", "#fff": 0
+        case "lime", "green", "#00ff00", "#0f0": 1
+        case "blue", "#0000ff", "#00f": 2
+        case "cyan", "#00ffff", "#0ff": 3
+        case "red", "#ff0000", "#f00": 4
+        case "yellow", "#ffff00", "#ff0": 5
+        case "magenta", "#ff00ff", "#f0f": 6
+        default: nil
+        }
+    }
+}
+
+/// Placed pairs of an SCC file by frame: fixed commands at their frames, loads in the free frames before them.
+private struct Schedule {
+    private var words: [Int: UInt16] = [:]
+
+    /// Puts `pairs` on `frame` and the frames after it.
+    mutating func fix(_ frame: Int, _ pairs: [UInt16]) {
+        for (k, word) in pairs.enumerated() { words[frame + k] = word }
+    }
+
+    /// Puts `pairs` in order in the latest free frames at or after `earliest` and before `deadline`, if they fit;
+    /// else from `earliest` on. Returns the first frame after them (the deadline when they fit).
+    mutating func place(_ pairs: [UInt16], after earliest: Int, before deadline: Int) -> Int {
+        var free: [Int] = []
+        var f = deadline - 1
+        while f >= earliest && free.count < pairs.count {
+            if words[f] == nil { free.append(f) }
+            f -= 1
+        }
+        if free.count == pairs.count {
+            for (word, frame) in zip(pairs, free.reversed()) { words[frame] = word }
+            return deadline
+        }
+        var frame = max(0, earliest)
+        for word in pairs {
+            while words[frame] != nil { frame += 1 }
+            words[frame] = word
+            frame += 1
+        }
+        while words[frame] != nil { frame += 1 }
+        return max(frame, deadline)
+    }
+
+    /// Runs of consecutive frames: each an SCC line.
+    func lines() -> [(Int, [UInt16])] {
+        var result: [(Int, [UInt16])] = []
+        for frame in words.keys.sorted() {
+            if let last = result.last, last.0 + last.1.count == frame {
+                result[result.count - 1].1.append(words[frame]!)
+            } else {
+                result.append((frame, [words[frame]!]))
+            }
+        }
+        return result
+    }
+}
+
+/// What a conversion loses, once per kind, with the first cue it happened to.
+struct LossNotes {
+    private var seen: [String: Int] = [:]
+    private var order: [String] = []
+
+    mutating func note(_ what: String, cue: Int) {
+        guard seen[what] == nil else { return }
+        seen[what] = cue
+        order.append(what)
+    }
+
+    var diagnostics: [CaptionDiagnostic] {
+        order.map { CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .warning, message: "SCC cannot hold \($0); first in cue \(seen[$0]!)") }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Captions
+
+/// Pop-on SCC written from cues: read back, the same cues to the frame (text, styles, rows and columns); written
+/// again, the same bytes; FFmpeg reads the same text from it; what 608 cannot hold is reported.
+@Suite struct SCCWriterTests {
+    static func cue(_ start: Int, _ end: Int, _ text: String, _ adjust: (inout CueSettings) -> Void = { _ in }) -> Cue {
+        SCCReaderTests.cue(start, end, text, adjust)
+    }
+
+    static let cues = [
+        cue(30, 90, "HELLO, WORLD"),
+        cue(150, 240, "<i>Two lines</i>\nthe second <c.yellow>yellow</c>"),
+        // Shown on row 1 at column 4, right when the cue before ends (its swap replaces it: no erase).
+        cue(
+            240, 330, "♪ Música <i>Über ♪</i>",
+            { settings in
+                SCCReaderTests.left(4)(&settings)
+                settings.snapToLines = false
+                settings.line = 10
+            }),
+        cue(400, 460, "<u>underlined</u> words", SCCReaderTests.left(0)),
+    ]
+
+    @Test func roundTripToTheFrame() throws {
+        let (bytes, diagnostics) = SCCWriter().write(Self.cues)
+        #expect(diagnostics.isEmpty)
+        let content = try SCCReader().read(bytes)
+        #expect(content.cues == Self.cues)
+        #expect(content.diagnostics.isEmpty && content.modes == [.popOn])
+        // Read and written again: the same file.
+        #expect(SCCWriter().write(content.cues).bytes == bytes)
+        // The file itself: the first cue (12 characters, centred: column 10 = indent 8 and tab offset 2 on row 15)
+        // loaded in the frames before its End Of Caption on frame 30 (00:00:01;00), its erase on frame 90.
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("Scenarist_SCC V1.0\n\n00:00:00;16\t9420 9420 94ae 94ae 94f4 94f4 97a2 97a2 c845 4c4c 4f2c 2057 4f52 4cc4 942f 942f\n\n"))
+        #expect(text.contains("\n\n00:00:03;00\t942c 942c\n\n"))
+    }
+
+    /// FFmpeg's SCC demuxer and 608 decoder read the same words from the written file (it keeps rows' indents
+    /// relative to the leftmost row as hard spaces, `\\h`: not words).
+    @Test func ffmpegReadsTheSameText() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-sccw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scc = directory.appendingPathComponent("out.scc").path, srt = directory.appendingPathComponent("out.srt").path
+        try Data(SCCWriter().write(Self.cues).bytes).write(to: URL(fileURLWithPath: scc))
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", scc, srt])
+        let theirs = try CaptionFile.read(srt).cues.map { $0.plainText(in: .srt).replacingOccurrences(of: "\\h", with: "") }
+        #expect(theirs == Self.cues.map { $0.plainText(in: .webvtt) })
+    }
+
+    /// Every kind of loss named once, with the first cue it happened to; what is kept is still written.
+    @Test func lossesAreReported() throws {
+        let long = "a caption line far longer than the thirty-two columns of a row"
+        let cues = [
+            Self.cue(30, 90, "<b>Bold</b> and <c.loud>loud</c> … 😀"),
+            Self.cue(120, 200, "<v Bob>" + long),
+            Self.cue(190, 260, "overlaps the cue before"),
+            Self.cue(262, 300, (1...16).map { "row \($0)" }.joined(separator: "\n")),
+            Self.cue(400, 460, "mid<i>word</i>"),
+        ]
+        let (bytes, diagnostics) = SCCWriter().write(cues)
+        let messages = diagnostics.map(\.message)
+        #expect(
+            messages == [
+                "SCC cannot hold bold text; first in cue 1",
+                "SCC cannot hold colours and classes other than 608's seven colours (`loud`); first in cue 1",
+                "SCC cannot hold characters outside 608's sets (`😀` written as `?`); first in cue 1",
+                "SCC cannot hold speaker names of voice spans (`<v>`); first in cue 2",
+                "SCC cannot hold overlapping cues (608 shows one pop-on caption at a time: a cue ends where the next begins); first in cue 2",
+                "SCC cannot hold more than 15 rows (the rows after the 15th are left out); first in cue 4",
+                "SCC cannot hold cues that start too soon after the one before to be loaded in time (shown late); first in cue 4",
+                "SCC cannot hold style changes inside a word (608 shows a space there); first in cue 5",
+            ])
+        #expect(diagnostics.allSatisfy { $0.rule == "captions.convert" })
+        let read = try SCCReader().read(bytes).cues
+        #expect(
+            read.map { $0.plainText(in: .webvtt) } == [
+                "Bold and loud ... ?", "a caption line far longer than\nthe thirty-two columns of a row", "overlaps the cue before",
+                (1...15).map { "row \($0)" }.joined(separator: "\n"), "mid word",
+            ])
+        #expect(read[1].end == read[2].start && read[2].start.milliseconds == SCCReaderTests.ms(190))
+        #expect(read[3].start.milliseconds > SCCReaderTests.ms(262))
+    }
+}
