@@ -66,12 +66,13 @@ public struct CaptionLinter: Sendable {
                 Rule.lintSyntax.finding(
                     severity: diagnostic.severity == .error ? .error : .warning,
                     message: "\(diagnostic.message) [\(diagnostic.rule)]", line: diagnostic.line > 0 ? diagnostic.line : nil,
-                    guidelines: [document.format == .webvtt ? "WebVTT" : "SubRip"]))
+                    guidelines: [document.format == .srt ? "SubRip" : document.format == .scc ? "CEA-608" : "WebVTT"]))
         }
-        if document.encoding != "utf-8" {
+        // SCC is ASCII by definition (its characters are 608 codes).
+        if document.encoding != "utf-8" && document.format != .scc {
             add(
                 .lintEncoding, .warning, "the file is \(document.encoding), not UTF-8: players and browsers may show it wrongly; save it as UTF-8",
-                guideline: document.format == .webvtt ? "WebVTT" : "")
+                guideline: document.format.markup == .webvtt ? "WebVTT" : "")
         }
         return findings
     }
@@ -149,7 +150,7 @@ public struct CaptionLinter: Sendable {
                 add(.lintEmpty, .error, "the cue has no text: remove it, or give it words", cue: index)
             }
             if let problem = text.markupProblem {
-                add(.lintMarkup, .warning, problem, cue: index, guideline: document.format == .webvtt ? "WebVTT" : "")
+                add(.lintMarkup, .warning, problem, cue: index, guideline: document.format.markup == .webvtt ? "WebVTT" : "")
             }
             if let latest = latestEnd, cue.start < latest.time {
                 add(

@@ -40,7 +40,7 @@ struct CueReading {
         } else {
             var problems: [CueTextProblem] = []
             var collector = PlainTextCollector()
-            if format == .webvtt {
+            if format.markup == .webvtt {
                 CueTextParser.walk(text, problems: &problems) { collector.add($0) }
                 // WebVTT lets a voice span run to the end of the cue without its end tag.
                 problems.removeAll { $0.message == "<v> is not closed" }
@@ -165,7 +165,7 @@ struct CueReading {
         if last > 0 { lastShown = line }
         if last > limit { longLines.append((line, last)) }
         // WebVTT may leave a voice span open to the end of the cue.
-        while format == .webvtt, depth > 0, UInt8(truncatingIfNeeded: open) == UInt8(ascii: "v") {
+        while format.markup == .webvtt, depth > 0, UInt8(truncatingIfNeeded: open) == UInt8(ascii: "v") {
             open >>= 8
             depth -= 1
         }
@@ -203,12 +203,12 @@ struct CueReading {
         if equals("i") { return UInt8(ascii: "i") }
         if equals("b") { return UInt8(ascii: "b") }
         if equals("u") { return UInt8(ascii: "u") }
-        switch format {
+        switch format.markup {
         case .webvtt:
             if equals("c") { return UInt8(ascii: "c") }
             if equals("v") { return UInt8(ascii: "v") }
             if equals("lang") { return UInt8(ascii: "l") }
-        case .srt:
+        default:
             if equals("font") { return UInt8(ascii: "f") }
             if equals("s") { return UInt8(ascii: "s") }
         }

@@ -54,6 +54,8 @@ public struct CEA608Decoder: Sendable {
     private var mode: Mode?
     private var row = 14
     private var column = 0
+    /// Whether the last character went into the last column (where the cursor stays).
+    private var atLastColumn = false
     private var style = Style()
     /// The last command pair (commands are sent twice; the repeat is ignored).
     private var lastCommand: (UInt8, UInt8)?
@@ -146,6 +148,7 @@ public struct CEA608Decoder: Sendable {
             if let command = CEA608.Command(rawValue: second) { perform(command, time: time) }
         case (0x17, 0x21...0x23):
             column = min(31, column + Int(second - 0x20))
+            atLastColumn = false
         case (0x10, 0x20...0x2F), (0x17, 0x2D...0x2F):
             break  // background and foreground-black attributes: not carried
         default:
@@ -157,6 +160,7 @@ public struct CEA608Decoder: Sendable {
         let rows = CEA608.pacRows[Int(code & 0x07)]
         let newRow = (second & 0x20 != 0 ? rows.1 : rows.0) - 1
         let attribute = second & 0x1F
+        atLastColumn = false
         if attribute >= 0x10 {
             column = Int((attribute & 0x0E) >> 1) * 4
             style = Style()
@@ -227,6 +231,7 @@ public struct CEA608Decoder: Sendable {
             }
             displayed.clear(row: row)
             column = 0
+            atLastColumn = false
         case .alarmOff, .alarmOn, .flashOn:
             break
         }
@@ -250,12 +255,18 @@ public struct CEA608Decoder: Sendable {
     private mutating func put(_ character: Character, time: Double) {
         let cell = Cell(character: character, style: style)
         edit(time: time) { memory, row, column in memory.rows[row][column] = cell }
+        // In the last column the cursor stays: the next character overwrites it.
+        atLastColumn = column == 31
         column = min(31, column + 1)
     }
 
     private mutating func backspace(time: Double) {
-        guard column > 0 else { return }
-        column -= 1
+        if atLastColumn {
+            atLastColumn = false
+        } else {
+            guard column > 0 else { return }
+            column -= 1
+        }
         edit(time: time) { memory, row, column in memory.rows[row][column] = nil }
     }
 

@@ -12,6 +12,18 @@ public enum CaptionConverter {
 
     public static func convert(_ document: CaptionDocument, to format: CaptionFormat) -> (document: CaptionDocument, diagnostics: [CaptionDiagnostic]) {
         guard document.format != format else { return (document, []) }
+        if format == .scc || document.format == .scc {
+            // SCC documents hold WebVTT cue text: converted as WebVTT, then (to SCC) relabelled; what 608 cannot
+            // carry is reported when it is written.
+            var source = document
+            if source.format == .scc { source.format = .webvtt }
+            var (converted, diagnostics) = convert(source, to: format.markup)
+            if format == .scc {
+                converted = CaptionDocument(format: .scc, cues: converted.cues, encoding: "ascii")
+                diagnostics += SCCWriter().write(converted.cues).diagnostics
+            }
+            return (converted, diagnostics)
+        }
         var conversion = CueConversion(document, to: format, numbersCues: true)
         var converted = CaptionDocument(
             format: format, header: conversion.header, headerBlocks: conversion.headerBlocks,
@@ -56,7 +68,7 @@ public enum CaptionConverter {
         mutating func note(_ what: String) { if !seen.contains(what) { seen.append(what) } }
         mutating func absorb(_ other: LossReport) { for what in other.seen { note(what) } }
         func diagnostics(to format: CaptionFormat) -> [CaptionDiagnostic] {
-            let name = format == .srt ? "SRT" : "WebVTT"
+            let name = format.displayName
             return seen.map { CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .warning, message: "\(name) cannot hold \($0)") }
         }
     }

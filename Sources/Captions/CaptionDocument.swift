@@ -2,15 +2,38 @@
 public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
     case webvtt
     case srt
+    /// Scenarist SCC: CEA-608 byte pairs with timecodes (read and written as pop-on captions; cue text in WebVTT's
+    /// syntax).
+    case scc
 
     /// The usual file extension.
-    public var fileExtension: String { self == .webvtt ? "vtt" : "srt" }
+    public var fileExtension: String {
+        switch self {
+        case .webvtt: "vtt"
+        case .srt: "srt"
+        case .scc: "scc"
+        }
+    }
 
-    /// The format a file name's extension names (`.vtt`, `.webvtt`, `.srt`), if any.
+    /// The syntax of the cue text of documents in this format: SubRip's for SRT, WebVTT's for the others (the readers
+    /// of other formats give their styles as WebVTT tags).
+    public var markup: CaptionFormat { self == .srt ? .srt : .webvtt }
+
+    /// The format's name as people write it.
+    public var displayName: String {
+        switch self {
+        case .webvtt: "WebVTT"
+        case .srt: "SRT"
+        case .scc: "SCC"
+        }
+    }
+
+    /// The format a file name's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`), if any.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
         case "vtt", "webvtt": self = .webvtt
         case "srt": self = .srt
+        case "scc": self = .scc
         default: return nil
         }
     }

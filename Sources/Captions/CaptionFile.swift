@@ -2,11 +2,13 @@ import Foundation
 
 /// Reading and writing caption files: format from the extension or the content, encoding detected.
 public enum CaptionFile {
-    /// The format of a file: from its extension, else from its content (`WEBVTT` signature, else SRT).
+    /// The format of a file: from its extension, else from its content (`WEBVTT` or `Scenarist_SCC` signature, else
+    /// SRT).
     public static func format(of path: String, bytes: [UInt8]) -> CaptionFormat {
         if let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) { return format }
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(6)) : Array(bytes.prefix(6))
-        return start == Array("WEBVTT".utf8) ? .webvtt : .srt
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(13)) : Array(bytes.prefix(13))
+        if start.starts(with: Array("WEBVTT".utf8)) { return .webvtt }
+        return start == Array("Scenarist_SCC".utf8) ? .scc : .srt
     }
 
     /// Reads the caption file at `path` (mapped into memory and read in place, its pages given back as they
@@ -18,9 +20,10 @@ public enum CaptionFile {
         let file = try MappedFile(path: path)
         defer { withExtendedLifetime(file) {} }  // the mapping must outlive every use of its buffer
         let buffer = file.buffer
-        switch format ?? self.format(of: path, bytes: Array(buffer.prefix(9))) {
+        switch format ?? self.format(of: path, bytes: Array(buffer.prefix(16))) {
         case .webvtt: return try WebVTTReader(mode: mode).read(buffer: buffer, encoding: encoding, mapping: file)
         case .srt: return try SRTReader().read(buffer: buffer, encoding: encoding, mapping: file)
+        case .scc: return try SCCReader().read(buffer: UnsafeRawBufferPointer(buffer)).document
         }
     }
 
@@ -32,6 +35,7 @@ public enum CaptionFile {
         switch format {
         case .webvtt: return try WebVTTReader(mode: mode).read(bytes, encoding: encoding)
         case .srt: return try SRTReader().read(bytes, encoding: encoding)
+        case .scc: return try SCCReader().read(bytes).document
         }
     }
 
@@ -70,6 +74,16 @@ public enum CaptionFile {
         _ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
         flushing flush: ((inout [UInt8]) -> Void)?
     ) -> [CaptionDiagnostic] {
+        if format == .scc {
+            // Cues in WebVTT syntax, then 608 pairs (a small file: written whole).
+            let (source, converted) = document.format.markup == .srt ? CaptionConverter.convert(document, to: .webvtt) : (document, [])
+            let (bytes, written) = SCCWriter().write(source.cues)
+            out += bytes
+            if let flush { flush(&out) }
+            return converted + written
+        }
+        var document = document
+        if document.format == .scc { document.format = .webvtt }  // its cue text is WebVTT's
         if document.format == format {
             var input = document
             return format == .webvtt

@@ -66,14 +66,14 @@ extension Cue {
 
     /// The cue text parsed into nodes by the rules of `format`.
     public func nodes(in format: CaptionFormat) -> [CueNode] {
-        format == .webvtt ? CueTextParser.parse(text) : SRTMarkup.nodes(of: text)
+        format.markup == .webvtt ? CueTextParser.parse(text) : SRTMarkup.nodes(of: text)
     }
 
     /// The text as a viewer reads it in `format`: WebVTT markup and references, or SubRip tags (with `<br>` as a
     /// line break and unknown tags left out), removed; ruby text left out.
     public func plainText(in format: CaptionFormat) -> String {
         if let shape = SimpleMarkup.shape(of: text) { return SimpleMarkup.plainText(of: text, shape) }
-        return format == .webvtt ? CueTextParser.plainText(text) : SRTMarkup.plainText(of: text)
+        return format.markup == .webvtt ? CueTextParser.plainText(text) : SRTMarkup.plainText(of: text)
     }
 
     /// The name of the first voice span (`<v Ann>`) with a name, if any (WebVTT).

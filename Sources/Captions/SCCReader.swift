@@ -4,7 +4,7 @@
 /// line's timecode); a line whose timecode comes before the previous line's pairs are all sent follows them.
 ///
 /// SCC carries field 1: channels CC1 and CC2. Lenient: bad words, bad timecodes and parity errors become
-/// diagnostics; only a file with no SCC line at all is refused.
+/// diagnostics; only a file with no SCC line at all is refused (the header alone is an SCC file without captions).
 public struct SCCReader: Sendable {
     /// The channel to read; nil: CC1, or CC2 when only CC2 has captions.
     public var channel: CEA608Decoder.Channel?
@@ -25,6 +25,16 @@ public struct SCCReader: Sendable {
         public var modes: [CEA608Decoder.Mode]
         /// Whether the timecodes are drop-frame (the first timecode says).
         public var dropFrame: Bool
+
+        /// The cues as a caption document (the reader's notes, and which channel was read, in its diagnostics).
+        public var document: CaptionDocument {
+            var notes = diagnostics
+            if channelsWithCaptions.count > 1 {
+                let others = channelsWithCaptions.filter { $0 != channel }.map(\.description).joined(separator: ", ")
+                notes.append(CaptionDiagnostic(line: 0, rule: "scc.channel", severity: .info, message: "read \(channel); \(others) also has captions"))
+            }
+            return CaptionDocument(format: .scc, cues: cues, diagnostics: notes, encoding: "ascii")
+        }
     }
 
     public func read(_ bytes: [UInt8]) throws(CaptionError) -> Content {
@@ -96,7 +106,7 @@ public struct SCCReader: Sendable {
             }
             nextFrame = frame
         }
-        guard dataLines > 0 else {
+        guard dataLines > 0 || sawHeader && diagnostics.isEmpty else {
             throw CaptionError(rule: "scc.no-captions", message: "no SCC data: lines of a timecode and hex byte pairs were expected")
         }
         let endTime = SMPTETimecode(frame: nextFrame, dropFrame: false).seconds

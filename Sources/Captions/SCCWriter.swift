@@ -33,7 +33,20 @@ public struct SCCWriter: Sendable {
     public func write(_ cues: [Cue]) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
         var losses = LossNotes()
         var schedule = Schedule()
-        let sorted = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+        // Cues in time order; one that repeats the cue before it, back to back, is the same caption on screen (608
+        // cannot show the difference): it extends that cue.
+        var sorted: [(offset: Int, element: Cue)] = []
+        for entry in cues.enumerated().sorted(by: { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }) {
+            if var last = sorted.last, last.element.text == entry.element.text, last.element.settings == entry.element.settings,
+                frame(last.element.end) == frame(entry.element.start)
+            {
+                losses.note("identical cues back to back (shown as one)", cue: entry.offset + 1)
+                last.element.end = max(last.element.end, entry.element.end)
+                sorted[sorted.count - 1] = last
+            } else {
+                sorted.append(entry)
+            }
+        }
         var previousEOC = -1
         var pendingErase: Int?
         for (position, (index, cue)) in sorted.enumerated() {
@@ -169,22 +182,37 @@ public struct SCCWriter: Sendable {
         }
         var words: [UInt16] = []
         for (k, row) in rows.enumerated() where !row.isEmpty {
-            var column = (32 - row.count) / 2
+            let width = min(32, Self.cells(row))
+            var column = (32 - width) / 2
             if settings.align != .center || settings.position != nil {
                 if let position = settings.position {
                     column = Int(((position - 10) / 2.5).rounded())
                 } else if settings.align == .right || settings.align == .end {
-                    column = 32 - row.count
+                    column = 32 - width
                 } else {
                     column = 0
                 }
-                column = min(max(0, column), 32 - row.count)
+                column = min(max(0, column), 32 - width)
             }
             let encoded = encode(row, row: top + k, column: column)
             words += encoded.words
             if encoded.splitsAWord { losses.note("style changes inside a word (608 shows a space there)", cue: number) }
         }
         return words
+    }
+
+    /// The cells a row takes on screen: its characters, and a space for each style change inside a word (a mid-row
+    /// code shows as one; at a space it is that space).
+    private static func cells(_ row: [Glyph]) -> Int {
+        var count = row.count
+        var current = row.first?.style
+        for (k, glyph) in row.enumerated() where glyph.character != " " {
+            if glyph.style != current {
+                if k > 0 && row[k - 1].character != " " { count += 1 }
+                current = glyph.style
+            }
+        }
+        return count
     }
 
     /// Splits a line into rows of at most 32 characters, at spaces where it can.
@@ -354,27 +382,23 @@ private struct Schedule {
         for (k, word) in pairs.enumerated() { words[frame + k] = word }
     }
 
-    /// Puts `pairs` in order in the latest free frames at or after `earliest` and before `deadline`, if they fit;
-    /// else from `earliest` on. Returns the first frame after them (the deadline when they fit).
+    /// Puts `pairs` on consecutive free frames (a command's two pairs must not be split by another), the latest run
+    /// at or after `earliest` that ends before `deadline`; when there is none, the first run after `earliest`.
+    /// Returns the first frame after them (the deadline when they fit).
     mutating func place(_ pairs: [UInt16], after earliest: Int, before deadline: Int) -> Int {
-        var free: [Int] = []
-        var f = deadline - 1
-        while f >= earliest && free.count < pairs.count {
-            if words[f] == nil { free.append(f) }
-            f -= 1
+        let earliest = max(0, earliest)
+        func isFree(_ start: Int) -> Bool { (start..<(start + pairs.count)).allSatisfy { words[$0] == nil } }
+        var start = deadline - pairs.count
+        while start >= earliest && !isFree(start) { start -= 1 }
+        let fits = start >= earliest
+        if !fits {
+            start = earliest
+            while !isFree(start) { start += 1 }
         }
-        if free.count == pairs.count {
-            for (word, frame) in zip(pairs, free.reversed()) { words[frame] = word }
-            return deadline
-        }
-        var frame = max(0, earliest)
-        for word in pairs {
-            while words[frame] != nil { frame += 1 }
-            words[frame] = word
-            frame += 1
-        }
-        while words[frame] != nil { frame += 1 }
-        return max(frame, deadline)
+        for (k, word) in pairs.enumerated() { words[start + k] = word }
+        var after = start + pairs.count
+        while words[after] != nil { after += 1 }
+        return fits ? deadline : max(after, deadline)
     }
 
     /// Runs of consecutive frames: each an SCC line.

@@ -24,7 +24,7 @@ public struct TimingEdit: Sendable, Equatable {
         let count = document.cues.count
         let slices = ParallelSlices.count(for: count, minimum: ParallelSlices.minimumCues)
         let bounds = ParallelSlices.bounds(of: 0..<count, slices: slices)
-        let movesTimestamps = document.format == .webvtt
+        let movesTimestamps = document.format.markup == .webvtt
         let counts = document.cues.withUnsafeMutableBufferPointer { cues in
             ParallelSlices.map(slices) { slice -> (clamped: Int, first: Int?) in
                 var clamped = 0, first: Int?
@@ -71,7 +71,7 @@ public struct TimingEdit: Sendable, Equatable {
         end = max(end, .zero)
         document.cues[index].start = start
         document.cues[index].end = end
-        if document.format == .webvtt, document.cues[index].text.containsUTF8Byte(UInt8(ascii: "<")) {
+        if document.format.markup == .webvtt, document.cues[index].text.containsUTF8Byte(UInt8(ascii: "<")) {
             document.cues[index].text = movingInlineTimestamps(in: document.cues[index].text)
         }
         return clamped

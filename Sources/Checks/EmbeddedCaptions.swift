@@ -13,29 +13,27 @@ public enum EmbeddedCaptions {
     /// The cues as a document, written out and read back by the caption readers so that settings and markup
     /// mean exactly what they mean in a file.
     public static func document(from cues: [EmbeddedCue]) -> CaptionDocument {
-        let format: CaptionFormat = cues.contains { $0.markup == .webvtt } ? .webvtt : .srt
-        var text = format == .webvtt ? "WEBVTT\n" : ""
+        let webVTT = cues.contains { $0.markup == .webvtt }
+        var text = webVTT ? "WEBVTT\n" : ""
         for (index, cue) in cues.enumerated() {
             let next = index + 1 < cues.count ? cues[index + 1].start : cue.start + 5
             let end = cue.end ?? max(cue.start, min(next, cue.start + 5))
             let body = blockSafe(cue.markup == .ass ? fromASS(cue.text) : cue.text)
             let start = CaptionTime(seconds: max(0, cue.start)), stop = CaptionTime(seconds: max(0, end))
-            switch format {
-            case .webvtt:
+            if webVTT {
                 let identifier = cue.identifier.map { blockSafe($0).replacingOccurrences(of: "\n", with: " ") } ?? ""
                 text += "\n" + (identifier.isEmpty ? "" : identifier + "\n")
                 text += "\(start.webVTTString) --> \(stop.webVTTString)" + (cue.settings.map { " " + blockSafe($0) } ?? "") + "\n"
                 text += body + "\n"
-            case .srt:
+            } else {
                 text += "\(index + 1)\n\(start.srtString) --> \(stop.srtString)\n\(body)\n\n"
             }
         }
         let bytes = Array(text.utf8)
-        var document: CaptionDocument
-        switch format {
-        case .webvtt: document = (try? WebVTTReader(mode: .lenient).read(utf8: bytes)) ?? CaptionDocument(format: .webvtt)
-        case .srt: document = (try? SRTReader().read(utf8: bytes)) ?? CaptionDocument(format: .srt)
-        }
+        var document =
+            webVTT
+            ? (try? WebVTTReader(mode: .lenient).read(utf8: bytes)) ?? CaptionDocument(format: .webvtt)
+            : (try? SRTReader().read(utf8: bytes)) ?? CaptionDocument(format: .srt)
         // Lines of the text written here mean nothing in the media file.
         for index in document.cues.indices { document.cues[index].line = 0 }
         document.diagnostics = document.diagnostics.map {

@@ -247,7 +247,7 @@ public struct TranscriptBuilder: Sendable {
                 }
                 collector.add(event)
             }
-            if format == .webvtt { CueTextParser.walk(text, visit) } else { SRTMarkup.walk(text, visit) }
+            if format.markup == .webvtt { CueTextParser.walk(text, visit) } else { SRTMarkup.walk(text, visit) }
             plain = collector.text
         }
         let lines = plain.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.filter { !$0.isEmpty }

@@ -104,6 +104,13 @@ import TestSupport
             ])
     }
 
+    /// In the last column the cursor stays: an extended character there replaces the fallback in that column (PAC
+    /// row 15 indent 28, "ABCa", then å).
+    @Test func extendedCharacterInTheLastColumn() throws {
+        let content = try Self.read(["00:00:01;00\t9420 9420 94ae 94ae 94fe 94fe c1c2 4361 13b9 13b9 942f 942f", "00:00:03;00\t942c 942c"])
+        #expect(content.cues == [Self.cue(40, 90, "ABCå", Self.left(28))])
+    }
+
     /// Drop-frame numbering: 00:01:00;02 is frame 1800 (60.06 s of the clock), 00:10:00;00 frame 17982.
     @Test func dropFrameTimecodes() throws {
         let content = try Self.read([

@@ -52,6 +52,13 @@ import TestSupport
         #expect(theirs == Self.cues.map { $0.plainText(in: .webvtt) })
     }
 
+    /// The same caption twice back to back is one caption on screen: written as one (and said).
+    @Test func identicalCuesBackToBackAreOne() throws {
+        let (bytes, diagnostics) = SCCWriter().write([Self.cue(30, 60, "Thank you."), Self.cue(60, 90, "Thank you."), Self.cue(120, 150, "Thank you.")])
+        #expect(try SCCReader().read(bytes).cues == [Self.cue(30, 90, "Thank you."), Self.cue(120, 150, "Thank you.")])
+        #expect(diagnostics.map(\.message) == ["SCC cannot hold identical cues back to back (shown as one); first in cue 2"])
+    }
+
     /// Every kind of loss named once, with the first cue it happened to; what is kept is still written.
     @Test func lossesAreReported() throws {
         let long = "a caption line far longer than the thirty-two columns of a row"

@@ -88,13 +88,44 @@ import Testing
         #expect(toStdout.stdout == (try String(contentsOfFile: vtt, encoding: .utf8)))
     }
 
+    /// SRT → SCC (pop-on 608) → every caption command: the same words (lines over 32 characters wrapped), times on
+    /// 29.97 fps frames (11.728 s is frame 351: 11.712 s), and back to SRT. The first cue, at 0.5 s, cannot be loaded
+    /// (32 pairs, one a frame) before it is due: it shows at 1.068 s, and the conversion says so.
+    @Test func sccThroughTheCaptionCommands() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scc = directory.appendingPathComponent("speech.scc").path
+        let converted = try Medialint.run(["convert", "Media/speech.srt", scc])
+        #expect(converted.status == 0)
+        #expect(
+            converted.stderr
+                == "Media/speech.srt: warning: SCC cannot hold cues that start too soon after the one before to be loaded in time (shown late); first in cue 1 [captions.convert]\n"
+        )
+        #expect(try String(contentsOfFile: scc, encoding: .utf8).hasPrefix("Scenarist_SCC V1.0\n\n00:00:00;00\t9420 9420 94ae 94ae "))
+        let cues = try Medialint.run(["cues", scc])
+        #expect(cues.status == 0)
+        #expect(cues.stdout.hasPrefix("4 cues · scc · ascii\n1  00:00:01.068 → 00:00:02.836  Welcome to the media ⏎ accessibility demo.\n"))
+        #expect(cues.stdout.contains("4  00:00:09.510 → 00:00:11.712  Thank you for watching this ⏎ short clip."))
+        let back = directory.appendingPathComponent("back.srt").path
+        #expect(try Medialint.run(["convert", scc, back]).status == 0)
+        #expect(
+            try String(contentsOfFile: back, encoding: .utf8).hasPrefix(
+                "1\n00:00:01,068 --> 00:00:02,836\nWelcome to the media\naccessibility demo.\n\n2\n"))
+        let transcript = try Medialint.run(["transcript", scc])
+        #expect(transcript.status == 0 && transcript.stdout.contains("Welcome to the media accessibility demo."))
+        let lint = try Medialint.run(["lint", scc])
+        #expect(!lint.stdout.contains("lint.encoding") && !lint.stdout.contains("lint.syntax"))
+        let strict = try Medialint.run(["convert", "Media/speech.vtt", "-", "--to", "scc"])
+        #expect(strict.status == 0 && strict.stdout.hasPrefix("Scenarist_SCC V1.0\n"))
+    }
+
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {
         let same = try Medialint.run(["convert", "Media/speech.srt", "Media/speech.srt"])
         #expect(same.status == 2)
         #expect(same.stderr.contains("is the input file"))
         let unknown = try Medialint.run(["convert", "Media/speech.srt", "/tmp/out.txt"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("give --to vtt or --to srt"))
+        #expect(unknown.stderr.contains("give --to vtt, --to srt or --to scc"))
         // Sniffed as SRT (no .vtt extension, no WEBVTT signature): text without a single cue is not captions.
         let notVTT = try Medialint.run(["cues", "Media/not-media.mp4", "--format", "json"])
         #expect(notVTT.status == 2)

@@ -19,7 +19,7 @@ struct CuesCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @Argument(
-        help: ArgumentHelp("The caption file (.vtt or .srt; other names are sniffed), or a media file with --track.", valueName: "captions"),
+        help: ArgumentHelp("The caption file (.vtt, .srt or .scc; other names are sniffed), or a media file with --track.", valueName: "captions"),
         completion: .file())
     var captions: String
 

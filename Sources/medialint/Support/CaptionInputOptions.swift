@@ -54,9 +54,10 @@ extension CaptionFormat: ExpressibleByArgument {
         switch argument.lowercased() {
         case "vtt", "webvtt": self = .webvtt
         case "srt": self = .srt
+        case "scc": self = .scc
         default: return nil
         }
     }
 
-    public static var allValueStrings: [String] { ["vtt", "srt"] }
+    public static var allValueStrings: [String] { ["vtt", "srt", "scc"] }
 }

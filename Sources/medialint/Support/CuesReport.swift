@@ -75,7 +75,7 @@ enum CuesReport {
         writer.key("text")
         // Text without markup is its own markup: escaped once, copied for the second.
         let written = writer.stringMarkingBytes(text)
-        if format == .webvtt, let voice = cue.firstVoice { writer.key("voice"); writer.string(voice) }
+        if format.markup == .webvtt, let voice = cue.firstVoice { writer.key("voice"); writer.string(voice) }
         writer.key("settings")
         writeSettings(cue, format: format, to: &writer)
         writer.key("markup")
@@ -90,7 +90,7 @@ enum CuesReport {
     /// The settings that differ from the defaults, by their WebVTT names (SRT: its coordinates and `{\anN}`).
     private static func writeSettings(_ cue: Cue, format: CaptionFormat, to writer: inout JSONWriter) {
         writer.beginObject()
-        let alignment = format == .srt ? SRTMarkup.alignment(of: cue.text) : nil
+        let alignment = format.markup == .srt ? SRTMarkup.alignment(of: cue.text) : nil
         if !cue.hasDefaultSettings {
             let s = cue.settings
             if s.vertical != .horizontal { writer.key("vertical"); writer.string(s.vertical.rawValue) }
