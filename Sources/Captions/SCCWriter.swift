@@ -6,7 +6,8 @@
 /// special and extended characters are sent twice. Rows hold 32 characters: longer lines are wrapped at spaces, and
 /// a caption has at most 15 rows. Styles: italics, underline and 608's seven colours, by mid-row codes (each shows
 /// as a space: placed on a space of the text where there is one). What 608 cannot carry — bold, other colours,
-/// speaker names, characters outside its sets, overlapping cues, positions between its rows and columns — is named
+/// speaker names, characters outside its sets, overlapping cues, cues shorter than a frame, repeats of the caption
+/// on screen (merged), positions between its rows and columns — is named
 /// in the diagnostics (rule `captions.convert`), once per kind, with the first cue it happened to.
 public struct SCCWriter: Sendable {
     /// CC1 or CC2.
@@ -33,24 +34,28 @@ public struct SCCWriter: Sendable {
     public func write(_ cues: [Cue]) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
         var losses = LossNotes()
         var schedule = Schedule()
-        // Cues in time order; one that repeats the cue before it, back to back, is the same caption on screen (608
-        // cannot show the difference): it extends that cue.
-        var sorted: [(offset: Int, element: Cue)] = []
-        for entry in cues.enumerated().sorted(by: { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }) {
-            if var last = sorted.last, last.element.text == entry.element.text, last.element.settings == entry.element.settings,
-                frame(last.element.end) == frame(entry.element.start)
-            {
-                losses.note("identical cues back to back (shown as one)", cue: entry.offset + 1)
-                last.element.end = max(last.element.end, entry.element.end)
+        // Cues with something to show for at least a frame, in time order; one that shows the same as the cue before
+        // it, back to back or overlapping, is the same caption on screen (608 cannot show the difference): it
+        // extends that cue.
+        var sorted: [(offset: Int, element: Cue, rows: [UInt16])] = []
+        for (offset, cue) in cues.enumerated().sorted(by: { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }) {
+            let rows = layout(cue, number: offset + 1, losses: &losses)
+            guard !rows.isEmpty else { continue }
+            guard frame(cue.end) > frame(cue.start) else {
+                losses.note("cues shorter than a frame (left out)", cue: offset + 1)
+                continue
+            }
+            if var last = sorted.last, last.rows == rows, frame(last.element.end) >= frame(cue.start) {
+                losses.note("identical cues back to back (shown as one)", cue: offset + 1)
+                last.element.end = max(last.element.end, cue.end)
                 sorted[sorted.count - 1] = last
             } else {
-                sorted.append(entry)
+                sorted.append((offset, cue, rows))
             }
         }
         var previousEOC = -1
         var pendingErase: Int?
-        for (position, (index, cue)) in sorted.enumerated() {
-            let rows = layout(cue, number: index + 1, losses: &losses)
+        for (position, (index, cue, rows)) in sorted.enumerated() {
             let load =
                 [command(.resumeCaptionLoading), command(.resumeCaptionLoading), command(.eraseNonDisplayedMemory), command(.eraseNonDisplayedMemory)]
                 + rows
@@ -167,7 +172,11 @@ public struct SCCWriter: Sendable {
             }
             rows += Self.wrap(mapped, number: number, losses: &losses)
         }
-        while let last = rows.last, last.isEmpty, rows.count > 1 { rows.removeLast() }
+        // Spaces at the ends of a row, and rows with nothing to show, are not seen on screen.
+        rows = rows.map { row in
+            guard let first = row.firstIndex(where: { $0.character != " " }), let last = row.lastIndex(where: { $0.character != " " }) else { return [] }
+            return Array(row[first...last])
+        }.filter { !$0.isEmpty }
         if rows.count > 15 {
             losses.note("more than 15 rows (the rows after the 15th are left out)", cue: number)
             rows.removeLast(rows.count - 15)

@@ -36,7 +36,9 @@ import Testing
         let bytes = try Fixtures.bytes("fuzz-regressions/\(file)")
         for format in CaptionFormat.allCases {
             guard let document = try? CaptionFile.read(bytes, format: format) else { continue }
-            try expectStableWriting(document, context: "\(file) read as \(format)")
+            // SCC is held to reading back here, not to stability: one of these inputs (form-feed-line-in-cue.bin) piles
+            // cues on one instant in a way the SCC writer does not yet reduce to a fixed point (the corpus above is).
+            try expectStableWriting(document, context: "\(file) read as \(format)", stableIn: [.webvtt, .srt])
             // Read in parts, as long files are: the one-pass document (text that needs no decoding first).
             let plainUTF8 =
                 !bytes.contains(0) && !bytes.starts(with: [0xEF, 0xBB, 0xBF])
@@ -69,16 +71,18 @@ import Testing
 }
 
 /// Written in either format, read back and written again: the same bytes, and no cue lost.
-func expectStableWriting(_ document: CaptionDocument, context: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectStableWriting(
+    _ document: CaptionDocument, context: String, stableIn: [CaptionFormat] = CaptionFormat.allCases,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     for target in CaptionFormat.allCases {
         let first = CaptionFile.encode(document, as: target).bytes
         let reread = try CaptionFile.read(first, format: target)
-        // SCC holds one pop-on caption at a time on 29.97 fps frames (its losses are reported): what it is written
-        // reads back, but is not yet a fixed point on every file (SCCWriterTests pins the round trip of cues it can
-        // hold).
-        guard target != .scc else { continue }
         let second = CaptionFile.encode(reread, as: target).bytes
-        #expect(first == second, "\(context) → \(target) is not stable", sourceLocation: sourceLocation)
+        if stableIn.contains(target) { #expect(first == second, "\(context) → \(target) is not stable", sourceLocation: sourceLocation) }
+        // SCC holds one pop-on caption at a time on 29.97 fps frames: its losses (merged, shortened, late cues) are
+        // reported, not counted here.
+        guard target != .scc else { continue }
         #expect(reread.cues.count == document.cues.count, "\(context) → \(target) lost cues", sourceLocation: sourceLocation)
         #expect(reread.cues.map(\.start) == document.cues.map(\.start), sourceLocation: sourceLocation)
     }

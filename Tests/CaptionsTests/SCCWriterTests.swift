@@ -77,10 +77,10 @@ import TestSupport
                 "SCC cannot hold colours and classes other than 608's seven colours (`loud`); first in cue 1",
                 "SCC cannot hold characters outside 608's sets (`😀` written as `?`); first in cue 1",
                 "SCC cannot hold speaker names of voice spans (`<v>`); first in cue 2",
-                "SCC cannot hold overlapping cues (608 shows one pop-on caption at a time: a cue ends where the next begins); first in cue 2",
                 "SCC cannot hold more than 15 rows (the rows after the 15th are left out); first in cue 4",
-                "SCC cannot hold cues that start too soon after the one before to be loaded in time (shown late); first in cue 4",
                 "SCC cannot hold style changes inside a word (608 shows a space there); first in cue 5",
+                "SCC cannot hold overlapping cues (608 shows one pop-on caption at a time: a cue ends where the next begins); first in cue 2",
+                "SCC cannot hold cues that start too soon after the one before to be loaded in time (shown late); first in cue 4",
             ])
         #expect(diagnostics.allSatisfy { $0.rule == "captions.convert" })
         let read = try SCCReader().read(bytes).cues
