@@ -26,11 +26,6 @@ public struct SCCWriter: Sendable {
         var style: CEA608Decoder.Style
     }
 
-    /// The pairs of one cue's load, and how it is placed.
-    struct Load {
-        var words: [UInt16]
-    }
-
     public func write(_ cues: [Cue]) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
         var losses = LossNotes()
         var schedule = Schedule()
@@ -330,10 +325,7 @@ public struct SCCWriter: Sendable {
     }
 
     /// How 608 writes a character, if it can.
-    static func code(for character: Character) -> Code? {
-        if let code = codes[character] { return code }
-        return nil
-    }
+    static func code(for character: Character) -> Code? { codes[character] }
 
     private static let codes: [Character: Code] = {
         var table: [Character: Code] = [:]

@@ -3,18 +3,16 @@
 /// `yStep`-th row (rows cost cache misses, pixels along a row almost nothing); the buffers are allocated
 /// once per picture size.
 final class BlockMeasurer {
-    let width: Int
-    let height: Int
-    let blockSize: Int
+    /// The blocks' geometry (also what the analysis of measured pictures needs).
+    let grid: BlockGrid
     let xStep: Int
     let yStep: Int
-    let columns: Int
-    let rows: Int
     let color: PictureColor
-    /// Pixels covered by each block (edge blocks are smaller).
-    let blockArea: [Int32]
-    /// The blocks' geometry, as the analysis of measured pictures needs it.
-    let grid: BlockGrid
+    var width: Int { grid.width }
+    var height: Int { grid.height }
+    var blockSize: Int { grid.blockSize }
+    var columns: Int { grid.columns }
+    var rows: Int { grid.rows }
 
     /// Per block, after `measure`: mean linear luminance (0–1), mean Y′ (0–1), mean Cb and Cr (−0.5–0.5).
     private(set) var luminance: [Float]
@@ -32,24 +30,11 @@ final class BlockMeasurer {
     private let chromaScale: Float
 
     init(width: Int, height: Int, color: PictureColor, blockSize: Int, sampling: (x: Int, y: Int)) {
-        self.width = width
-        self.height = height
         self.color = color
-        self.blockSize = max(1, blockSize)
-        xStep = max(1, min(sampling.x, self.blockSize))
-        yStep = max(1, min(sampling.y, self.blockSize))
-        columns = (width + self.blockSize - 1) / self.blockSize
-        rows = (height + self.blockSize - 1) / self.blockSize
-        var areas = [Int32](repeating: 0, count: columns * rows)
-        for r in 0..<rows {
-            for c in 0..<columns {
-                let w = min(self.blockSize, width - c * self.blockSize), h = min(self.blockSize, height - r * self.blockSize)
-                areas[r * columns + c] = Int32(w * h)
-            }
-        }
-        blockArea = areas
-        grid = BlockGrid(width: width, height: height, blockSize: self.blockSize, columns: columns, rows: rows, blockArea: areas)
-        luminance = [Float](repeating: 0, count: columns * rows)
+        grid = BlockGrid(width: width, height: height, blockSize: blockSize)
+        xStep = max(1, min(sampling.x, grid.blockSize))
+        yStep = max(1, min(sampling.y, grid.blockSize))
+        luminance = [Float](repeating: 0, count: grid.columns * grid.rows)
         luma = luminance
         cb = luminance
         cr = luminance
@@ -246,6 +231,23 @@ struct BlockGrid: Sendable, Equatable {
     let rows: Int
     /// Pixels covered by each block (edge blocks are smaller).
     let blockArea: [Int32]
+
+    /// `width` × `height` in blocks of `blockSize` (at least 1) pixels, the last column and row cut to the picture.
+    init(width: Int, height: Int, blockSize: Int) {
+        self.width = width
+        self.height = height
+        self.blockSize = max(1, blockSize)
+        columns = (width + self.blockSize - 1) / self.blockSize
+        rows = (height + self.blockSize - 1) / self.blockSize
+        var areas = [Int32](repeating: 0, count: columns * rows)
+        for r in 0..<rows {
+            for c in 0..<columns {
+                let w = min(self.blockSize, width - c * self.blockSize), h = min(self.blockSize, height - r * self.blockSize)
+                areas[r * columns + c] = Int32(w * h)
+            }
+        }
+        blockArea = areas
+    }
 
     /// The block areas follow from the sizes: compared by them alone (per frame, cheaply).
     static func == (a: BlockGrid, b: BlockGrid) -> Bool {

@@ -18,7 +18,7 @@ import FlashDetection
     }
 
     /// Everything a finding says, times to the microsecond.
-    private static func describe(_ finding: Finding) -> String {
+    static func describe(_ finding: Finding) -> String {
         let times = [finding.start, finding.end].map { $0.map { String(format: "%.6f", $0) } ?? "-" }
         return "\(finding.rule) \(finding.severity) \(times[0])–\(times[1]) \(finding.message) \(finding.data)"
     }

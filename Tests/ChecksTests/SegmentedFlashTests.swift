@@ -23,11 +23,6 @@ import FlashDetection
         return (result, frames)
     }
 
-    private static func describe(_ finding: Finding) -> String {
-        let times = [finding.start, finding.end].map { $0.map { String(format: "%.6f", $0) } ?? "-" }
-        return "\(finding.rule) \(finding.severity) \(times[0])–\(times[1]) \(finding.message) \(finding.data)"
-    }
-
     @Test(arguments: [
         // Stripes, still within each half second, reversed exactly on each key frame: whether the pattern moves is
         // only seen by comparing a segment's first look with the one before it.
@@ -49,7 +44,7 @@ import FlashDetection
         let (segmented, segmentedFrames) = try run(clip, profile: "bt1702", segmented: true)
         #expect(Set(sequential.findings.map { "\($0.rule) \($0.severity)" }) == Set(expected), "\(name)")
         #expect(segmented.verdict == sequential.verdict, "\(name)")
-        #expect(segmented.findings.map(Self.describe) == sequential.findings.map(Self.describe), "\(name)")
+        #expect(segmented.findings.map(FastDecodeTests.describe) == sequential.findings.map(FastDecodeTests.describe), "\(name)")
         #expect(segmentedFrames.count == 180 && segmentedFrames == sequentialFrames, "\(name)")
     }
 }
