@@ -66,7 +66,7 @@ public struct CaptionLinter: Sendable {
                 Rule.lintSyntax.finding(
                     severity: diagnostic.severity == .error ? .error : .warning,
                     message: "\(diagnostic.message) [\(diagnostic.rule)]", line: diagnostic.line > 0 ? diagnostic.line : nil,
-                    guidelines: [document.format == .srt ? "SubRip" : document.format == .scc ? "CEA-608" : "WebVTT"]))
+                    guidelines: [document.format == .srt ? "SubRip" : document.format == .scc ? "CEA-608" : document.format.displayName]))
         }
         // SCC is ASCII by definition (its characters are 608 codes).
         if document.encoding != "utf-8" && document.format != .scc {

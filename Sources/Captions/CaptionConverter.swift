@@ -12,15 +12,18 @@ public enum CaptionConverter {
 
     public static func convert(_ document: CaptionDocument, to format: CaptionFormat) -> (document: CaptionDocument, diagnostics: [CaptionDiagnostic]) {
         guard document.format != format else { return (document, []) }
-        if format == .scc || document.format == .scc {
-            // SCC documents hold WebVTT cue text: converted as WebVTT, then (to SCC) relabelled; what 608 cannot
-            // carry is reported when it is written.
+        if format.markup != format || document.format.markup != document.format {
+            // SCC and TTML documents hold WebVTT cue text: converted as WebVTT, then (to SCC or TTML) relabelled; what
+            // the target cannot carry is reported when it is written.
             var source = document
-            if source.format == .scc { source.format = .webvtt }
+            source.format = source.format.markup
             var (converted, diagnostics) = convert(source, to: format.markup)
             if format == .scc {
                 converted = CaptionDocument(format: .scc, cues: converted.cues, encoding: "ascii")
                 diagnostics += SCCWriter().write(converted.cues).diagnostics
+            } else if format == .ttml {
+                converted = CaptionDocument(format: .ttml, headerBlocks: converted.headerBlocks, cues: converted.cues, encoding: "utf-8")
+                diagnostics += TTMLWriter().write(converted.cues).diagnostics
             }
             return (converted, diagnostics)
         }

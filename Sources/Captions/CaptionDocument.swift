@@ -5,6 +5,9 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
     /// Scenarist SCC: CEA-608 byte pairs with timecodes (read and written as pop-on captions; cue text in WebVTT's
     /// syntax).
     case scc
+    /// TTML (IMSC 1.1 Text, EBU-TT-D, SMPTE-TT, DFXP): read with its timing, styles, speakers and regions; written as
+    /// IMSC 1.1 Text (cue text in WebVTT's syntax).
+    case ttml
 
     /// The usual file extension.
     public var fileExtension: String {
@@ -12,6 +15,7 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
         case .webvtt: "vtt"
         case .srt: "srt"
         case .scc: "scc"
+        case .ttml: "ttml"
         }
     }
 
@@ -25,15 +29,17 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
         case .webvtt: "WebVTT"
         case .srt: "SRT"
         case .scc: "SCC"
+        case .ttml: "TTML"
         }
     }
 
-    /// The format a file name's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`), if any.
+    /// The format a file name's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ttml`, `.dfxp`), if any.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
         case "vtt", "webvtt": self = .webvtt
         case "srt": self = .srt
         case "scc": self = .scc
+        case "ttml", "dfxp": self = .ttml
         default: return nil
         }
     }

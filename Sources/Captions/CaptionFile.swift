@@ -2,12 +2,13 @@ import Foundation
 
 /// Reading and writing caption files: format from the extension or the content, encoding detected.
 public enum CaptionFile {
-    /// The format of a file: from its extension, else from its content (`WEBVTT` or `Scenarist_SCC` signature, else
-    /// SRT).
+    /// The format of a file: from its extension, else from its content (`WEBVTT` or `Scenarist_SCC` signature, XML
+    /// (`<?xml` or `<tt`) for TTML, else SRT).
     public static func format(of path: String, bytes: [UInt8]) -> CaptionFormat {
         if let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) { return format }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(13)) : Array(bytes.prefix(13))
         if start.starts(with: Array("WEBVTT".utf8)) { return .webvtt }
+        if start.starts(with: Array("<?xml".utf8)) || start.starts(with: Array("<tt".utf8)) { return .ttml }
         return start == Array("Scenarist_SCC".utf8) ? .scc : .srt
     }
 
@@ -24,6 +25,7 @@ public enum CaptionFile {
         case .webvtt: return try WebVTTReader(mode: mode).read(buffer: buffer, encoding: encoding, mapping: file)
         case .srt: return try SRTReader().read(buffer: buffer, encoding: encoding, mapping: file)
         case .scc: return try SCCReader().read(buffer: UnsafeRawBufferPointer(buffer)).document
+        case .ttml: return try TTMLReader(mode: mode).read(buffer: UnsafeRawBufferPointer(buffer))
         }
     }
 
@@ -36,6 +38,7 @@ public enum CaptionFile {
         case .webvtt: return try WebVTTReader(mode: mode).read(bytes, encoding: encoding)
         case .srt: return try SRTReader().read(bytes, encoding: encoding)
         case .scc: return try SCCReader().read(bytes).document
+        case .ttml: return try TTMLReader(mode: mode).read(bytes)
         }
     }
 
@@ -74,16 +77,17 @@ public enum CaptionFile {
         _ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
         flushing flush: ((inout [UInt8]) -> Void)?
     ) -> [CaptionDiagnostic] {
-        if format == .scc {
-            // Cues in WebVTT syntax, then 608 pairs (a small file: written whole).
+        if format == .scc || format == .ttml {
+            // Cues in WebVTT syntax, then 608 pairs or TTML (written whole: SCC files are small, TTML is about the
+            // size of the cues).
             let (source, converted) = document.format.markup == .srt ? CaptionConverter.convert(document, to: .webvtt) : (document, [])
-            let (bytes, written) = SCCWriter().write(source.cues)
+            let (bytes, written) = format == .scc ? SCCWriter().write(source.cues) : TTMLWriter().write(source.cues)
             out += bytes
             if let flush { flush(&out) }
             return converted + written
         }
         var document = document
-        if document.format == .scc { document.format = .webvtt }  // its cue text is WebVTT's
+        if document.format.markup == .webvtt { document.format = .webvtt }  // SCC's and TTML's cue text is WebVTT's
         if document.format == format {
             var input = document
             return format == .webvtt

@@ -27,7 +27,7 @@ public struct SCCWriter: Sendable {
     }
 
     public func write(_ cues: [Cue]) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
-        var losses = LossNotes()
+        var losses = LossNotes(format: "SCC")
         var schedule = Schedule()
         // Cues with something to show for at least a frame, in time order; one that shows the same as the cue before
         // it, back to back or overlapping, is the same caption on screen (608 cannot show the difference): it
@@ -418,8 +418,12 @@ private struct Schedule {
 
 /// What a conversion loses, once per kind, with the first cue it happened to.
 struct LossNotes {
+    /// The target format's name as the messages give it.
+    let format: String
     private var seen: [String: Int] = [:]
     private var order: [String] = []
+
+    init(format: String) { self.format = format }
 
     mutating func note(_ what: String, cue: Int) {
         guard seen[what] == nil else { return }
@@ -428,6 +432,8 @@ struct LossNotes {
     }
 
     var diagnostics: [CaptionDiagnostic] {
-        order.map { CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .warning, message: "SCC cannot hold \($0); first in cue \(seen[$0]!)") }
+        order.map {
+            CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .warning, message: "\(format) cannot hold \($0); first in cue \(seen[$0]!)")
+        }
     }
 }

@@ -36,7 +36,7 @@ public enum LibraryScanner {
         "mp4", "m4v", "mov", "mkv", "webm", "avi", "mpg", "mpeg", "ts", "m2ts", "wmv",
         "flv", "ogv", "mp3", "m4a", "aac", "wav", "ogg", "oga", "opus", "flac",
     ]
-    public static let captionExtensions: Set<String> = ["vtt", "srt", "scc"]
+    public static let captionExtensions: Set<String> = ["vtt", "srt", "scc", "ttml", "dfxp"]
     public static let pageExtensions: Set<String> = ["html", "htm"]
 
     /// The kind of check a file name calls for, if any.

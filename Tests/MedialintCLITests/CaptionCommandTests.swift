@@ -125,7 +125,7 @@ import Testing
         #expect(same.stderr.contains("is the input file"))
         let unknown = try Medialint.run(["convert", "Media/speech.srt", "/tmp/out.txt"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("give --to vtt, --to srt or --to scc"))
+        #expect(unknown.stderr.contains("give --to vtt, srt, scc or ttml"))
         // Sniffed as SRT (no .vtt extension, no WEBVTT signature): text without a single cue is not captions.
         let notVTT = try Medialint.run(["cues", "Media/not-media.mp4", "--format", "json"])
         #expect(notVTT.status == 2)

@@ -2,15 +2,15 @@ import ArgumentParser
 import Captions
 import Foundation
 
-/// `medialint convert IN OUT`: between WebVTT, SRT and SCC.
+/// `medialint convert IN OUT`: between WebVTT, SRT, SCC and TTML.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert captions between WebVTT, SRT and SCC.",
+        abstract: "Convert captions between WebVTT, SRT, SCC and TTML.",
         discussion: """
-            The output format comes from OUT's extension (.vtt, .srt, .scc) or --to. Markup and positions are mapped \
+            The output format comes from OUT's extension (.vtt, .srt, .scc, .ttml) or --to. Markup and positions are mapped \
             where both formats can express them; whatever the target cannot hold is listed on standard error. \
-            SCC is written as pop-on CEA-608 captions (CC1, drop-frame timecodes). \
+            SCC is written as pop-on CEA-608 captions (CC1, drop-frame timecodes); TTML as IMSC 1.1 Text. \
             OUT is written atomically; use - for standard output. To extract an embedded track: \
             medialint convert film.mkv film.en.vtt --track 2
             """
@@ -22,14 +22,14 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to write (- for standard output).", valueName: "out"), completion: .file())
     var outputPath: String
 
-    @Option(help: ArgumentHelp("The output format (default: from OUT's extension).", valueName: "vtt|srt|scc"))
+    @Option(help: ArgumentHelp("The output format (default: from OUT's extension).", valueName: "vtt|srt|scc|ttml"))
     var to: CaptionFormat?
 
     @OptionGroup var captionInput: CaptionInputOptions
 
     func validate() throws {
         if to == nil, outputPath == "-" || CaptionFormat(pathExtension: (outputPath as NSString).pathExtension) == nil {
-            throw ValidationError("Cannot tell the output format from '\(outputPath)': give --to vtt, --to srt or --to scc.")
+            throw ValidationError("Cannot tell the output format from '\(outputPath)': give --to vtt, srt, scc or ttml.")
         }
     }
 

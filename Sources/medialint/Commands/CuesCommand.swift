@@ -11,7 +11,7 @@ struct CuesCommand: ParsableCommand {
         discussion: """
             The text column is the cue text with markup removed and character references decoded. What the \
             reader had to recover from (a dropped cue, an ignored setting, a guessed encoding) is listed on \
-            standard error. --strict also reports every deviation from the WebVTT syntax. For a video with \
+            standard error. --strict also reports every deviation from the WebVTT syntax (TTML: from IMSC 1.1 Text). For a video with \
             embedded captions, give its text subtitle track: medialint cues film.mkv --track 2
             """
     )
@@ -19,7 +19,7 @@ struct CuesCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @Argument(
-        help: ArgumentHelp("The caption file (.vtt, .srt or .scc; other names are sniffed), or a media file with --track.", valueName: "captions"),
+        help: ArgumentHelp("The caption file (.vtt, .srt, .scc or .ttml; other names are sniffed), or a media file with --track.", valueName: "captions"),
         completion: .file())
     var captions: String
 

@@ -33,7 +33,7 @@ struct LintCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Caption files (.vtt, .srt, .scc).", valueName: "captions"), completion: .file())
+    @Argument(help: ArgumentHelp("Caption files (.vtt, .srt, .scc, .ttml).", valueName: "captions"), completion: .file())
     var captions: [String]
 
     @Option(

@@ -55,9 +55,10 @@ extension CaptionFormat: ExpressibleByArgument {
         case "vtt", "webvtt": self = .webvtt
         case "srt": self = .srt
         case "scc": self = .scc
+        case "ttml", "dfxp", "imsc": self = .ttml
         default: return nil
         }
     }
 
-    public static var allValueStrings: [String] { ["vtt", "srt", "scc"] }
+    public static var allValueStrings: [String] { ["vtt", "srt", "scc", "ttml"] }
 }

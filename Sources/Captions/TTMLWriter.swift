@@ -1,0 +1,311 @@
+import Foundation
+
+/// Writes cues (text in WebVTT syntax) as an IMSC 1.1 Text Profile document: one `p` per cue with clock times to the
+/// millisecond, `br` for line breaks, spans with inline styles for `<i>`, `<b>`, `<u>`, colour classes and strike-through,
+/// `ttm:agent` for `<v>` speakers (each agent named once in the head), `xml:lang` for `<lang>`. Each cue goes in a
+/// region made from its WebVTT settings (default placement: the bottom region, 10% in from the sides and the bottom,
+/// text centred); what IMSC cannot carry is reported once each with the first cue (rule `captions.convert`).
+public struct TTMLWriter: Sendable {
+    /// `xml:lang` of the document (empty: not known).
+    public var language: String
+
+    public init(language: String = "") {
+        self.language = language
+    }
+
+    /// One row of text's height in percent of the root container (IMSC's 15 rows of cells, line height 125%).
+    static let rowHeight = 100.0 / 15 * 1.25
+    /// The region cues with WebVTT's default placement go in.
+    static let bottomRegion = Region(box: .bottom, textAlign: "center")
+
+    /// A region: its box and the alignment of its text.
+    struct Region: Hashable {
+        var box: TTMLRegionBox
+        var textAlign: String
+    }
+
+    public func write(_ cues: [Cue]) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        var losses = LossNotes(format: "IMSC 1.1 Text")
+        var regions: [Region: String] = [:]
+        var regionOrder: [Region] = []
+        var agents: [String: String] = [:]
+        var agentOrder: [String] = []
+        var identifiers = Set<String>()
+        // With cues placed elsewhere, cues at the default place get a region of their own rows, so that regions
+        // overlap only where cues do (IMSC forbids regions presented at once to overlap).
+        let compact = cues.contains { !Self.hasDefaultPlace($0.settings) }
+        var placed: [(start: CaptionTime, end: CaptionTime, region: Region)] = []
+        var body: [UInt8] = []
+        body.reserveCapacity(cues.reduce(0) { $0 + $1.text.utf8.count + 96 })
+        for (index, cue) in cues.enumerated() {
+            let number = index + 1
+            let region = Self.region(for: cue, number: number, compact: compact, losses: &losses)
+            placed.append((cue.start, cue.end, region))
+            if regions[region] == nil {
+                regions[region] = region == Self.bottomRegion ? "bottom" : "r\(regionOrder.count + (regions[Self.bottomRegion] == nil ? 1 : 0))"
+                regionOrder.append(region)
+            }
+            body += Array("      <p".utf8)
+            if !cue.identifier.isEmpty {
+                if Self.isName(cue.identifier), identifiers.insert(cue.identifier).inserted {
+                    body += Array(" xml:id=\"".utf8)
+                    Self.appendEscaped(cue.identifier, to: &body)
+                    body.append(UInt8(ascii: "\""))
+                } else if cue.identifier != String(number) {  // SRT's numbers need no keeping
+                    losses.note("cue identifiers that are not unique XML names (`\(cue.identifier)`)", cue: number)
+                }
+            }
+            body += Array(" begin=\"".utf8)
+            cue.start.appendFormatted(to: &body, separator: UInt8(ascii: "."))
+            body += Array("\" end=\"".utf8)
+            max(cue.end, cue.start).appendFormatted(to: &body, separator: UInt8(ascii: "."))
+            body += Array("\" region=\"\(regions[region]!)\">".utf8)
+            appendText(of: cue, number: number, to: &body, agents: &agents, agentOrder: &agentOrder, losses: &losses)
+            body += Array("</p>\n".utf8)
+        }
+        if let first = Self.firstOverlap(placed) {
+            losses.note("cues shown at once in places that overlap (IMSC forbids overlapping regions)", cue: first)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + 1024 + regionOrder.count * 160)
+        out += Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttp="http://www.w3.org/ns/ttml#parameter" \
+            xmlns:tts="http://www.w3.org/ns/ttml#styling" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" \
+            xml:lang="
+            """.utf8)
+        Self.appendEscaped(language, to: &out)
+        out += Array("\" ttp:contentProfiles=\"\(TTMLNamespace.textProfile)\">\n  <head>\n".utf8)
+        if !agentOrder.isEmpty {
+            out += Array("    <metadata>\n".utf8)
+            for name in agentOrder {
+                out += Array("      <ttm:agent xml:id=\"\(agents[name]!)\" type=\"person\"><ttm:name type=\"full\">".utf8)
+                Self.appendEscaped(name, to: &out)
+                out += Array("</ttm:name></ttm:agent>\n".utf8)
+            }
+            out += Array("    </metadata>\n".utf8)
+        }
+        out += Array("    <layout>\n".utf8)
+        for region in regionOrder {
+            out += Array(
+                "      <region xml:id=\"\(regions[region]!)\" tts:origin=\"\(Self.percent(region.box.x)) \(Self.percent(region.box.y))\" tts:extent=\"\(Self.percent(region.box.width)) \(Self.percent(region.box.height))\" tts:displayAlign=\"\(region.box.displayAlign)\" tts:textAlign=\"\(region.textAlign)\"/>\n"
+                    .utf8)
+        }
+        out += Array("    </layout>\n  </head>\n  <body>\n    <div>\n".utf8)
+        out += body
+        out += Array("    </div>\n  </body>\n</tt>\n".utf8)
+        return (out, losses.diagnostics)
+    }
+
+    // MARK: - Text
+
+    private func appendText(
+        of cue: Cue, number: Int, to out: inout [UInt8], agents: inout [String: String], agentOrder: inout [String], losses: inout LossNotes
+    ) {
+        var spans: [Bool] = []  // per open element: whether it opened a span
+        var rubyText = 0
+        CueTextParser.walk(cue.text) { event in
+            switch event {
+            case .text(let text):
+                guard rubyText == 0 else { return }
+                var first = true
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                    if !first { out += Array("<br/>".utf8) }
+                    first = false
+                    Self.appendEscaped(line, to: &out)
+                }
+            case .timestamp:
+                losses.note("karaoke timestamps inside cues", cue: number)
+            case .start(let element):
+                if element.kind == .rubyText || rubyText > 0 {
+                    if rubyText == 0 { losses.note("ruby text (`<rt>`; the base text is kept)", cue: number) }
+                    rubyText += 1
+                    spans.append(false)
+                    return
+                }
+                var attributes = ""
+                switch element.kind {
+                case .italic: attributes = " tts:fontStyle=\"italic\""
+                case .bold: attributes = " tts:fontWeight=\"bold\""
+                case .underline: attributes = " tts:textDecoration=\"underline\""
+                case .strike: attributes = " tts:textDecoration=\"lineThrough\""
+                case .class, .font:
+                    let names = element.kind == .font ? [element.annotation] : element.classes
+                    for name in names {
+                        if name == CaptionConverter.strikeClass {
+                            attributes += " tts:textDecoration=\"lineThrough\""
+                        } else if let color = Self.color(named: name) {
+                            attributes = attributes.replacingOccurrences(of: #" tts:color="[^"]*""#, with: "", options: .regularExpression)
+                            attributes += " tts:color=\"\(color)\""
+                        } else {
+                            losses.note("classes other than colours (`\(name)`)", cue: number)
+                        }
+                    }
+                case .voice:
+                    let name = element.annotation.trimmed
+                    if !name.isEmpty {
+                        if agents[name] == nil {
+                            agents[name] = "agent\(agents.count + 1)"
+                            agentOrder.append(name)
+                        }
+                        attributes = " ttm:agent=\"\(agents[name]!)\""
+                    }
+                case .language:
+                    var escaped: [UInt8] = []
+                    Self.appendEscaped(element.annotation, to: &escaped)
+                    attributes = " xml:lang=\"" + String(decoding: escaped, as: UTF8.self) + "\""
+                case .ruby, .rubyText: break
+                }
+                if attributes.isEmpty {
+                    spans.append(false)
+                } else {
+                    out += Array(("<span" + attributes + ">").utf8)
+                    spans.append(true)
+                }
+            case .end:
+                if rubyText > 0 { rubyText -= 1 }
+                if spans.popLast() == true { out += Array("</span>".utf8) }
+            }
+        }
+        for opened in spans.reversed() where opened { out += Array("</span>".utf8) }
+    }
+
+    /// `tts:color` for a WebVTT colour class (a default class, or `color-rrggbb`).
+    static func color(named name: String) -> String? {
+        let lowered = name.lowercased()
+        if let hex = CaptionConverter.colorClasses[lowered] { return hex }
+        if lowered.hasPrefix("color-"), lowered.count == 12, UInt32(lowered.dropFirst(6), radix: 16) != nil { return "#" + lowered.dropFirst(6) }
+        if lowered.hasPrefix("#"), TTMLColor.rgb(lowered) != nil { return lowered }
+        return nil
+    }
+
+    // MARK: - Regions
+
+    /// The region for a cue's settings: the bottom region for the default placement, else a box whose edges are the
+    /// cue's line and position (so that reading it back gives the same settings).
+    static func region(for cue: Cue, number: Int, compact: Bool, losses: inout LossNotes) -> Region {
+        let settings = cue.settings
+        let textAlign: String
+        switch settings.align {
+        case .left: textAlign = "left"
+        case .right: textAlign = "right"
+        case .start: textAlign = "start"
+        case .end: textAlign = "end"
+        case .center: textAlign = "center"
+        }
+        if settings.vertical != .horizontal { losses.note("vertical text (written horizontally)", cue: number) }
+        if settings.region != nil { losses.note("WebVTT regions (cues placed by their own settings)", cue: number) }
+        let defaultLine = settings.line == nil || (settings.snapToLines && settings.line == -1)
+        if hasDefaultPlace(settings), !compact {
+            var region = bottomRegion
+            region.textAlign = textAlign
+            return region
+        }
+        let width = settings.size == 100 && settings.position == nil ? 80 : max(1, settings.size)
+        var x = (100 - width) / 2
+        if let position = settings.position {
+            var anchor = settings.positionAlign
+            if anchor == .auto {
+                switch settings.align {
+                case .left, .start: anchor = .lineLeft
+                case .right, .end: anchor = .lineRight
+                case .center: anchor = .center
+                }
+            }
+            switch anchor {
+            case .lineLeft, .auto: x = position
+            case .center: x = position - width / 2
+            case .lineRight: x = position - width
+            }
+        }
+        x = min(max(0, x), 100 - width)
+        let rows = Double(cue.text.utf8.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
+        let height = min(100, rows * rowHeight)
+        var y: Double
+        var displayAlign: String
+        if defaultLine {
+            y = 90 - height
+            displayAlign = "after"
+        } else if let line = settings.line, settings.snapToLines {
+            losses.note("line numbers (`line:\(Int(line))`: placed by rows of \(percent(rowHeight)))", cue: number)
+            if line >= 0 {
+                y = 10 + line * rowHeight
+                displayAlign = "before"
+            } else {
+                y = 90 + (line + 1) * rowHeight - height
+                displayAlign = "after"
+            }
+        } else {
+            let line = settings.line!
+            switch settings.lineAlign {
+            case .start:
+                y = line
+                displayAlign = "before"
+            case .center:
+                y = line - height / 2
+                displayAlign = "center"
+            case .end:
+                y = line - height
+                displayAlign = "after"
+            }
+        }
+        if y < 0 || y + height > 100 {
+            losses.note("cue lines too near the edge for their rows (moved inside the picture)", cue: number)
+            y = min(max(0, y), 100 - height)
+        }
+        let box = TTMLRegionBox(
+            x: TTMLRegionBox.rounded(x), y: TTMLRegionBox.rounded(y), width: TTMLRegionBox.rounded(width), height: TTMLRegionBox.rounded(height),
+            displayAlign: displayAlign)
+        return Region(box: box, textAlign: textAlign)
+    }
+
+    /// WebVTT's default place: the bottom line, centred, the full width.
+    static func hasDefaultPlace(_ settings: CueSettings) -> Bool {
+        (settings.line == nil || (settings.snapToLines && settings.line == -1)) && settings.position == nil && settings.size == 100
+    }
+
+    /// The number of the first cue whose region overlaps another region presented at the same time.
+    static func firstOverlap(_ placed: [(start: CaptionTime, end: CaptionTime, region: Region)]) -> Int? {
+        let order = placed.indices.sorted { placed[$0].start < placed[$1].start }
+        var active: [Int] = []
+        for index in order {
+            let cue = placed[index]
+            active.removeAll { placed[$0].end <= cue.start }
+            for other in active where placed[other].region != cue.region && placed[other].region.box.overlaps(cue.region.box) {
+                return max(index, other) + 1
+            }
+            active.append(index)
+        }
+        return nil
+    }
+
+    static func percent(_ value: Double) -> String {
+        let rounded = TTMLRegionBox.rounded(value)
+        if rounded == rounded.rounded() { return "\(Int(rounded))%" }
+        var text = String(format: "%.3f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text + "%"
+    }
+
+    // MARK: - XML
+
+    /// An NCName (what `xml:id` takes): a letter or `_` first, then letters, digits, `.`, `-`, `_`.
+    static func isName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_" }
+    }
+
+    static func appendEscaped(_ text: some StringProtocol, to out: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+            case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+            case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+            case UInt8(ascii: "\""): out += Array("&quot;".utf8)
+            case 0x00..<0x09, 0x0B, 0x0C, 0x0E..<0x20: break  // not allowed in XML 1.0
+            default: out.append(byte)
+            }
+        }
+    }
+}
