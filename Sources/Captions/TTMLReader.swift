@@ -146,7 +146,7 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
     private var cueRegions: [String?] = []
     /// Cues whose end no element gave (shown to the end of the document).
     private var openEnded: [Int] = []
-    private var latestTime = 0.0
+    private var latestTime: Int64 = 0
     private var customColors: [String: String] = [:]
     private var usedPixels = false
     private var prefixes: [String: [String]] = ["xml": [TTMLNamespace.xml]]
@@ -163,14 +163,14 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
         var element: Element
         var line: Int
         /// Absolute active interval; `end` nil: not known yet (up to an ancestor's, or the document's).
-        var begin: Double
-        var end: Double?
+        var begin: Int64
+        var end: Int64?
         var explicitEnd: Bool
         var sequential: Bool
         /// seq: where the next child begins.
-        var cursor: Double
+        var cursor: Int64
         /// The latest end of a timed child (the implicit end of a container).
-        var latestChildEnd: Double?
+        var latestChildEnd: Int64?
         /// Style properties specified here or on an ancestor (content elements).
         var specified: TTMLTextStyle
         var region: String?
@@ -192,8 +192,8 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
         var style: TTMLTextStyle
         var agent: String?
         var language: String?
-        var begin: Double?
-        var end: Double?
+        var begin: Int64?
+        var end: Int64?
         var preserve: Bool
     }
 
@@ -425,12 +425,12 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
         let parentBegin = parent?.begin ?? 0
         let reference = parent.map { $0.sequential ? $0.cursor : $0.begin } ?? 0
         var begin = reference
-        var end: Double? = nil
+        var end: Int64? = nil
         var explicitEnd = false
         if timed {
-            if let value = attributes.plain["begin"] { begin = reference + (time(value, parser) ?? 0) }
-            let endValue = attributes.plain["end"].flatMap { time($0, parser) }.map { reference + $0 }
-            let durValue = attributes.plain["dur"].flatMap { time($0, parser) }.map { begin + $0 }
+            if let value = attributes.plain["begin"] { begin = Self.sum(reference, time(value, parser) ?? 0) }
+            let endValue = attributes.plain["end"].flatMap { time($0, parser) }.map { Self.sum(reference, $0) }
+            let durValue = attributes.plain["dur"].flatMap { time($0, parser) }.map { Self.sum(begin, $0) }
             switch (endValue, durValue) {
             case (let e?, let d?): end = min(e, d)
             case (let e?, nil): end = e
@@ -445,7 +445,7 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
             if !explicitEnd, parent?.sequential == true { end = nil }
         }
         var inactive = parent?.inactive ?? false
-        if let end, end <= begin, timed, element != .br { inactive = true }
+        if let end, end < begin, timed, element != .br { inactive = true }
         if !inactive { latestTime = max(latestTime, begin, end ?? begin) }
         var specified = parent?.specified ?? TTMLTextStyle()
         var region = parent?.region
@@ -469,14 +469,17 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
             identifier: attributes.xml["id"], inactive: inactive)
     }
 
-    private func time(_ value: String, _ parser: XMLParser) -> Double? {
+    /// Times add up to at most `TTMLTiming.ceiling` (nested offsets in a hostile file cannot overflow).
+    private static func sum(_ a: Int64, _ b: Int64) -> Int64 { TTMLTiming.sum(a, b) }
+
+    private func time(_ value: String, _ parser: XMLParser) -> Int64? {
         var uses: TTMLTiming.Uses = []
-        let seconds = timing.seconds(of: value, uses: &uses)
+        let milliseconds = timing.milliseconds(of: value, uses: &uses)
         if uses.contains(.wallClock) { violation(parser, "wall-clock times are not permitted") }
         if uses.contains(.frames), !timing.hasFrameRate { violation(parser, "frames are used without `ttp:frameRate` on `tt`") }
         if uses.contains(.ticks), timing.tickRate == nil { violation(parser, "ticks are used without `ttp:tickRate` on `tt`") }
-        if seconds == nil, !uses.contains(.wallClock) { note(parser, "ttml.timing", .warning, "`\(value)` is not a time expression; ignored") }
-        return seconds
+        if milliseconds == nil, !uses.contains(.wallClock) { note(parser, "ttml.timing", .warning, "`\(value)` is not a time expression; ignored") }
+        return milliseconds
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -527,14 +530,14 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
     private func makeCues(from p: Open, _ parser: XMLParser) {
         let pEnd = p.end
         // The instants where the content changes.
-        var points = Set<Double>([p.begin])
+        var points = Set<Int64>([p.begin])
         if let pEnd { points.insert(pEnd) }
         for piece in pieces {
             if let begin = piece.begin, begin > p.begin { points.insert(begin) }
             if let end = piece.end, end > p.begin { points.insert(end) }
         }
         let instants = points.sorted()
-        var intervals: [(Double, Double?)] = []
+        var intervals: [(Int64, Int64?)] = []
         for (k, start) in instants.enumerated() {
             if let pEnd, start >= pEnd { break }
             intervals.append((start, k + 1 < instants.count ? instants[k + 1] : nil))
@@ -543,17 +546,22 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
         if strict, p.region == nil, !regions.isEmpty {
             note(parser, "ttml.region", .warning, "a `p` not in any region is not presented when the document defines regions")
         }
+        if intervals.isEmpty { intervals = [(p.begin, pEnd)] }  // no duration: one cue at its instant
+        var made = 0
         for (start, end) in intervals {
             let active = pieces.filter { piece in
                 guard (piece.begin ?? p.begin) <= start, let pieceEnd = piece.end else { return (piece.begin ?? p.begin) <= start }
                 return end.map { pieceEnd >= $0 } ?? (pieceEnd > start)
             }
             let text = Self.cueText(active, agents: agents, regionStyle: p.region.flatMap { regions[$0]?.style }, rootLanguage: rootLanguage)
-            guard !text.isEmpty else { continue }
+            // A paragraph with nothing to show is one empty cue (lint names it); a stretch of one with nothing, none.
+            let last = made == 0 && start == intervals[intervals.count - 1].0
+            guard !text.isEmpty || last else { continue }
+            made += 1
             let cueEnd = end ?? pEnd
-            var cue = Cue(start: CaptionTime(seconds: start), end: CaptionTime(seconds: cueEnd ?? start), text: text, settings: settings)
+            var cue = Cue(start: CaptionTime(milliseconds: start), end: CaptionTime(milliseconds: cueEnd ?? start), text: text, settings: settings)
             cue.line = Int32(clamping: p.line)
-            if start == intervals[0].0, let identifier = p.identifier { cue.identifier = identifier }
+            if made == 1, let identifier = p.identifier { cue.identifier = identifier }
             if cueEnd == nil { openEnded.append(cues.count) }
             cues.append(cue)
             cueRegions.append(p.region)
@@ -791,22 +799,17 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
 
     func finish() -> CaptionDocument {
         for index in openEnded {
-            cues[index].end = max(cues[index].start, CaptionTime(seconds: latestTime))
+            cues[index].end = max(cues[index].start, CaptionTime(milliseconds: latestTime))
         }
         if !openEnded.isEmpty {
             note(
                 nil, "ttml.timing", .warning,
-                "\(openEnded.count) paragraph\(openEnded.count == 1 ? " has" : "s have") no end; shown until the document's last time (\(CaptionTime(seconds: latestTime)))"
+                "\(openEnded.count) paragraph\(openEnded.count == 1 ? " has" : "s have") no end; shown until the document's last time (\(CaptionTime(milliseconds: latestTime)))"
             )
         }
         if strict {
             if usedPixels, rootExtent == nil { violation(nil, "pixel lengths without `tts:extent` on `tt`") }
             checkPresentedRegions()
-        }
-        // Cues in time order (seq containers and out-of-order paragraphs), the document's order among equals.
-        if zip(cues, cues.dropFirst()).contains(where: { $0.start > $1.start }) {
-            let order = cues.indices.sorted { (cues[$0].start, $0) < (cues[$1].start, $1) }
-            cues = order.map { cues[$0] }
         }
         var headerBlocks: [HeaderBlock] = []
         if !customColors.isEmpty {

@@ -31,12 +31,13 @@ public struct TTMLTiming: Sendable, Equatable {
         public static let wallClock = Uses(rawValue: 4)
     }
 
-    /// The seconds a time expression stands for, or nil when it is not one (or is a wall-clock time, which the
-    /// media time base cannot place). `uses` collects the terms it needed.
-    public func seconds(of expression: some StringProtocol, uses: inout Uses) -> Double? {
-        let text = expression.utf8.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        var bytes = Array(text)
-        while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { bytes.removeLast() }
+    /// The milliseconds a time expression stands for (frames and ticks rounded to the nearest), or nil when it is not
+    /// one (or is a wall-clock time, which the media time base cannot place). Hours, minutes, seconds and decimal
+    /// fractions are counted exactly in integers (saturating at about 290 million years); `uses` collects the terms
+    /// the expression needed.
+    public func milliseconds(of expression: some StringProtocol, uses: inout Uses) -> Int64? {
+        var bytes = Array(expression.utf8.drop { Self.isSpace($0) })
+        while let last = bytes.last, Self.isSpace(last) { bytes.removeLast() }
         guard let first = bytes.first else { return nil }
         if first == UInt8(ascii: "w") {
             uses.insert(.wallClock)
@@ -46,83 +47,109 @@ public struct TTMLTiming: Sendable, Equatable {
         return offsetTime(bytes, uses: &uses)
     }
 
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// The largest time: counts and sums saturate here.
+    static let ceiling: Int64 = .max
+
+    /// `a + b`, saturating.
+    static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (result, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? ceiling : .min) : result
+    }
+
+    /// A run of digits at `index` as an integer (saturating) and its length.
+    private static func digits(_ bytes: [UInt8], _ index: inout Int) -> (value: Int64, count: Int)? {
+        let start = index
+        var value: Int64 = 0
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            value = sum(scaled(value, by: 10), Int64(bytes[index] - 0x30))
+            index += 1
+        }
+        return index > start ? (value, index - start) : nil
+    }
+
+    /// Milliseconds of a decimal fraction's digits (`5` → 500, `0625` → 63), rounded.
+    private static func fractionMilliseconds(_ bytes: ArraySlice<UInt8>) -> Int64 {
+        var value = 0.0
+        var scale = 100.0
+        for byte in bytes {
+            value += Double(byte - 0x30) * scale
+            scale /= 10
+        }
+        return Int64(value.rounded())
+    }
+
+    private static func scaled(_ value: Int64, by factor: Int64) -> Int64 {
+        let (result, overflow) = value.multipliedReportingOverflow(by: factor)
+        return overflow ? ceiling : result
+    }
+
     /// `hours ":" minutes ":" seconds (fraction | ":" frames ("." sub-frames)?)?`: hours two or more digits,
     /// minutes and seconds two.
-    private func clockTime(_ bytes: [UInt8], uses: inout Uses) -> Double? {
+    private func clockTime(_ bytes: [UInt8], uses: inout Uses) -> Int64? {
         var index = 0
-        func digits() -> (value: Double, count: Int)? {
-            let start = index
-            var value = 0.0
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-                value = value * 10 + Double(bytes[index] - 0x30)
-                index += 1
-            }
-            return index > start ? (value, index - start) : nil
-        }
         func expect(_ byte: UInt8) -> Bool {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
             return true
         }
-        guard let hours = digits(), hours.count >= 2, expect(UInt8(ascii: ":")),
-            let minutes = digits(), minutes.count == 2, minutes.value < 60, expect(UInt8(ascii: ":")),
-            let seconds = digits(), seconds.count == 2, seconds.value <= 60
+        guard let hours = Self.digits(bytes, &index), hours.count >= 2, expect(UInt8(ascii: ":")),
+            let minutes = Self.digits(bytes, &index), minutes.count == 2, minutes.value < 60, expect(UInt8(ascii: ":")),
+            let seconds = Self.digits(bytes, &index), seconds.count == 2, seconds.value <= 60
         else { return nil }
-        var total = hours.value * 3600 + minutes.value * 60 + seconds.value
-        if index == bytes.count { return total }
+        let whole = Self.sum(Self.scaled(hours.value, by: 3_600_000), minutes.value * 60_000 + seconds.value * 1000)
+        if index == bytes.count { return whole }
         if expect(UInt8(ascii: ".")) {
             let start = index
-            guard let fraction = digits(), index == bytes.count else { return nil }
-            return total + fraction.value / pow10(index - start)
+            guard Self.digits(bytes, &index) != nil, index == bytes.count else { return nil }
+            return Self.sum(whole, Self.fractionMilliseconds(bytes[start...]))
         }
-        guard expect(UInt8(ascii: ":")), let frames = digits(), frames.count >= 2 else { return nil }
+        guard expect(UInt8(ascii: ":")), let frames = Self.digits(bytes, &index), frames.count >= 2 else { return nil }
         uses.insert(.frames)
-        var frameCount = frames.value
+        var frameCount = Double(frames.value)
         if expect(UInt8(ascii: ".")) {
-            guard let subFrames = digits() else { return nil }
-            frameCount += subFrames.value / subFrameRate
+            guard let subFrames = Self.digits(bytes, &index) else { return nil }
+            frameCount += Double(subFrames.value) / subFrameRate
         }
-        guard index == bytes.count, frames.value < effectiveFrameRate.rounded(.up) else { return nil }
-        total += frameCount / effectiveFrameRate
-        return total
+        guard index == bytes.count, Double(frames.value) < effectiveFrameRate.rounded(.up) else { return nil }
+        return Self.sum(whole, Self.milliseconds(frameCount * 1000 / effectiveFrameRate))
     }
 
     /// `time-count fraction? metric`, metric one of h, m, s, ms, f, t.
-    private func offsetTime(_ bytes: [UInt8], uses: inout Uses) -> Double? {
+    private func offsetTime(_ bytes: [UInt8], uses: inout Uses) -> Int64? {
         var index = 0
-        var value = 0.0
-        var sawDigit = false
-        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-            value = value * 10 + Double(bytes[index] - 0x30)
-            index += 1
-            sawDigit = true
-        }
-        guard sawDigit else { return nil }
+        guard let count = Self.digits(bytes, &index) else { return nil }
+        var fraction: ArraySlice<UInt8> = []
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            var scale = 0.1
-            var sawFraction = false
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
-                value += Double(bytes[index] - 0x30) * scale
-                scale /= 10
-                index += 1
-                sawFraction = true
-            }
-            guard sawFraction else { return nil }
+            let start = index
+            guard Self.digits(bytes, &index) != nil else { return nil }
+            fraction = bytes[start..<index]
+        }
+        // The count with its fraction in thousandths (exact for up to three decimals), for the metrics that scale it.
+        let fractionValue = Double(String(decoding: fraction, as: UTF8.self)).map { $0 / pow10(fraction.count) } ?? 0
+        func exact(_ unit: Int64) -> Int64 {
+            Self.sum(Self.scaled(count.value, by: unit), Int64((fractionValue * Double(unit)).rounded()))
         }
         switch String(decoding: bytes[index...], as: UTF8.self) {
-        case "h": return value * 3600
-        case "m": return value * 60
-        case "s": return value
-        case "ms": return value / 1000
+        case "h": return exact(3_600_000)
+        case "m": return exact(60_000)
+        case "s": return exact(1000)
+        case "ms": return Self.sum(count.value, Int64(fractionValue.rounded()))
         case "f":
             uses.insert(.frames)
-            return value / effectiveFrameRate
+            return Self.milliseconds((Double(count.value) + fractionValue) * 1000 / effectiveFrameRate)
         case "t":
             uses.insert(.ticks)
-            return value / effectiveTickRate
+            return Self.milliseconds((Double(count.value) + fractionValue) * 1000 / effectiveTickRate)
         default: return nil
         }
+    }
+
+    /// Milliseconds from a computed count, rounded and kept below the ceiling.
+    private static func milliseconds(_ value: Double) -> Int64 {
+        value.isFinite && value < 9.2e18 ? Int64(value.rounded()) : ceiling
     }
 
     private func pow10(_ n: Int) -> Double {

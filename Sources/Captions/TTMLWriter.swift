@@ -59,8 +59,9 @@ public struct TTMLWriter: Sendable {
             cue.start.appendFormatted(to: &body, separator: UInt8(ascii: "."))
             body += Array("\" end=\"".utf8)
             max(cue.end, cue.start).appendFormatted(to: &body, separator: UInt8(ascii: "."))
-            body += Array("\" region=\"\(regions[region]!)\">".utf8)
-            appendText(of: cue, number: number, to: &body, agents: &agents, agentOrder: &agentOrder, losses: &losses)
+            let content = text(of: cue, number: number, agents: &agents, agentOrder: &agentOrder, losses: &losses)
+            body += Array("\" region=\"\(regions[region]!)\"\(content.preserve ? " xml:space=\"preserve\"" : "")>".utf8)
+            body += content.bytes
             body += Array("</p>\n".utf8)
         }
         if let first = Self.firstOverlap(placed) {
@@ -100,75 +101,137 @@ public struct TTMLWriter: Sendable {
 
     // MARK: - Text
 
-    private func appendText(
-        of cue: Cue, number: Int, to out: inout [UInt8], agents: inout [String: String], agentOrder: inout [String], losses: inout LossNotes
-    ) {
-        var spans: [Bool] = []  // per open element: whether it opened a span
+    /// The cue's text as runs of one look, then spans opened and closed as the look changes, in the order the
+    /// reader gives its tags (voice, language, colour, strike-through, italic, bold, underline): what the reader reads
+    /// from the written text, the writer writes again byte for byte.
+    private func text(
+        of cue: Cue, number: Int, agents: inout [String: String], agentOrder: inout [String], losses: inout LossNotes
+    ) -> (bytes: [UInt8], preserve: Bool) {
+        var runs: [(text: String, attributes: [String])] = []
+        var look = Look()
+        var stack: [Look] = []
         var rubyText = 0
+        var pendingBreak = false
+        func add(_ text: String, _ attributes: [String]) {
+            if let last = runs.last, last.attributes == attributes {
+                runs[runs.count - 1].text += text
+            } else {
+                runs.append((text, attributes))
+            }
+        }
         CueTextParser.walk(cue.text) { event in
             switch event {
             case .text(let text):
-                guard rubyText == 0 else { return }
-                var first = true
-                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                    if !first { out += Array("<br/>".utf8) }
-                    first = false
-                    Self.appendEscaped(line, to: &out)
+                guard rubyText == 0, !text.isEmpty else { return }
+                if let name = look.agentName, agents[name] == nil {
+                    agents[name] = "agent\(agents.count + 1)"
+                    agentOrder.append(name)
+                }
+                let attributes = look.attributes(agents: agents)
+                // Line breaks as the reader reads them back: none first or last, one for several, with the spans the
+                // text before and after share.
+                for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    if k > 0 { pendingBreak = true }
+                    guard !line.isEmpty else { continue }
+                    if pendingBreak, let last = runs.last {
+                        var shared = 0
+                        while shared < last.attributes.count, shared < attributes.count, last.attributes[shared] == attributes[shared] { shared += 1 }
+                        add("\n", Array(attributes[..<shared]))
+                    }
+                    pendingBreak = false
+                    add(String(line), attributes)
                 }
             case .timestamp:
                 losses.note("karaoke timestamps inside cues", cue: number)
             case .start(let element):
+                stack.append(look)
                 if element.kind == .rubyText || rubyText > 0 {
                     if rubyText == 0 { losses.note("ruby text (`<rt>`; the base text is kept)", cue: number) }
                     rubyText += 1
-                    spans.append(false)
                     return
                 }
-                var attributes = ""
                 switch element.kind {
-                case .italic: attributes = " tts:fontStyle=\"italic\""
-                case .bold: attributes = " tts:fontWeight=\"bold\""
-                case .underline: attributes = " tts:textDecoration=\"underline\""
-                case .strike: attributes = " tts:textDecoration=\"lineThrough\""
+                case .italic: look.italic = true
+                case .bold: look.bold = true
+                case .underline: look.underline = true
+                case .strike: look.lineThrough = true
                 case .class, .font:
                     let names = element.kind == .font ? [element.annotation] : element.classes
                     for name in names {
                         if name == CaptionConverter.strikeClass {
-                            attributes += " tts:textDecoration=\"lineThrough\""
+                            look.lineThrough = true
                         } else if let color = Self.color(named: name) {
-                            attributes = attributes.replacingOccurrences(of: #" tts:color="[^"]*""#, with: "", options: .regularExpression)
-                            attributes += " tts:color=\"\(color)\""
+                            look.color = color
                         } else {
                             losses.note("classes other than colours (`\(name)`)", cue: number)
                         }
                     }
                 case .voice:
                     let name = element.annotation.trimmed
-                    if !name.isEmpty {
-                        if agents[name] == nil {
-                            agents[name] = "agent\(agents.count + 1)"
-                            agentOrder.append(name)
-                        }
-                        attributes = " ttm:agent=\"\(agents[name]!)\""
-                    }
-                case .language:
-                    var escaped: [UInt8] = []
-                    Self.appendEscaped(element.annotation, to: &escaped)
-                    attributes = " xml:lang=\"" + String(decoding: escaped, as: UTF8.self) + "\""
+                    if !name.isEmpty { look.agentName = name }
+                case .language: look.language = element.annotation
                 case .ruby, .rubyText: break
-                }
-                if attributes.isEmpty {
-                    spans.append(false)
-                } else {
-                    out += Array(("<span" + attributes + ">").utf8)
-                    spans.append(true)
                 }
             case .end:
                 if rubyText > 0 { rubyText -= 1 }
-                if spans.popLast() == true { out += Array("</span>".utf8) }
+                if let previous = stack.popLast() { look = previous }
             }
         }
-        for opened in spans.reversed() where opened { out += Array("</span>".utf8) }
+        // White space the reader would collapse is kept by `xml:space="preserve"` (the reader then keeps it as is).
+        let text = runs.map(\.text).joined()
+        let preserve =
+            text.contains("  ") || text.contains("\t") || text.contains(" \n") || text.contains("\n ") || text.hasPrefix(" ")
+            || text.hasSuffix(" ") || text.contains("\r")
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        var open: [String] = []
+        for run in runs {
+            var shared = 0
+            while shared < open.count, shared < run.attributes.count, open[shared] == run.attributes[shared] { shared += 1 }
+            for _ in shared..<open.count { out += Array("</span>".utf8) }
+            open.removeSubrange(shared...)
+            for attribute in run.attributes[shared...] {
+                out += Array(("<span " + attribute + ">").utf8)
+                open.append(attribute)
+            }
+            var first = true
+            for line in run.text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if !first { out += Array("<br/>".utf8) }
+                first = false
+                Self.appendEscaped(line, to: &out)
+            }
+        }
+        for _ in open { out += Array("</span>".utf8) }
+        return (out, preserve)
+    }
+
+    /// The look of cue text in TTML attributes.
+    private struct Look {
+        /// The speaker's name (its agent is made when text is spoken).
+        var agentName: String?
+        var language: String?
+        var color: String?
+        var lineThrough = false
+        var italic = false
+        var bold = false
+        var underline = false
+
+        /// One span attribute per property, outermost first (the reader's order).
+        func attributes(agents: [String: String]) -> [String] {
+            var list: [String] = []
+            if let agentName, let agent = agents[agentName] { list.append("ttm:agent=\"\(agent)\"") }
+            if let language {
+                var escaped: [UInt8] = []
+                TTMLWriter.appendEscaped(language, to: &escaped)
+                list.append("xml:lang=\"" + String(decoding: escaped, as: UTF8.self) + "\"")
+            }
+            if let color { list.append("tts:color=\"\(color)\"") }
+            if lineThrough { list.append("tts:textDecoration=\"lineThrough\"") }
+            if italic { list.append("tts:fontStyle=\"italic\"") }
+            if bold { list.append("tts:fontWeight=\"bold\"") }
+            if underline { list.append("tts:textDecoration=\"underline\"") }
+            return list
+        }
     }
 
     /// `tts:color` for a WebVTT colour class (a default class, or `color-rrggbb`).

@@ -43,7 +43,7 @@ import Testing
             let plainUTF8 =
                 !bytes.contains(0) && !bytes.starts(with: [0xEF, 0xBB, 0xBF])
                 && bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil
-            for parts in [2, 3] where plainUTF8 && format != .scc {
+            for parts in [2, 3] where plainUTF8 && (format == .srt || format == .webvtt) {
                 let inParts = bytes.withUnsafeBufferPointer { buffer in
                     format == .srt
                         ? SRTReader.parseInParts(ByteText(bytes: buffer, collapsesCarriageReturnRuns: true), parts: parts)?.0

@@ -119,6 +119,38 @@ import Testing
         #expect(strict.status == 0 && strict.stdout.hasPrefix("Scenarist_SCC V1.0\n"))
     }
 
+    /// TTML through convert, cues, lint, transcript and check (a `.ttml` sidecar is the media's captions).
+    @Test func ttmlThroughTheCaptionCommands() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ttml = directory.appendingPathComponent("speech.ttml").path
+        let converted = try Medialint.run(["convert", "Media/speech.vtt", ttml])
+        #expect(converted.status == 0 && converted.stderr.isEmpty)
+        let written = try String(contentsOfFile: ttml, encoding: .utf8)
+        #expect(written.contains("<p begin=\"00:00:00.500\" end=\"00:00:02.824\" region=\"bottom\">Welcome to the media accessibility demo.</p>"))
+        let cues = try Medialint.run(["cues", ttml, "--strict"])
+        #expect(cues.status == 0 && cues.stderr.isEmpty)
+        #expect(cues.stdout.hasPrefix("4 cues · ttml · utf-8\n1  00:00:00.500 → 00:00:02.824  Welcome to the media accessibility demo.\n"))
+        let back = directory.appendingPathComponent("back.vtt").path
+        #expect(try Medialint.run(["convert", ttml, back]).status == 0)
+        #expect(try String(contentsOfFile: back, encoding: .utf8) == String(contentsOfFile: "Media/speech.vtt", encoding: .utf8))
+        let transcript = try Medialint.run(["transcript", ttml])
+        #expect(transcript.status == 0 && transcript.stdout.contains("Welcome to the media accessibility demo."))
+        let lint = try Medialint.run(["lint", ttml])
+        #expect(!lint.stdout.contains("lint.encoding") && !lint.stdout.contains("lint.syntax"))
+        // Not TTML: refused with the reason.
+        let html = directory.appendingPathComponent("page.ttml").path
+        try Data("<?xml version=\"1.0\"?><html/>".utf8).write(to: URL(fileURLWithPath: html))
+        let refused = try Medialint.run(["cues", html])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "medialint: error: \(html): not a TTML document: the root element is `html`, not `tt` in the TTML namespace\n")
+        // Beside its media, the TTML file is the media's captions.
+        try FileManager.default.copyItem(atPath: "Media/speech.mp4", toPath: directory.appendingPathComponent("speech.mp4").path)
+        try FileManager.default.removeItem(atPath: back)
+        let check = try Medialint.run(["check", directory.appendingPathComponent("speech.mp4").path, "--no-store", "--format", "json"])
+        #expect(check.stdout.contains("speech.ttml") && !check.stdout.contains("captions.missing"))
+    }
+
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {
         let same = try Medialint.run(["convert", "Media/speech.srt", "Media/speech.srt"])
         #expect(same.status == 2)
