@@ -25,7 +25,7 @@ public enum CaptionFile {
         case .webvtt: return try WebVTTReader(mode: mode).read(buffer: buffer, encoding: encoding, mapping: file)
         case .srt: return try SRTReader().read(buffer: buffer, encoding: encoding, mapping: file)
         case .scc: return try SCCReader().read(buffer: UnsafeRawBufferPointer(buffer)).document
-        case .ttml: return try TTMLReader(mode: mode).read(buffer: UnsafeRawBufferPointer(buffer))
+        case .ttml: return try TTMLReader(mode: mode).read(buffer: UnsafeRawBufferPointer(buffer), mapping: file)
         }
     }
 

@@ -27,12 +27,12 @@ public struct TTMLReader: Sendable {
         return try result.get()
     }
 
-    func read(buffer: UnsafeRawBufferPointer) throws(CaptionError) -> CaptionDocument {
+    /// Reads a TTML document in `buffer`; with `mapping`, the pages read are given back as the parser goes.
+    func read(buffer: UnsafeRawBufferPointer, mapping: MappedFile? = nil) throws(CaptionError) -> CaptionDocument {
         let reading = TTMLParsing(strict: mode == .strict)
         reading.checkEncoding(buffer)
-        // A stream, not one chunk: libxml2 refuses a single chunk over 10 MB.
-        let data = buffer.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: buffer.count, deallocator: .none) } ?? Data()
-        let parser = XMLParser(stream: InputStream(data: data))
+        // A stream, not one chunk: libxml2 refuses a single chunk over 10 MB, and memory holds a chunk, not the file.
+        let parser = XMLParser(stream: BufferInputStream(buffer, mapping: mapping))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false
@@ -47,6 +47,38 @@ public struct TTMLReader: Sendable {
         }
         guard reading.sawRoot else { throw CaptionError(rule: "ttml.root", message: "not a TTML document: no `tt` element in the TTML namespace") }
         return reading.finish()
+    }
+}
+
+/// The XML parser's input: a buffer read front to back in chunks, the pages of a mapped file given back as they are
+/// passed.
+private final class BufferInputStream: InputStream {
+    private let buffer: UnsafeRawBufferPointer
+    private let mapping: MappedFile?
+    private var offset = 0
+    private var released = 0
+
+    init(_ buffer: UnsafeRawBufferPointer, mapping: MappedFile?) {
+        self.buffer = buffer
+        self.mapping = mapping
+        super.init(data: Data())
+    }
+
+    override func open() {}
+    override func close() {}
+    override var hasBytesAvailable: Bool { offset < buffer.count }
+    override var streamStatus: Stream.Status { offset < buffer.count ? .open : .atEnd }
+
+    override func read(_ target: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+        let count = min(length, buffer.count - offset)
+        guard count > 0, let base = buffer.baseAddress else { return 0 }
+        UnsafeMutableRawPointer(target).copyMemory(from: base + offset, byteCount: count)
+        offset += count
+        if let mapping, offset - released >= MappedFile.releaseStep {
+            mapping.release(released..<offset)
+            released = offset
+        }
+        return count
     }
 }
 
@@ -149,6 +181,10 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
     private var latestTime: Int64 = 0
     private var customColors: [String: String] = [:]
     private var usedPixels = false
+    /// Whether some cue's text is struck through (its STYLE rule is added).
+    private var usesStrike = false
+    /// Namespace kinds by URI (looked up for every attribute).
+    private var kinds: [String: TTMLNamespace.Kind] = [:]
     private var prefixes: [String: [String]] = ["xml": [TTMLNamespace.xml]]
     /// The document's language (`xml:lang` on `tt`): text in it needs no `<lang>`.
     private var rootLanguage = ""
@@ -257,7 +293,9 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
             let prefix = String(name[..<colon])
             let local = String(name[name.index(after: colon)...])
             guard prefix != "xmlns", let uri = prefixes[prefix]?.last else { continue }
-            switch TTMLNamespace.kind(of: uri) {
+            let kind = kinds[uri] ?? TTMLNamespace.kind(of: uri)
+            kinds[uri] = kind
+            switch kind {
             case .styling: sorted.styling[local] = value
             case .parameter: sorted.parameter[local] = value
             case .metadata: sorted.metadata[local] = value
@@ -275,7 +313,11 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
         attributes attributeDict: [String: String] = [:]
     ) {
-        let kind = namespaceURI.map(TTMLNamespace.kind(of:)) ?? .other
+        var kind = TTMLNamespace.Kind.other
+        if let namespaceURI {
+            kind = kinds[namespaceURI] ?? TTMLNamespace.kind(of: namespaceURI)
+            kinds[namespaceURI] = kind
+        }
         let attributes = sort(attributeDict)
         let parent = stack.last
         if parent == nil {
@@ -553,7 +595,9 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
                 guard (piece.begin ?? p.begin) <= start, let pieceEnd = piece.end else { return (piece.begin ?? p.begin) <= start }
                 return end.map { pieceEnd >= $0 } ?? (pieceEnd > start)
             }
-            let text = Self.cueText(active, agents: agents, regionStyle: p.region.flatMap { regions[$0]?.style }, rootLanguage: rootLanguage)
+            let regionStyle = p.region.flatMap { regions[$0]?.style }
+            let text = Self.cueText(active, agents: agents, regionStyle: regionStyle, rootLanguage: rootLanguage)
+            if !usesStrike, active.contains(where: { ($0.style.lineThrough ?? regionStyle?.lineThrough) == true }) { usesStrike = true }
             // A paragraph with nothing to show is one empty cue (lint names it); a stretch of one with nothing, none.
             let last = made == 0 && start == intervals[intervals.count - 1].0
             guard !text.isEmpty || last else { continue }
@@ -572,25 +616,25 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
     /// rules ask (each line trimmed), then tags opened and closed as the look changes (voice, language, colour,
     /// strike-through, italic, bold, underline, outermost first).
     private static func cueText(_ pieces: [Piece], agents: [String: String], regionStyle: TTMLTextStyle?, rootLanguage: String) -> String {
-        // Runs of text with the same tags; a line break goes with the tags the text before and after it share (one
-        // break for several: WebVTT cue text has no empty lines).
-        var runs: [(text: String, tags: [String])] = []
+        // Runs of text (UTF-8) with the same tags; a line break goes with the tags the text before and after it share
+        // (one break for several: WebVTT cue text has no empty lines).
+        var runs: [(text: [UInt8], tags: [String])] = []
         var pendingSpace: [String]? = nil
         var pendingBreak = false
         var atLineStart = true
-        func emit(_ text: String, _ tags: [String]) {
+        func emit(_ text: ArraySlice<UInt8>, _ tags: [String]) {
             guard !text.isEmpty else { return }
             if pendingBreak, let last = runs.last {
-                pendingBreak = false
                 var shared = 0
                 while shared < last.tags.count, shared < tags.count, last.tags[shared] == tags[shared] { shared += 1 }
-                emit("\n", Array(tags[..<shared]))
+                pendingBreak = false
+                emit([0x0A], Array(tags[..<shared]))
             }
             pendingBreak = false
             if let last = runs.last, last.tags == tags {
                 runs[runs.count - 1].text += text
             } else {
-                runs.append((text, tags))
+                runs.append((Array(text), tags))
             }
         }
         func lineBreak() {
@@ -604,58 +648,72 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
                 continue
             }
             let tags = Self.tags(of: piece, agents: agents, regionStyle: regionStyle, rootLanguage: rootLanguage)
-            var visible = ""
-            for character in piece.text {
-                let space = character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\r\n"
+            var bytes = Array(piece.text.utf8)
+            var visibleStart = 0  // the start of visible bytes not yet emitted
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                let isNewline = byte == 0x0A || byte == 0x0D
                 if piece.preserve {
-                    if character == "\n" || character == "\r" || character == "\r\n" {
-                        emit(visible, tags)
-                        visible = ""
+                    if isNewline {
+                        emit(bytes[visibleStart..<index], tags)
+                        if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
                         lineBreak()
+                        visibleStart = index + 1
                     } else {
-                        visible.append(character)
                         atLineStart = false
                     }
+                    index += 1
                     continue
                 }
-                if space {
-                    if !atLineStart, pendingSpace == nil {
-                        emit(visible, tags)
-                        visible = ""
-                        pendingSpace = tags
-                    }
+                if byte == 0x20 || byte == 0x09 || isNewline {
+                    emit(bytes[visibleStart..<index], tags)
+                    if !atLineStart, pendingSpace == nil { pendingSpace = tags }
+                    index += 1
+                    visibleStart = index
                     continue
                 }
                 if let spaceTags = pendingSpace {
-                    emit(" ", spaceTags)
                     pendingSpace = nil
+                    emit([0x20], spaceTags)
                 }
-                visible.append(character)
                 atLineStart = false
+                index += 1
             }
-            if !visible.isEmpty { emit(visible, tags) }
+            emit(bytes[visibleStart..<index], tags)
+            bytes.removeAll()
         }
-        var text = ""
+        var text: [UInt8] = []
+        text.reserveCapacity(runs.reduce(0) { $0 + $1.text.count + 16 })
         var open: [String] = []
-        for run in runs where !run.text.isEmpty {
+        for run in runs {
             var shared = 0
             while shared < open.count, shared < run.tags.count, open[shared] == run.tags[shared] { shared += 1 }
-            while open.count > shared { text += "</" + open.removeLast().prefix { $0 != " " && $0 != "." } + ">" }
+            while open.count > shared { appendEndTag(open.removeLast(), to: &text) }
             for tag in run.tags[shared...] {
-                text += "<" + tag + ">"
+                text.append(UInt8(ascii: "<"))
+                text += tag.utf8
+                text.append(UInt8(ascii: ">"))
                 open.append(tag)
             }
-            for character in run.text {
-                switch character {
-                case "&": text += "&amp;"
-                case "<": text += "&lt;"
-                case ">": text += "&gt;"
-                default: text.append(character)
+            for byte in run.text {
+                switch byte {
+                case UInt8(ascii: "&"): text += "&amp;".utf8
+                case UInt8(ascii: "<"): text += "&lt;".utf8
+                case UInt8(ascii: ">"): text += "&gt;".utf8
+                default: text.append(byte)
                 }
             }
         }
-        while let tag = open.popLast() { text += "</" + tag.prefix { $0 != " " && $0 != "." } + ">" }
-        return text
+        while let tag = open.popLast() { appendEndTag(tag, to: &text) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `</i>` for `i`, `</c>` for `c.yellow`, `</v>` for `v Name`.
+    private static func appendEndTag(_ tag: String, to text: inout [UInt8]) {
+        text += "</".utf8
+        text += tag.utf8.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: ".") }
+        text.append(UInt8(ascii: ">"))
     }
 
     /// The WebVTT tags a piece of text is shown with, outermost first.
@@ -816,7 +874,7 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
             let css = customColors.sorted { $0.key < $1.key }.map { "::cue(.\($0.key)) { color: \($0.value); }" }
             headerBlocks.append(.style(css.joined(separator: "\n")))
         }
-        if cues.contains(where: { $0.text.contains("<c.\(CaptionConverter.strikeClass)>") }) {
+        if usesStrike {
             headerBlocks.append(.style("::cue(.\(CaptionConverter.strikeClass)) { text-decoration: line-through; }"))
         }
         CaptionDiagnostic.cap(&diagnostics)

@@ -5,7 +5,7 @@ import MediaIO
 // Each benchmark prints our time, the reference's time, their ratio and the target from its issue.
 //
 //   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, flash, captions, sync, quality, library,
-//                                     convert, shapes, reports, hostile, scale, programmes)
+//                                     convert, shapes, reports, hostile, scale, programmes, formats)
 //   MediaLintBench decode-luma FILE   decode FILE's video to luma planes (a worker the benchmarks time)
 //   MediaLintBench parse-captions F   parse a caption file 3 times, print the best seconds and cues (a worker)
 //   MediaLintBench parse-captions-once F   the same, once (for its peak memory)
@@ -42,7 +42,7 @@ do {
             seed: arguments.count > 3 ? UInt64(arguments[3]) ?? 17 : 17)
     case "speech-features" where arguments.count == 3:
         try Workers.speechFeatures(of: arguments[1], to: arguments[2])
-    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale", "programmes":
+    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale", "programmes", "formats":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:
