@@ -31,12 +31,13 @@ public struct CaptionSource: Sendable {
     public var label: String {
         switch origin {
         case .file(let path): path
-        case .track(let track): "track \(track.index)"
+        case .track(let track): track.kind == .video ? "track \(track.index) (CEA-608)" : "track \(track.index)"
         }
     }
 
     /// Every caption source of the media at `path` (described by `media`): its sidecar files, sorted (or the caption
-    /// `files` named for it instead), then its embedded text tracks. `readFile` reads a caption file.
+    /// `files` named for it instead), then its embedded text tracks (CEA-608 tracks included) and the 608 captions its
+    /// video carries. `readFile` reads a caption file.
     public static func all(
         for path: String, media: MediaInfo, files: [String]? = nil,
         readFile: (String) throws -> CaptionDocument = { path throws in try CaptionFile.read(path) }
@@ -49,7 +50,7 @@ public struct CaptionSource: Sendable {
                 return CaptionSource(origin: .file(file), problem: message.hasPrefix(file) ? message : "\(file): \(message)")
             }
         }
-        for track in media.textSubtitleTracks {
+        for track in media.textSubtitleTracks + media.closedCaptionVideoTracks {
             do {
                 sources.append(CaptionSource(origin: .track(track), document: try EmbeddedCaptions.read(path: path, streamIndex: track.index)))
             } catch {

@@ -18,7 +18,8 @@ public struct CaptionsCheck: Sendable {
             source.problem.map { Rule.captionsParse.finding(severity: .error, message: $0) }
         }
         let hasCaptions = sources.contains { $0.document != nil }
-        let captionTracks = info.textSubtitleTracks + info.streams(of: .subtitle).filter { $0.subtitle?.isText != true }
+        let captionTracks =
+            info.textSubtitleTracks + info.streams(of: .subtitle).filter { $0.subtitle?.isText != true } + info.closedCaptionVideoTracks
         let descriptions = info.streams(of: .audio).filter { $0.dispositions.contains("visual_impaired") || $0.dispositions.contains("descriptions") }
         let transcripts = Self.transcripts(for: path)
         let inventory = CaptionsMetrics(
@@ -26,7 +27,7 @@ public struct CaptionsCheck: Sendable {
             captionTracks: captionTracks.map { track in
                 CaptionsMetrics.Track(
                     index: track.index, language: track.language, hearingImpaired: track.dispositions.contains("hearing_impaired"),
-                    text: track.subtitle?.isText == true)
+                    text: track.subtitle?.isText == true || track.kind == .video)
             },
             audioDescriptionTracks: descriptions.map(\.index), transcripts: transcripts, speechSeconds: speech?.timeline.totalSpeech)
         if let speechError {
@@ -66,7 +67,7 @@ extension MediaInfo {
 
 /// Whether media that needs captions has them (WCAG 1.2.2, KWCAG 1.2).
 public enum CaptionPresence {
-    static let nowhere = "no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …) and no text subtitle track"
+    static let nowhere = "no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …), no text subtitle track and no CEA-608 captions"
 
     /// `captions.missing` at error severity: media with `speechSeconds` of speech and no caption source.
     public static func missingCaptions(speechSeconds: Double) -> Finding {

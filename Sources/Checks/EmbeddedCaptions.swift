@@ -5,9 +5,54 @@ import MediaIO
 /// and markup kept), the others SRT (SubRip markup kept; ASS override blocks mapped to `<i>`, `<b>`, `<u>` or
 /// dropped, `\N` made a line break). Cues without an end last until the next cue, at most 5 s.
 public enum EmbeddedCaptions {
-    /// Reads track `streamIndex` (nil: the first text subtitle track) of the media at `path`.
+    /// Reads track `streamIndex` (nil: the first text subtitle track) of the media at `path`. A CEA-608 track
+    /// (`eia_608`, QuickTime `c608`) or a video stream carrying 608 data is decoded by `CEA608Decoder` (cue text in
+    /// WebVTT's syntax).
     public static func read(path: String, streamIndex: Int?) throws(MediaError) -> CaptionDocument {
-        document(from: try SubtitleTrackReader.cues(path: path, streamIndex: streamIndex))
+        if let streamIndex, let info = try? MediaProbe.probe(path, scan: .never),
+            let stream = info.streams.first(where: { $0.index == streamIndex }), stream.codec == "eia_608" || stream.kind == .video
+        {
+            let (carriage, chunks) = try ClosedCaptionReader.read(path: path, streamIndex: streamIndex)
+            return closedCaptions(chunks, carriage: carriage, mediaEnd: info.duration)
+        }
+        return document(from: try SubtitleTrackReader.cues(path: path, streamIndex: streamIndex))
+    }
+
+    /// 608 data decoded to cues: CC1, or the first channel with captions when CC1 has none (the others that have
+    /// some are named in an info diagnostic). A track's pairs are sent a frame apart from their packet's time (as an
+    /// SCC line's are); a video frame's pairs take effect at the frame's time. What is on screen when the data ends
+    /// stays to `mediaEnd` (the media's duration), if that is later.
+    public static func closedCaptions(_ chunks: [ClosedCaptionChunk], carriage: ClosedCaptionCarriage, mediaEnd: Double? = nil) -> CaptionDocument {
+        var decoders = CEA608Decoder.Channel.allCases.map { CEA608Decoder(channel: $0) }
+        let frame = SMPTETimecode(frame: 1, dropFrame: false).seconds
+        var next = [-Double.infinity, -Double.infinity]  // per field: when its next pair can be sent
+        var end = 0.0
+        for chunk in chunks {
+            var index = 0
+            while index + 2 < chunk.triplets.count {
+                let header = chunk.triplets[index], first = chunk.triplets[index + 1], second = chunk.triplets[index + 2]
+                index += 3
+                let type = Int(header & 0x03)
+                guard header & 0x04 != 0, type < 2 else { continue }  // not valid, or 708 data
+                var time = chunk.time
+                if carriage == .track {
+                    time = max(chunk.time, next[type])
+                    next[type] = time + frame
+                }
+                end = max(end, time + frame)
+                for k in decoders.indices { decoders[k].feed(first, second, time: time, field: type + 1) }
+            }
+        }
+        for k in decoders.indices { decoders[k].finish(at: max(end, mediaEnd ?? 0)) }
+        let withCaptions = decoders.filter { !$0.cues.isEmpty }.map(\.channel)
+        let chosen = withCaptions.first ?? .cc1
+        let decoder = decoders[chosen.rawValue - 1]
+        var diagnostics = decoder.diagnostics
+        if withCaptions.count > 1 {
+            let others = withCaptions.dropFirst().map(\.description).joined(separator: ", ")
+            diagnostics.append(CaptionDiagnostic(line: 0, rule: "cea608.channel", severity: .info, message: "read \(chosen); \(others) also has captions"))
+        }
+        return CaptionDocument(format: .webvtt, cues: decoder.cues, diagnostics: diagnostics)
     }
 
     /// The cues as a document, written out and read back by the caption readers so that settings and markup

@@ -94,7 +94,7 @@ extension Rule {
 
     public static let captionsMissing = Rule(
         "captions.missing", title: "media with speech and no captions",
-        description: "Video whose audio has speech, with no caption file next to it and no text subtitle track.",
+        description: "Video whose audio has speech, with no caption file next to it, no text subtitle track and no CEA-608 captions.",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
     public static let captionsParse = Rule(
         "captions.parse", title: "captions that cannot be read",

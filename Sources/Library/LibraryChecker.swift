@@ -105,7 +105,7 @@ public struct LibraryChecker: Sendable {
         let start = clock.now
         let info: MediaInfo
         do {
-            info = try MediaProbe.probe(path)
+            info = try MediaProbe.probe(path, closedCaptions: true)
         } catch {
             return [CheckResult.unreadable(file: path, check: .media, reason: error.reason)]
         }

@@ -23,6 +23,8 @@ public struct MediaInfo: Sendable, Codable, Equatable {
     public func streams(of kind: StreamKind) -> [StreamInfo] { streams.filter { $0.kind == kind } }
     /// The embedded subtitle tracks whose cues are text (subrip, webvtt, mov_text, ass …).
     public var textSubtitleTracks: [StreamInfo] { streams.filter { $0.subtitle?.isText == true } }
+    /// Video streams whose frames carry CEA-608 captions (when the probe looked: `closedCaptions`).
+    public var closedCaptionVideoTracks: [StreamInfo] { streams.filter { $0.video?.closedCaptions == true } }
 }
 
 /// The kind of data a stream carries.
@@ -92,6 +94,9 @@ public struct VideoStreamInfo: Sendable, Codable, Equatable {
     public var rotation: Double?
     /// Sample aspect ratio as `num:den`, when set.
     public var sampleAspectRatio: String?
+    /// Whether the frames carry CEA-608 captions (A/53 data in H.264/HEVC SEI or MPEG-2 user data, as FFmpeg's
+    /// "Closed Captions"); nil when not looked for.
+    public var closedCaptions: Bool?
 }
 
 /// Sound properties of an audio stream.

@@ -17,7 +17,8 @@ public enum MediaProbe {
     /// Durations and frame counts come from the container when it states them, else from the packets.
     /// A file whose sample index points past its end, or whose packets cannot all be read during a scan,
     /// is reported as truncated (`MediaError.Kind.corrupt`).
-    public static func probe(_ path: String, scan: PacketScan = .whenNeeded) throws(MediaError) -> MediaInfo {
+    /// `closedCaptions`: also look for CEA-608 data in the first second of each video stream (it decodes that second).
+    public static func probe(_ path: String, scan: PacketScan = .whenNeeded, closedCaptions: Bool = false) throws(MediaError) -> MediaInfo {
         let input = try InputContainer(path: path)
         let format = input.context.pointee
         var streams = input.streams.map { describe($0) }
@@ -36,6 +37,15 @@ public enum MediaProbe {
                     streams[i].frameCount = stats.count
                     streams[i].frameCountSource = .packets
                 }
+            }
+        }
+
+        // 608 captions in the video's own frames (A/53 data): looked for in the first second of each H.264, HEVC or
+        // MPEG-2 video stream (broadcast video sends a pair with every frame, padding when no caption changes).
+        if closedCaptions {
+            for i in streams.indices where streams[i].video != nil && !streams[i].dispositions.contains("attached_pic") {
+                let index = streams[i].index
+                streams[i].video?.closedCaptions = ClosedCaptionReader.videoCarriesCaptions(path: path, streamIndex: index)
             }
         }
 

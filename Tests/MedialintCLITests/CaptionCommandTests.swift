@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `medialint cues`, `convert` and `shift`, run as a user would.
 @Suite struct CaptionCommandTests {
@@ -149,6 +150,27 @@ import Testing
         try FileManager.default.removeItem(atPath: back)
         let check = try Medialint.run(["check", directory.appendingPathComponent("speech.mp4").path, "--no-store", "--format", "json"])
         #expect(check.stdout.contains("speech.ttml") && !check.stdout.contains("captions.missing"))
+    }
+
+    /// 608 captions inside media: a QuickTime c608 track (muxed by the ffmpeg CLI from SCC the SCC writer wrote) is
+    /// listed by probe, read by cues/transcript with --track, and is the media's captions for check (synced with its
+    /// speech, no captions.missing).
+    @Test func closedCaptionTrackThroughTheCommands() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scc = directory.appendingPathComponent("speech.scc").path, mov = directory.appendingPathComponent("speech.mov").path
+        #expect(try Medialint.run(["convert", "Media/speech.vtt", scc]).status == 0)
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-i", scc, "-map", "0", "-map", "1", "-c", "copy", mov])
+        let probe = try Medialint.run(["probe", mov])
+        #expect(probe.stdout.contains("#2 subtitle eia_608"), "\(probe.stdout)")
+        let cues = try Medialint.run(["cues", mov, "--track", "2"])
+        #expect(cues.status == 0)
+        #expect(cues.stdout.hasPrefix("4 cues · webvtt · utf-8\n1  00:00:01.068 → 00:00:02.828  Welcome to the media ⏎ accessibility demo.\n"))
+        let transcript = try Medialint.run(["transcript", mov, "--track", "2"])
+        #expect(transcript.stdout.contains("Welcome to the media accessibility demo. Captions should appear when the words are spoken."))
+        let check = try Medialint.run(["check", mov, "--no-store", "--format", "json"])
+        #expect(!check.stdout.contains("captions.missing"), "\(check.stdout)")
+        #expect(check.stdout.contains("\"track 2\""), "\(check.stdout)")
     }
 
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {

@@ -264,7 +264,8 @@ import Testing
         #expect(missing.status == 1)
         #expect(
             missing.stdout.contains(
-                "FAIL  captions\n  ✗ no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …) and no text subtitle track, but the audio has"))
+                "FAIL  captions\n  ✗ no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …), no text subtitle track and no CEA-608 captions, but the audio has"
+            ))
         #expect(missing.stdout.contains("[captions.missing]"))
 
         // A sidecar with a language tag is found.

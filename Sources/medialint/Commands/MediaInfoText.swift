@@ -31,6 +31,7 @@ struct MediaInfoText {
             if !color.isEmpty { parts.append(color.joined(separator: "/")) }
             if video.color.isHDR { parts.append("HDR") }
             if let rotation = video.rotation, rotation != 0 { parts.append("rotated \(number(rotation))°") }
+            if video.closedCaptions == true { parts.append("closed captions (CEA-608)") }
         }
         if let audio = stream.audio {
             parts.append("\(audio.sampleRate) Hz")

@@ -43,7 +43,7 @@ struct ProbeCommand: ParsableCommand {
     func run() throws {
         playlists.apply(to: [media])
         try output.refuse(inputs: [media])
-        let info = try FailureDocument.guarding(media, json: format == .json, to: output) { try MediaProbe.probe(media, scan: scan) }
+        let info = try FailureDocument.guarding(media, json: format == .json, to: output) { try MediaProbe.probe(media, scan: scan, closedCaptions: true) }
         switch format {
         case .text:
             try output.emit(MediaInfoText(style: output.textStyle).render(info))

@@ -121,7 +121,7 @@ struct SyncCommand: ParsableCommand {
         let speech: MediaSpeech?
         let sources: [CaptionSource]
         do {
-            info = try MediaProbe.probe(media)
+            info = try MediaProbe.probe(media, closedCaptions: true)
             sources = try captionSources(info)
             if fixing {
                 let option = fix == nil ? "--in-place" : "--fix"
