@@ -12,6 +12,11 @@ public enum EmbeddedCaptions {
         if let streamIndex, let info = try? MediaProbe.probe(path, scan: .never),
             let stream = info.streams.first(where: { $0.index == streamIndex }), stream.codec == "eia_608" || stream.kind == .video
         {
+            if stream.kind == .video, !ClosedCaptionReader.videoCarriesCaptions(path: path, streamIndex: streamIndex) {
+                throw MediaError(
+                    .noSuchStream, path: path,
+                    reason: "stream #\(streamIndex) is video without CEA-608 captions in its first second; give a subtitle track")
+            }
             let (carriage, chunks) = try ClosedCaptionReader.read(path: path, streamIndex: streamIndex)
             return closedCaptions(chunks, carriage: carriage, mediaEnd: info.duration)
         }

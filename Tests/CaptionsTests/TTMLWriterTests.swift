@@ -132,3 +132,37 @@ import Testing
         #expect(ttml.cues[0].settings.line == 10 && ttml.cues[0].settings.lineAlign == .start)
     }
 }
+
+/// Every pair of formats through the one cue model: the same words and times (to the frame for SCC), and the losses
+/// named.
+@Suite struct FormatPairTests {
+    static let source = [
+        Cue(start: CaptionTime(milliseconds: 1001), end: CaptionTime(milliseconds: 2002), text: "<i>Hello</i> there,\n<c.yellow>friend</c>."),
+        Cue(start: CaptionTime(milliseconds: 3003), end: CaptionTime(milliseconds: 5005), text: "<v Ann>Second</v> cue &amp; more"),
+    ]
+
+    @Test(arguments: CaptionFormat.allCases)
+    func fromEachFormatToEveryOther(source format: CaptionFormat) throws {
+        let start = CaptionDocument(format: .webvtt, cues: Self.source)
+        let sourceDocument = try CaptionFile.read(CaptionFile.encode(start, as: format).bytes, format: format)
+        for target in CaptionFormat.allCases {
+            let (bytes, diagnostics) = CaptionFile.encode(sourceDocument, as: target)
+            let converted = try CaptionFile.read(bytes, format: target)
+            let context = "\(format) → \(target)"
+            #expect(converted.cues.count == 2, "\(context)")
+            // The letters (SCC shows a space where a colour changes inside a word; SRT writes a voice as `Ann: `).
+            func letters(_ cue: Cue, _ markup: CaptionFormat) -> String {
+                cue.plainText(in: markup).replacingOccurrences(of: "Ann: ", with: "").filter { !$0.isWhitespace }
+            }
+            #expect(converted.cues.map { letters($0, target.markup) } == sourceDocument.cues.map { letters($0, format.markup) }, "\(context)")
+            for (a, b) in zip(converted.cues, sourceDocument.cues) {
+                #expect(abs(a.start.milliseconds - b.start.milliseconds) <= (target == .scc || format == .scc ? 34 : 0), "\(context)")
+            }
+            // What the target cannot hold is said: SCC has no voices, nor colours inside a word.
+            if target == .scc, format == .webvtt || format == .ttml {
+                #expect(diagnostics.contains { $0.message.contains("speaker names") }, "\(context)")
+                #expect(diagnostics.contains { $0.message.contains("style changes inside a word") }, "\(context)")
+            }
+        }
+    }
+}

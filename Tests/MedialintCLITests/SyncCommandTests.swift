@@ -330,5 +330,6 @@ import Testing
         )
         let notText = try Medialint.run(["cues", "Media/embedded-subtitles.mkv", "--track", "0"])
         #expect(notText.status == 2)
+        #expect(notText.stderr.contains("stream #0 is video without CEA-608 captions in its first second"), "\(notText.stderr)")
     }
 }
