@@ -30,7 +30,14 @@ public struct TTMLReader: Sendable {
     /// Reads a TTML document in `buffer`; with `mapping`, the pages read are given back as the parser goes.
     func read(buffer: UnsafeRawBufferPointer, mapping: MappedFile? = nil) throws(CaptionError) -> CaptionDocument {
         let reading = TTMLParsing(strict: mode == .strict)
-        reading.checkEncoding(buffer)
+        let declared = reading.checkEncoding(buffer)
+        // Bytes that are not UTF-8 in a UTF-8 document are a fatal error in XML (and Foundation's parser traps on
+        // some of them in element names): refused before parsing, with their line. Documents in other encodings are
+        // converted to UTF-8 by the parser itself.
+        if declared == "utf-8", let offset = Self.firstInvalidUTF8(buffer) {
+            let line = buffer.prefix(offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            throw CaptionError(rule: "ttml.xml", message: "not well-formed XML: bytes that are not UTF-8 at line \(line) (byte \(offset))")
+        }
         // A stream, not one chunk: libxml2 refuses a single chunk over 10 MB, and memory holds a chunk, not the file.
         let parser = XMLParser(stream: BufferInputStream(buffer, mapping: mapping))
         parser.shouldProcessNamespaces = true
@@ -79,6 +86,39 @@ private final class BufferInputStream: InputStream {
             released = offset
         }
         return count
+    }
+}
+
+extension TTMLReader {
+    /// The offset of the first byte sequence that is not UTF-8, if any.
+    static func firstInvalidUTF8(_ buffer: UnsafeRawBufferPointer) -> Int? {
+        var index = 0
+        let count = buffer.count
+        while index < count {
+            let byte = buffer[index]
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var minimum: UInt32
+            var scalar: UInt32
+            switch byte {
+            case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(byte & 0x1F))
+            case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(byte & 0x0F))
+            case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(byte & 0x07))
+            default: return index
+            }
+            guard index + length <= count else { return index }
+            for k in 1..<length {
+                let next = buffer[index + k]
+                guard next & 0xC0 == 0x80 else { return index }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return index }
+            index += length
+        }
+        return nil
     }
 }
 
@@ -250,17 +290,23 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
         note(parser, "ttml.profile", .error, "IMSC 1.1 Text Profile: \(message)")
     }
 
-    func checkEncoding(_ buffer: UnsafeRawBufferPointer) {
+    /// The document's encoding as its byte order mark or XML declaration says (`utf-8` when neither does); strict
+    /// mode reports any other (IMSC requires UTF-8).
+    func checkEncoding(_ buffer: UnsafeRawBufferPointer) -> String {
         let head = Array(buffer.prefix(200))
-        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0x3C, 0x00]) || head.starts(with: [0x00, 0x3C]) {
             violation(nil, "the document is UTF-16; IMSC requires UTF-8")
-            return
+            return "utf-16"
         }
-        let declaration = String(decoding: head, as: UTF8.self)
-        if declaration.hasPrefix("<?xml"), let range = declaration.range(of: "encoding=") {
-            let value = declaration[range.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }.lowercased()
-            if value != "utf-8" && value != "utf8" { violation(nil, "the document declares encoding `\(value)`; IMSC requires UTF-8") }
-        }
+        let declaration = String(decoding: head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head, as: UTF8.self)
+        guard declaration.hasPrefix("<?xml"), let close = declaration.range(of: "?>"),
+            let range = declaration[..<close.lowerBound].range(of: "encoding")
+        else { return "utf-8" }
+        let value = declaration[range.upperBound..<close.lowerBound].drop { $0 == " " || $0 == "=" }.dropFirst().prefix { $0 != "\"" && $0 != "'" }
+            .lowercased()
+        if value == "utf-8" || value == "utf8" { return "utf-8" }
+        violation(nil, "the document declares encoding `\(value)`; IMSC requires UTF-8")
+        return value
     }
 
     // MARK: Namespaces

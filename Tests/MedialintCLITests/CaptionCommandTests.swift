@@ -168,6 +168,11 @@ import TestSupport
         #expect(cues.stdout.hasPrefix("4 cues · webvtt · utf-8\n1  00:00:01.068 → 00:00:02.828  Welcome to the media ⏎ accessibility demo.\n"))
         let transcript = try Medialint.run(["transcript", mov, "--track", "2"])
         #expect(transcript.stdout.contains("Welcome to the media accessibility demo. Captions should appear when the words are spoken."))
+        let lint = try Medialint.run(["lint", mov, "--track", "2", "--format", "json"])
+        #expect(lint.status == 0 && lint.stdout.contains("\"lint.line-length\"") == false, "\(lint.stdout)")
+        let srt = directory.appendingPathComponent("extracted.srt").path
+        #expect(try Medialint.run(["convert", mov, srt, "--track", "2"]).status == 0)
+        #expect(try String(contentsOfFile: srt, encoding: .utf8).hasPrefix("1\n00:00:01,068 --> 00:00:02,828\nWelcome to the media\naccessibility demo.\n"))
         let check = try Medialint.run(["check", mov, "--no-store", "--format", "json"])
         #expect(!check.stdout.contains("captions.missing"), "\(check.stdout)")
         #expect(check.stdout.contains("\"track 2\""), "\(check.stdout)")
