@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Findings"]),
         .target(name: "Captions", dependencies: ["FileAccess"], exclude: ["Generators"]),
         .target(name: "FlashDetection"),
+        .target(name: "Streaming"),
         .target(name: "SyncAnalysis", dependencies: ["Captions"]),
         .target(name: "CaptionQuality", dependencies: ["Captions", "Findings"]),
         .target(name: "Transcripts", dependencies: ["Captions", "Findings"]),
@@ -80,6 +81,7 @@ let package = Package(
             ]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Checks", "Findings", "MediaIO", "TestSupport"]),
         .testTarget(name: "HouseRulesTests"),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint", "Captions", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

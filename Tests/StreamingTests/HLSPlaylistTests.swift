@@ -1,0 +1,120 @@
+import Testing
+@testable import Streaming
+
+/// HLS playlists read as RFC 8216 writes them: what the ffmpeg CLI's HLS muxer writes, and the accessibility
+/// attributes of Apple's authoring examples (CLOSED-CAPTIONS with INSTREAM-ID, CHARACTERISTICS, FORCED).
+@Suite struct HLSPlaylistTests {
+    static func parse(_ text: String) throws -> HLSPlaylist { try HLSPlaylist.parse(Array(text.utf8)) }
+
+    /// The multivariant playlist `ffmpeg -f hls -var_stream_map "v:0,a:0,s:0,sgroup:subs"` writes.
+    @Test func ffmpegMultivariantPlaylist() throws {
+        guard
+            case .multivariant(let playlist) = try Self.parse(
+                """
+                #EXTM3U
+                #EXT-X-VERSION:3
+                #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="subtitle_0",DEFAULT=YES,URI="sub_0.m3u8"
+                #EXT-X-STREAM-INF:BANDWIDTH=232734,RESOLUTION=320x180,SUBTITLES="subs"
+                stream_0.m3u8
+
+                """)
+        else { Issue.record("not read as a multivariant playlist"); return }
+        #expect(playlist.version == 3 && playlist.diagnostics.isEmpty)
+        let subtitles = try #require(playlist.renditions.first)
+        #expect(subtitles.type == .subtitles && subtitles.groupID == "subs" && subtitles.name == "subtitle_0")
+        #expect(subtitles.uri == "sub_0.m3u8" && subtitles.isDefault && !subtitles.autoselect && subtitles.language == nil)
+        let variant = try #require(playlist.variants.first)
+        #expect(variant.uri == "stream_0.m3u8" && variant.bandwidth == 232_734 && variant.subtitlesGroup == "subs")
+        #expect(variant.resolution?.width == 320 && variant.resolution?.height == 180)
+    }
+
+    @Test func accessibilityAttributes() throws {
+        guard
+            case .multivariant(let playlist) = try Self.parse(
+                """
+                #EXTM3U\r
+                #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",LANGUAGE="en",INSTREAM-ID="CC1",DEFAULT=YES,AUTOSELECT=YES\r
+                #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English (SDH)",LANGUAGE="en",AUTOSELECT=YES,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound",URI="sdh/en.m3u8"\r
+                #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Français (forcé)",LANGUAGE="fr",FORCED=YES,URI="forced/fr.m3u8"\r
+                #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English AD",LANGUAGE="en",CHARACTERISTICS="public.accessibility.describes-video",URI="ad/en.m3u8"\r
+                #EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1.64001f,mp4a.40.2",AUDIO="aud",SUBTITLES="subs",CLOSED-CAPTIONS="cc"\r
+                video/720p.m3u8\r
+                #EXT-X-STREAM-INF:BANDWIDTH=800000,CLOSED-CAPTIONS=NONE\r
+                video/360p.m3u8\r
+                """)
+        else { Issue.record("not read as a multivariant playlist"); return }
+        #expect(playlist.diagnostics.isEmpty)
+        #expect(playlist.renditions.map(\.type) == [.closedCaptions, .subtitles, .subtitles, .audio])
+        #expect(playlist.renditions[0].instreamID == "CC1" && playlist.renditions[0].uri == nil && playlist.renditions[0].autoselect)
+        #expect(
+            playlist.renditions[1].characteristics == [
+                "public.accessibility.transcribes-spoken-dialog", "public.accessibility.describes-music-and-sound",
+            ])
+        #expect(playlist.renditions[2].forced && playlist.renditions[2].name == "Français (forcé)")
+        #expect(playlist.renditions(type: .subtitles, group: "subs").map(\.language) == ["en", "fr"])
+        #expect(playlist.variants[0].codecs == ["avc1.64001f", "mp4a.40.2"] && playlist.variants[0].closedCaptionsGroup == "cc")
+        #expect(playlist.variants[1].closedCaptionsNone && playlist.variants[1].closedCaptionsGroup == nil)
+    }
+
+    @Test func mediaPlaylist() throws {
+        guard
+            case .media(let playlist) = try Self.parse(
+                """
+                #EXTM3U
+                #EXT-X-VERSION:3
+                #EXT-X-TARGETDURATION:10
+                #EXT-X-MEDIA-SEQUENCE:0
+                #EXT-X-PLAYLIST-TYPE:VOD
+                #EXTINF:10.000000,
+                stream_00.vtt
+                #EXT-X-DISCONTINUITY
+                #EXTINF:2.5,after a break
+                stream_01.vtt
+                #EXT-X-ENDLIST
+                """)
+        else { Issue.record("not read as a media playlist"); return }
+        #expect(playlist.targetDuration == 10 && playlist.playlistType == "VOD" && playlist.ended)
+        #expect(playlist.segments.map(\.uri) == ["stream_00.vtt", "stream_01.vtt"])
+        #expect(playlist.segments.map(\.start) == [0, 10] && playlist.duration == 12.5)
+        #expect(playlist.segments[1].discontinuity && playlist.segments[1].title == "after a break" && playlist.segments[1].line == 10)
+    }
+
+    @Test func malformedPlaylistsAreNotedNotFatal() throws {
+        #expect(throws: HLSError.self) { try Self.parse("WEBVTT\n\n00:00.000 --> 00:01.000\nnot a playlist\n") }
+        guard
+            case .media(let playlist) = try Self.parse(
+                """
+                #EXTM3U
+                #EXT-X-TARGETDURATION:4
+                #EXTINF:abc,
+                bad.ts
+                orphan.ts
+                #EXTINF:6.2,
+                long.ts
+                """)
+        else { Issue.record("not read as a media playlist"); return }
+        #expect(playlist.segments.map(\.uri) == ["long.ts"])
+        #expect(
+            playlist.diagnostics.map(\.description) == [
+                "line 3: #EXTINF duration `abc` is not a number; the segment is left out",
+                "line 4: a URI line (`bad.ts`) without #EXTINF before it is ignored",
+                "line 5: a URI line (`orphan.ts`) without #EXTINF before it is ignored",
+                "line 7: a segment of 6.2 s is longer than #EXT-X-TARGETDURATION (4 s)",
+            ])
+        guard
+            case .multivariant(let broken) = try Self.parse(
+                """
+                #EXTM3U
+                #EXT-X-MEDIA:TYPE=CAPTIONS,GROUP-ID="x",NAME="unclosed
+                #EXT-X-STREAM-INF:BANDWIDTH=1,BANDWIDTH=2
+                """)
+        else { Issue.record("not read as a multivariant playlist"); return }
+        #expect(
+            broken.diagnostics.map(\.description) == [
+                "line 2: attribute NAME's quoted string is not closed",
+                "line 2: #EXT-X-MEDIA TYPE `CAPTIONS` is not AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS",
+                "line 3: attribute BANDWIDTH appears twice; the first is used",
+                "line 3: #EXT-X-STREAM-INF without a URI line",
+            ])
+    }
+}
