@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Findings"]),
         .target(name: "Captions", dependencies: ["FileAccess"], exclude: ["Generators"]),
         .target(name: "FlashDetection"),
-        .target(name: "Streaming"),
+        .target(name: "Streaming", dependencies: ["Captions"]),
         .target(name: "SyncAnalysis", dependencies: ["Captions"]),
         .target(name: "CaptionQuality", dependencies: ["Captions", "Findings"]),
         .target(name: "Transcripts", dependencies: ["Captions", "Findings"]),
@@ -81,7 +81,7 @@ let package = Package(
             ]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Checks", "Findings", "MediaIO", "TestSupport"]),
         .testTarget(name: "HouseRulesTests"),
-        .testTarget(name: "StreamingTests", dependencies: ["Streaming"]),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "Captions", "MediaIO", "TestSupport"]),
         .testTarget(name: "MedialintCLITests", dependencies: ["medialint", "Captions", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )
