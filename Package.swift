@@ -41,7 +41,8 @@ let package = Package(
         .target(name: "Transcripts", dependencies: ["Captions", "Findings"]),
         .target(name: "Autoplay", dependencies: ["Captions"]),
         .target(
-            name: "Checks", dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess"],
+            name: "Checks",
+            dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess", "Streaming"],
             exclude: ["Generators"]),
         .target(
             name: "Library",

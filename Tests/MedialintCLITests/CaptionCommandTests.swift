@@ -178,6 +178,43 @@ import TestSupport
         #expect(check.stdout.contains("\"track 2\""), "\(check.stdout)")
     }
 
+    /// An HLS package (built by the ffmpeg CLI): `cues` and `convert` give its subtitle rendition as one timeline;
+    /// a rendition that leaves the package's folder is refused, never read.
+    @Test func hlsPackageSubtitlesAsOneTimeline() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-i", "Media/speech.vtt", "-map", "0:v", "-map", "0:a", "-map", "1",
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-c:s", "webvtt", "-muxdelay", "0", "-f", "hls",
+                "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_subtitle_path", directory.appendingPathComponent("sub_%v.m3u8").path,
+                "-hls_segment_filename", directory.appendingPathComponent("stream_%v_%02d.ts").path, "-master_pl_name", "master.m3u8",
+                "-var_stream_map", "v:0,a:0,s:0,sgroup:subs", directory.appendingPathComponent("stream_%v.m3u8").path,
+            ])
+        let master = directory.appendingPathComponent("master.m3u8").path
+        let cues = try Medialint.run(["cues", master])
+        #expect(cues.status == 0 && cues.stderr.isEmpty)
+        #expect(cues.stdout.hasPrefix("4 cues · webvtt · utf-8\n1  00:00:00.501 → 00:00:02.825  Welcome to the media accessibility demo.\n"), "\(cues.stdout)")
+        let srt = try Medialint.run(["convert", master, "-", "--to", "srt"])
+        #expect(srt.stdout.hasPrefix("1\n00:00:00,501 --> 00:00:02,825\nWelcome to the media accessibility demo.\n\n2\n"))
+        let missing = try Medialint.run(["cues", master, "--track", "1"])
+        #expect(missing.status == 2 && missing.stderr == "medialint: error: \(master): no subtitle rendition 1 (0: subtitle_0)\n")
+        let evil = directory.appendingPathComponent("evil.m3u8").path
+        try Data(
+            """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="x",URI="../../../etc/passwd"
+            #EXT-X-STREAM-INF:BANDWIDTH=1,SUBTITLES="s"
+            stream_0.m3u8
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: evil))
+        let refused = try Medialint.run(["cues", evil])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "medialint: error: \(evil): subtitles \"x\": ../../../etc/passwd: ../../../etc/passwd leaves the package's folder\n")
+    }
+
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {
         let same = try Medialint.run(["convert", "Media/speech.srt", "Media/speech.srt"])
         #expect(same.status == 2)

@@ -18,6 +18,7 @@ struct CaptionInputOptions: ParsableArguments {
 
     /// Reads a caption file or an embedded track, turning failures into the CLI's one-line error.
     func read(_ path: String, mode: WebVTTReader.Mode = .lenient) throws -> CaptionDocument {
+        if (path as NSString).pathExtension.lowercased() == "m3u8" { return try Self.readHLS(path, rendition: track) }
         if let track { return try EmbeddedCaptions.read(path: path, streamIndex: track) }
         if let tracks = Self.mediaTracks(path) {
             throw CLIError(
@@ -41,6 +42,25 @@ extension CaptionInputOptions {
             info.streams.contains(where: { $0.kind == .video || $0.kind == .audio })
         else { return nil }
         return info.textSubtitleTracks.map(describe).joined(separator: ", ")
+    }
+
+    /// An HLS playlist's subtitles joined into one timeline: rendition `index` (in the order the multivariant playlist
+    /// lists its subtitle renditions; nil: the first), or a subtitle playlist on its own.
+    static func readHLS(_ path: String, rendition index: Int?) throws -> CaptionDocument {
+        do {
+            let package = try HLSPackage.load(path)
+            let renditions = package.subtitleRenditions
+            if let index {
+                guard renditions.indices.contains(index) else {
+                    let listed = renditions.enumerated().map { "\($0.offset): \($0.element.name)" + ($0.element.language.map { " (\($0))" } ?? "") }
+                    throw CLIError("\(path): no subtitle rendition \(index)" + (listed.isEmpty ? " (it has none)" : " (\(listed.joined(separator: ", ")))"))
+                }
+                return try package.subtitles(renditions[index])
+            }
+            return try package.subtitles()
+        } catch let error as CaptionError {
+            throw CLIError(error.message)
+        }
     }
 
     /// "2: eng, subrip, English (SDH)".
