@@ -13,6 +13,8 @@ public struct HLSPackage: Sendable {
     public var playlist: HLSPlaylist
     /// The media playlists read, by URI as the multivariant playlist writes it.
     public var mediaPlaylists: [String: HLSMediaPlaylist] = [:]
+    /// Where each media playlist read is, relative to the package's folder.
+    var mediaPlaylistPaths: [String: String] = [:]
     /// URIs that could not be read or were refused, with why.
     public var unreadable: [String: String] = [:]
     /// The package's folder (real path): nothing outside it is read.
@@ -44,13 +46,14 @@ public struct HLSPackage: Sendable {
             let uris = multivariant.variants.map(\.uri) + multivariant.renditions.compactMap(\.uri)
             for uri in uris where package.mediaPlaylists[uri] == nil && package.unreadable[uri] == nil {
                 switch package.read(uri, inPlaylistAt: (path as NSString).lastPathComponent) {
-                case .success(let (_, data)):
+                case .success(let (relative, data)):
                     do {
                         guard case .media(let media) = try HLSPlaylist.parse(data) else {
                             package.unreadable[uri] = "a multivariant playlist where a media playlist belongs"
                             continue
                         }
                         package.mediaPlaylists[uri] = media
+                        package.mediaPlaylistPaths[uri] = relative
                     } catch {
                         package.unreadable[uri] = error.message
                     }
@@ -83,6 +86,23 @@ public struct HLSPackage: Sendable {
                 return .failure(Refusal(description: error.reason))
             }
         }
+    }
+
+    /// The real paths of the files the package is made of beyond the playlist given: its media playlists and their
+    /// segments (those inside the folder).
+    public func memberFiles() -> Set<String> {
+        var files = Set<String>()
+        for (uri, media) in mediaPlaylists {
+            guard let relative = mediaPlaylistPaths[uri] else { continue }
+            if let real = PathContainment.realPath(folder + "/" + relative) { files.insert(real) }
+            for segment in media.segments {
+                guard case .inside(let path) = HLSReference.resolve(segment.uri, inPlaylistAt: relative),
+                    let real = PathContainment.realPath(folder + "/" + path), PathContainment.isWithin(real, root: folder)
+                else { continue }
+                files.insert(real)
+            }
+        }
+        return files
     }
 
     /// The subtitle renditions (for a media playlist given on its own: none).

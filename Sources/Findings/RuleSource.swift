@@ -8,6 +8,8 @@ public enum RuleSource {
     public static let wcagAudioControl = "https://www.w3.org/WAI/WCAG22/Understanding/audio-control.html"
     public static let ituBT1702 = "https://www.itu.int/rec/R-REC-BT.1702/en"
     public static let webVTT = "https://www.w3.org/TR/webvtt1/"
+    public static let rfc8216 = "https://www.rfc-editor.org/rfc/rfc8216"
+    public static let appleHLSAuthoring = "https://developer.apple.com/documentation/http-live-streaming/hls-authoring-specification-for-apple-devices"
     public static let netflix = "https://partnerhelp.netflixstudios.com/hc/en-us/articles/217350977-English-USA-Timed-Text-Style-Guide"
     public static let bbc = "https://www.bbc.co.uk/accessibility/forproducts/guides/subtitles/"
     public static let dcmp = "https://dcmp.org/learn/captioningkey"

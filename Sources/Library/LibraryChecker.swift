@@ -95,6 +95,34 @@ public struct LibraryChecker: Sendable {
             return [CheckResult.timed { autoplay.run(page: item.path, root: item.root) }]
         case .media:
             return checkMedia(item.path)
+        case .package:
+            return checkPackage(item.path)
+        }
+    }
+
+    /// An HLS package: the `captions` result of its playlists, and the lint of each subtitle rendition's joined
+    /// timeline (named by the rendition's playlist). A subtitle playlist on its own is linted; another media playlist
+    /// on its own gets nothing.
+    func checkPackage(_ path: String) -> [CheckResult] {
+        let package: HLSPackage
+        do {
+            package = try HLSPackage.load(path)
+        } catch {
+            return [CheckResult.unreadable(file: path, check: .captions, reason: error.message, rule: .captionsParse)]
+        }
+        switch package.playlist {
+        case .media(let media):
+            guard media.segments.contains(where: { ["vtt", "webvtt"].contains(($0.uri as NSString).pathExtension.lowercased()) }) else { return [] }
+            return [CheckResult.timed { (try? package.subtitles()).map { lint.run($0, path: path) } ?? CheckResult(file: path, check: .lint, findings: []) }]
+        case .multivariant:
+            var results = [CheckResult.timed { HLSPackageCheck().run(package) }]
+            let folder = (path as NSString).deletingLastPathComponent
+            for rendition in package.subtitleRenditions {
+                guard let uri = rendition.uri, package.mediaPlaylists[uri] != nil, let document = try? package.subtitles(rendition) else { continue }
+                let label = folder.isEmpty ? uri : folder + "/" + uri
+                results.append(CheckResult.timed { lint.run(document, path: label) })
+            }
+            return results
         }
     }
 

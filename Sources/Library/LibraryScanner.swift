@@ -1,10 +1,15 @@
+import Checks
 import FileAccess
 import Findings
 import Foundation
 
 /// A file of a media library and what kind of check it gets.
 public struct LibraryItem: Sendable, Equatable {
-    public enum Kind: String, Sendable { case media, captions, page }
+    public enum Kind: String, Sendable {
+        case media, captions, page
+        /// An HLS playlist (`.m3u8`): a package with its multivariant playlist, or a media playlist of its own.
+        case package
+    }
     public var kind: Kind
     /// The path as found (under the path given).
     public var path: String
@@ -38,6 +43,7 @@ public enum LibraryScanner {
     ]
     public static let captionExtensions: Set<String> = ["vtt", "srt", "scc", "ttml", "dfxp"]
     public static let pageExtensions: Set<String> = ["html", "htm"]
+    public static let packageExtensions: Set<String> = ["m3u8"]
 
     /// The kind of check a file name calls for, if any.
     public static func kind(of path: String) -> LibraryItem.Kind? {
@@ -45,6 +51,7 @@ public enum LibraryScanner {
         if mediaExtensions.contains(ext) { return .media }
         if captionExtensions.contains(ext) { return .captions }
         if pageExtensions.contains(ext) { return .page }
+        if packageExtensions.contains(ext) { return .package }
         return nil
     }
 
@@ -72,7 +79,7 @@ public enum LibraryScanner {
                         root: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent))
             }
         }
-        return (items, problems)
+        return (claimingPackageMembers(items), problems)
     }
 
     private static func walk(
@@ -121,6 +128,23 @@ public enum LibraryScanner {
             default:
                 break  // devices, pipes, sockets: never read
             }
+        }
+    }
+}
+
+extension LibraryScanner {
+    /// The items without the files an HLS package among them is made of (its media playlists and segments, checked
+    /// with the package, not one by one).
+    static func claimingPackageMembers(_ items: [LibraryItem]) -> [LibraryItem] {
+        var members = Set<String>()
+        for item in items where item.kind == .package {
+            guard let package = try? HLSPackage.load(item.path), case .multivariant = package.playlist else { continue }
+            members.formUnion(package.memberFiles())
+        }
+        guard !members.isEmpty else { return items }
+        return items.filter { item in
+            guard let real = PathContainment.realPath(item.path) else { return true }
+            return !members.contains(real)
         }
     }
 }

@@ -130,7 +130,7 @@ import Testing
         let records = GoldenOutputTests.fixtures
         var seen = Set<String>()
         let pattern = try NSRegularExpression(
-            pattern: #"(?:"rule(?:Id)?": "|\[)((?:flash|pattern|sync|lint|autoplay|captions|transcript|media|check)\.[a-z-]+)[\]"]"#)
+            pattern: #"(?:"rule(?:Id)?": "|\[)((?:flash|pattern|sync|lint|autoplay|captions|transcript|media|check|hls)\.[a-z-]+)[\]"]"#)
         for name in try FileManager.default.contentsOfDirectory(atPath: records.path) {
             let text = try String(contentsOf: records.appendingPathComponent(name), encoding: .utf8)
             for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {

@@ -1,0 +1,58 @@
+import Captions
+import Findings
+import Foundation
+import Streaming
+
+/// The `captions` check of an HLS package: its playlists against RFC 8216 and Apple's HLS authoring rules
+/// (`hls.*`: captions present, renditions present, accessibility characteristics, BCP 47 languages, URIs inside the
+/// package, subtitle playlists as long as the video), and each subtitle rendition's segments readable.
+public struct HLSPackageCheck: Sendable {
+    public init() {}
+
+    public func run(_ package: HLSPackage) -> CheckResult {
+        var findings: [Finding] = []
+        guard case .multivariant(let playlist) = package.playlist else {
+            return CheckResult(file: package.path, check: .captions, findings: [])
+        }
+        for issue in HLSPackageReview.review(playlist, mediaPlaylists: package.mediaPlaylists, unreadable: package.unreadable) {
+            guard let rule = RuleCatalogue.byID[issue.rule] else { continue }
+            // A URI that leaves the package is said as such, not as a missing rendition.
+            if let uri = issue.uri, case .refused(let reason) = HLSReference.resolve(uri, inPlaylistAt: (package.path as NSString).lastPathComponent) {
+                findings.append(Rule.hlsReference.finding(message: reason, line: issue.line))
+                continue
+            }
+            findings.append(rule.finding(severity: Severity(issue.severity), message: issue.message, line: issue.line))
+        }
+        for variant in playlist.variants {
+            if case .refused(let reason) = HLSReference.resolve(variant.uri, inPlaylistAt: (package.path as NSString).lastPathComponent) {
+                findings.append(Rule.hlsReference.finding(message: reason, line: variant.line))
+            } else if let reason = package.unreadable[variant.uri] {
+                findings.append(Rule.hlsRenditionMissing.finding(message: "variant \(variant.uri): \(reason)", line: variant.line))
+            }
+        }
+        for rendition in playlist.renditions {
+            for (attribute, value) in [("LANGUAGE", rendition.language), ("ASSOC-LANGUAGE", rendition.associatedLanguage)] {
+                guard let value, !SidecarTags.isLanguageTag(value.lowercased()) else { continue }
+                findings.append(
+                    Rule.hlsLanguage.finding(message: "rendition \"\(rendition.name)\": \(attribute) \"\(value)\" is not a BCP 47 tag", line: rendition.line))
+            }
+        }
+        for rendition in package.subtitleRenditions where package.mediaPlaylists[rendition.uri ?? ""] != nil {
+            guard let document = try? package.subtitles(rendition) else { continue }
+            for diagnostic in document.diagnostics where diagnostic.rule == "hls.segment" || diagnostic.rule == "hls.timestamp-map" {
+                findings.append(Rule.hlsSegment.finding(message: "subtitles \"\(rendition.name)\": \(diagnostic.message)"))
+            }
+        }
+        return CheckResult(file: package.path, check: .captions, findings: findings)
+    }
+}
+
+extension Severity {
+    init(_ severity: HLSPackageIssue.Severity) {
+        switch severity {
+        case .error: self = .error
+        case .warning: self = .warning
+        case .info: self = .info
+        }
+    }
+}
