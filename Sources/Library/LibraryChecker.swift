@@ -122,6 +122,7 @@ public struct LibraryChecker: Sendable {
                 let label = folder.isEmpty ? uri : folder + "/" + uri
                 results.append(CheckResult.timed { lint.run(document, path: label) })
             }
+            results += sync.check(package: package).map(\.result)
             return results
         }
     }

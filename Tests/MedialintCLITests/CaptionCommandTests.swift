@@ -215,6 +215,35 @@ import TestSupport
         #expect(refused.stderr == "medialint: error: \(evil): subtitles \"x\": ../../../etc/passwd: ../../../etc/passwd leaves the package's folder\n")
     }
 
+    /// check on HLS packages the ffmpeg CLI builds: the package is one item (its segments are not checked one by one),
+    /// its subtitles are linted and synced against its audio; subtitles made 1.5 s late fail with that offset.
+    @Test func hlsPackageCheckSyncsItsSubtitles() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let late = directory.appendingPathComponent("late.vtt").path
+        #expect(try Medialint.run(["shift", "Media/speech.vtt", "--by", "1.5", "-o", late]).status == 0)
+        for (name, captions) in [("good", "Media/speech.vtt"), ("late", late)] {
+            let folder = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try ExternalTool.run(
+                "ffmpeg",
+                [
+                    "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-i", captions, "-map", "0:v", "-map", "0:a", "-map", "1",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-c:s", "webvtt", "-muxdelay", "0", "-f", "hls",
+                    "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_subtitle_path", folder.appendingPathComponent("sub_%v.m3u8").path,
+                    "-hls_segment_filename", folder.appendingPathComponent("stream_%v_%02d.ts").path, "-master_pl_name", "master.m3u8",
+                    "-var_stream_map", "v:0,a:0,s:0,sgroup:subs", folder.appendingPathComponent("stream_%v.m3u8").path,
+                ])
+        }
+        let good = try Medialint.run(["check", directory.appendingPathComponent("good").path, "--no-store"])
+        #expect(good.status == 0, "\(good.stdout)")
+        #expect((good.stdout + good.stderr).contains("1 file · 3 results: 1 pass, 2 warn"), "the package, its lint and its sync: \(good.stdout)")
+        #expect(good.stdout.contains("sub_0.m3u8 · offset +0.0"), "\(good.stdout)")
+        let bad = try Medialint.run(["check", directory.appendingPathComponent("late").path, "--no-store"])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.range(of: #"captions are 1\.5[0-9] s late: move them by -1\.5[0-9] s"#, options: .regularExpression) != nil, "\(bad.stdout)")
+    }
+
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {
         let same = try Medialint.run(["convert", "Media/speech.srt", "Media/speech.srt"])
         #expect(same.status == 2)
