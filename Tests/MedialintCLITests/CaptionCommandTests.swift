@@ -1,3 +1,4 @@
+import Captions
 import Foundation
 import Testing
 import TestSupport
@@ -242,6 +243,13 @@ import TestSupport
         let bad = try Medialint.run(["check", directory.appendingPathComponent("late").path, "--no-store"])
         #expect(bad.status == 1)
         #expect(bad.stdout.range(of: #"captions are 1\.5[0-9] s late: move them by -1\.5[0-9] s"#, options: .regularExpression) != nil, "\(bad.stdout)")
+        // sync on the package itself, and its fix: the cues back on the speech.
+        let master = directory.appendingPathComponent("late/master.m3u8").path, fixed = directory.appendingPathComponent("fixed.vtt").path
+        let sync = try Medialint.run(["sync", master])
+        #expect(sync.status == 1 && sync.stdout.contains("[sync.offset]"), "\(sync.stdout)")
+        #expect(try Medialint.run(["sync", master, "--fix", fixed]).status == 0)
+        let corrected = try CaptionFile.read(fixed).cues, original = try CaptionFile.read("Media/speech.vtt").cues
+        #expect(zip(corrected, original).allSatisfy { abs($0.start.milliseconds - $1.start.milliseconds) <= 100 }, "\(corrected.map(\.start))")
     }
 
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {

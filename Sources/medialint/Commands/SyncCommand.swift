@@ -110,6 +110,7 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         if let reference { return try align(to: reference) }
+        if (media as NSString).pathExtension.lowercased() == "m3u8", captions == nil { return try syncPackage() }
         playlists.apply(to: [media])
         let check = try makeCheck()
         // --fix never writes over an input, whatever name or link it is given by: refused before any work.
@@ -173,6 +174,39 @@ struct SyncCommand: ParsableCommand {
         }
         // A fix that could not be written fails the run.
         try output.finish(results, format: format, verdicts: verdicts, failed: fixing && !fixWritten)
+    }
+
+    /// An HLS package: each subtitle rendition against the speech of the package's audio (segments read inside the
+    /// package's folder only). A fix is written for one rendition with --fix OUT.
+    private func syncPackage() throws {
+        let check = try makeCheck()
+        try output.refuse(inputs: [media])
+        if rewrite.inPlace { throw CLIError("--in-place cannot rewrite an HLS package's segments; write the corrected captions with --fix OUT") }
+        let package: HLSPackage
+        do { package = try HLSPackage.load(media) } catch { throw CLIError(error.message) }
+        guard case .multivariant = package.playlist else {
+            throw CLIError("\(media) is a media playlist: give the package's multivariant playlist, whose video places the subtitles")
+        }
+        let outcomes = check.check(package: package)
+        if outcomes.isEmpty {
+            return try output.finish(
+                [
+                    CheckResult(
+                        file: media, check: .sync, verdict: .unverified,
+                        findings: [Rule.syncUnverified.finding(severity: .info, message: "timing not verified: the package has no readable subtitle rendition")]
+                    )
+                ],
+                format: format, verdicts: verdicts)
+        }
+        if let fix {
+            guard outcomes.count == 1, let document = try? package.subtitles() else {
+                throw CLIError("--fix needs one subtitle rendition; \(media) has \(outcomes.count)")
+            }
+            try OutputStream.refuseInputs(fix, [media])
+            let fixed = try write(outcomes[0], document: document, to: fix)
+            return try output.finish([fixed ?? outcomes[0].result], format: format, verdicts: verdicts, failed: fixed == nil)
+        }
+        try output.finish(outcomes.map(\.result), format: format, verdicts: verdicts)
     }
 
     /// `--reference`: the caption file (the first argument) aligned to another caption file, without audio.
