@@ -37,6 +37,30 @@ public struct HLSPackageCheck: Sendable {
                     Rule.hlsLanguage.finding(message: "rendition \"\(rendition.name)\": \(attribute) \"\(value)\" is not a BCP 47 tag", line: rendition.line))
             }
         }
+        // Declared 608 captions the video carries: each INSTREAM-ID CC1–CC4 looked for in the first variant's segments.
+        for rendition in playlist.renditions where rendition.type == .closedCaptions {
+            guard let id = rendition.instreamID else { continue }
+            guard id.hasPrefix("CC"), let number = Int(id.dropFirst(2)), let channel = CEA608Decoder.Channel(rawValue: number) else {
+                findings.append(
+                    Rule.hlsInstreamID.finding(
+                        severity: .info, message: "closed captions \"\(rendition.name)\": INSTREAM-ID \(id) (CEA-708) not verified: only 608 channels are read",
+                        line: rendition.line))
+                continue
+            }
+            switch package.videoCarries(channel) {
+            case false?:
+                findings.append(
+                    Rule.hlsInstreamID.finding(
+                        message: "closed captions \"\(rendition.name)\": INSTREAM-ID \(id), but no segment of the video carries 608 captions on \(id)",
+                        line: rendition.line))
+            case nil:
+                findings.append(
+                    Rule.hlsInstreamID.finding(
+                        severity: .info, message: "closed captions \"\(rendition.name)\": INSTREAM-ID \(id) not verified: no video segment could be read",
+                        line: rendition.line))
+            case true?: break
+            }
+        }
         for rendition in package.subtitleRenditions where package.mediaPlaylists[rendition.uri ?? ""] != nil {
             guard let document = try? package.subtitles(rendition) else { continue }
             for diagnostic in document.diagnostics where diagnostic.rule == "hls.segment" || diagnostic.rule == "hls.timestamp-map" {

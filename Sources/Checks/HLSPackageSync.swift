@@ -84,3 +84,31 @@ extension SyncCheck {
         }
     }
 }
+
+extension HLSPackage {
+    /// Whether the first variant's video carries 608 captions on `channel` (CC1–CC4): its segments' A/53 data decoded
+    /// in order until the channel's commands are seen. Nil when there is no video segment to read.
+    public func videoCarries(_ channel: CEA608Decoder.Channel) -> Bool? {
+        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return nil }
+        let paths = segmentPaths(ofPlaylist: variant.uri)
+        guard !paths.isEmpty else { return nil }
+        var decoder = CEA608Decoder(channel: channel)
+        for path in paths {
+            guard let info = try? MediaProbe.probe(path, scan: .never), let video = info.streams.first(where: { $0.kind == .video }),
+                let (_, chunks) = try? ClosedCaptionReader.read(path: path, streamIndex: video.index)
+            else { continue }
+            for chunk in chunks {
+                var index = 0
+                while index + 2 < chunk.triplets.count {
+                    let header = chunk.triplets[index]
+                    if header & 0x04 != 0, header & 0x03 < 2 {
+                        decoder.feed(chunk.triplets[index + 1], chunk.triplets[index + 2], time: chunk.time, field: Int(header & 0x03) + 1)
+                    }
+                    index += 3
+                }
+            }
+            if !decoder.modesUsed.isEmpty { return true }
+        }
+        return false
+    }
+}

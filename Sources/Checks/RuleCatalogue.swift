@@ -142,6 +142,11 @@ extension Rule {
         "hls.reference", title: "playlist URI outside the package",
         description: "A playlist URI that is a network address, an absolute path, leaves the package's folder or leads out of it by a link: not read.",
         guidelines: ["RFC 8216"], helpURL: RuleSource.pathTraversal, defaultSeverity: .error)
+    public static let hlsInstreamID = Rule(
+        "hls.instream-id", title: "declared 608 captions the video does not carry",
+        description:
+            "A CLOSED-CAPTIONS rendition whose INSTREAM-ID (CC1–CC4) no segment of the video carries: players offer captions that never appear. CEA-708 services are not verified.",
+        guidelines: ["RFC 8216", "WCAG 1.2.2"], helpURL: RuleSource.rfc8216, defaultSeverity: .error)
     public static let hlsSegment = Rule(
         "hls.segment", title: "subtitle segment unreadable or misplaced",
         description: "A WebVTT segment that cannot be read, or whose X-TIMESTAMP-MAP is malformed (its cues then read as if MPEG-2 time 0 were cue time 0).",
@@ -172,7 +177,7 @@ public enum RuleCatalogue {
     public static let lint: [Rule] = CaptionLinter.rules
     public static let hls: [Rule] = [
         .hlsCaptionsMissing, .hlsRenditionMissing, .hlsSDHCharacteristics, .hlsAudioDescriptionCharacteristics, .hlsSubtitleDuration,
-        .hlsLanguage, .hlsReference, .hlsSegment,
+        .hlsLanguage, .hlsReference, .hlsInstreamID, .hlsSegment,
     ]
 
     /// All of them, each once, grouped as above.

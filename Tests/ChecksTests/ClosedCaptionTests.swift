@@ -110,6 +110,52 @@ import TestSupport
         #expect(try MediaProbe.probe("Media/speech.mp4", closedCaptions: true).streams.first { $0.kind == .video }?.video?.closedCaptions == false)
     }
 
+    /// An HLS package cut by the ffmpeg CLI from the A/53-captioned video, declaring 608 captions by hand: INSTREAM-ID
+    /// CC1 is carried, CC3 is not (hls.instream-id), a CEA-708 service is not verified.
+    @Test func declaredClosedCaptionsAreLookedForInTheSegments() throws {
+        let directory = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, sccBytes, _) = try Self.scc(in: directory)
+        let raw = directory.appendingPathComponent("video.h264").path, mp4 = directory.appendingPathComponent("captioned.mp4").path
+        try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001:duration=12", "-c:v", "libx264",
+                "-preset", "ultrafast", "-bf", "0", "-g", "60", "-bsf:v", "h264_mp4toannexb", "-f", "h264", raw,
+            ])
+        let stream = try Array(Data(contentsOf: URL(fileURLWithPath: raw)))
+        try Data(A53Injection.inject(Self.pairsByFrame(sccBytes), into: stream).bytes).write(to: URL(fileURLWithPath: raw))
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-framerate", "30000/1001", "-i", raw, "-c", "copy", mp4])
+        try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-i", mp4, "-c", "copy", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", directory.appendingPathComponent("v_%02d.ts").path, directory.appendingPathComponent("video.m3u8").path,
+            ])
+        func findings(_ instreamID: String) throws -> [String] {
+            let master = directory.appendingPathComponent("master.m3u8")
+            try Data(
+                """
+                #EXTM3U
+                #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",LANGUAGE="en",INSTREAM-ID="\(instreamID)"
+                #EXT-X-STREAM-INF:BANDWIDTH=100000,CLOSED-CAPTIONS="cc"
+                video.m3u8
+
+                """.utf8
+            ).write(to: master)
+            return HLSPackageCheck().run(try HLSPackage.load(master.path)).findings.map { "\($0.rule) \($0.severity): \($0.message)" }
+        }
+        #expect(try findings("CC1").isEmpty)
+        #expect(
+            try findings("CC3") == [
+                "hls.instream-id error: closed captions \"English\": INSTREAM-ID CC3, but no segment of the video carries 608 captions on CC3"
+            ])
+        #expect(
+            try findings("SERVICE1") == [
+                "hls.instream-id info: closed captions \"English\": INSTREAM-ID SERVICE1 (CEA-708) not verified: only 608 channels are read"
+            ])
+    }
+
     /// The pair each frame carries: an SCC line's pairs one a frame from its timecode, `80 80` (padding) between.
     static func pairsByFrame(_ scc: [UInt8]) -> [(UInt8, UInt8)] {
         var pairs: [(UInt8, UInt8)] = []
