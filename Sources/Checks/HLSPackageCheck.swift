@@ -67,7 +67,29 @@ public struct HLSPackageCheck: Sendable {
                 findings.append(Rule.hlsSegment.finding(message: "subtitles \"\(rendition.name)\": \(diagnostic.message)"))
             }
         }
-        return CheckResult(file: package.path, check: .captions, findings: findings)
+        return CheckResult(file: package.path, check: .captions, findings: findings, metrics: Self.inventory(playlist))
+    }
+
+    /// The package's inventory, for the result's metrics: every rendition (type, group, name, language, the DEFAULT,
+    /// AUTOSELECT and FORCED flags, characteristics, INSTREAM-ID) and every variant's groups.
+    static func inventory(_ playlist: HLSMultivariantPlaylist) -> JSONValue {
+        func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        let renditions = playlist.renditions.map { rendition -> JSONValue in
+            .object([
+                ("type", optional(rendition.type?.rawValue)), ("group", .string(rendition.groupID)), ("name", .string(rendition.name)),
+                ("language", optional(rendition.language)), ("default", .bool(rendition.isDefault)), ("autoselect", .bool(rendition.autoselect)),
+                ("forced", .bool(rendition.forced)), ("characteristics", .array(rendition.characteristics.map(JSONValue.string))),
+                ("instreamID", optional(rendition.instreamID)), ("uri", optional(rendition.uri)),
+            ])
+        }
+        let variants = playlist.variants.map { variant -> JSONValue in
+            .object([
+                ("uri", .string(variant.uri)), ("bandwidth", variant.bandwidth.map { .integer(Int64($0)) } ?? .null),
+                ("audio", optional(variant.audioGroup)), ("subtitles", optional(variant.subtitlesGroup)),
+                ("closedCaptions", variant.closedCaptionsNone ? .string("NONE") : optional(variant.closedCaptionsGroup)),
+            ])
+        }
+        return .object([("renditions", .array(renditions)), ("variants", .array(variants))])
     }
 }
 

@@ -42,6 +42,17 @@ import Testing
         #expect(try Self.findings().isEmpty)
         let (folder, master) = try Self.package()
         defer { try? FileManager.default.removeItem(at: folder) }
+        // The inventory: each rendition with its flags and characteristics, each variant's groups.
+        let metrics = HLSPackageCheck().run(try HLSPackage.load(master)).metrics
+        guard case .object(let inventory) = metrics, case .array(let renditions)? = inventory.first(where: { $0.key == "renditions" })?.value,
+            case .object(let sdh) = renditions.first, case .array(let variants)? = inventory.first(where: { $0.key == "variants" })?.value
+        else {
+            Issue.record("no inventory: \(metrics)")
+            return
+        }
+        #expect(renditions.count == 2 && variants.count == 1)
+        #expect(sdh.first { $0.key == "name" }?.value == .string("English (SDH)"))
+        #expect(sdh.first { $0.key == "characteristics" }?.value.arrayCount == 2)
         // 540000 ticks = 6 s: the second segment's cue at 7 s.
         #expect(
             try HLSPackage.load(master).subtitles().cues.map { "\($0.start)–\($0.end) \($0.text)" } == [
@@ -79,4 +90,8 @@ import Testing
                 "hls.segment: subtitles \"English (SDH)\": 1.vtt: MPEGTS `-5` is not a 33-bit count of 90 kHz ticks"
             ])
     }
+}
+
+extension JSONValue {
+    var arrayCount: Int? { if case .array(let items) = self { items.count } else { nil } }
 }

@@ -240,6 +240,10 @@ import TestSupport
         #expect(good.status == 0, "\(good.stdout)")
         #expect((good.stdout + good.stderr).contains("1 file · 3 results: 1 pass, 2 warn"), "the package, its lint and its sync: \(good.stdout)")
         #expect(good.stdout.contains("sub_0.m3u8 · offset +0.0"), "\(good.stdout)")
+        // As JSON, the package's inventory in the captions result, valid against the report's schema.
+        let json = try Medialint.run(["check", directory.appendingPathComponent("good").path, "--no-store", "--format", "json"])
+        #expect(json.stdout.contains("\"renditions\"") && json.stdout.contains("\"group\": \"subs\""), "\(json.stdout)")
+        #expect(try JSONContractTests.validator("check-report.schema.json").errors(in: try JSONNode.parse(json.stdout)) == [])
         let bad = try Medialint.run(["check", directory.appendingPathComponent("late").path, "--no-store"])
         #expect(bad.status == 1)
         #expect(bad.stdout.range(of: #"captions are 1\.5[0-9] s late: move them by -1\.5[0-9] s"#, options: .regularExpression) != nil, "\(bad.stdout)")
