@@ -129,6 +129,11 @@ extension Rule {
         description:
             "An audio rendition that describes the video (by characteristic or name: AD, audio description) without public.accessibility.describes-video.",
         guidelines: ["WCAG 1.2.5", "Apple HLS Authoring"], helpURL: RuleSource.appleHLSAuthoring, defaultSeverity: .warning)
+    public static let hlsRenditionDefault = Rule(
+        "hls.rendition-default", title: "two default renditions in a group",
+        description:
+            "A rendition group with more than one DEFAULT=YES member (RFC 8216 allows one): players may start with either language or kind of subtitles.",
+        guidelines: ["RFC 8216"], helpURL: RuleSource.rfc8216, defaultSeverity: .warning)
     public static let hlsSubtitleDuration = Rule(
         "hls.subtitle-duration", title: "subtitle playlist shorter or longer than the video",
         description: "A subtitle playlist whose duration differs from the video's by more than a segment.",
@@ -176,7 +181,7 @@ public enum RuleCatalogue {
     public static let captions: [Rule] = [.captionsMissing, .captionsParse, .captionsAudioDescription, .transcriptMissing]
     public static let lint: [Rule] = CaptionLinter.rules
     public static let hls: [Rule] = [
-        .hlsCaptionsMissing, .hlsRenditionMissing, .hlsSDHCharacteristics, .hlsAudioDescriptionCharacteristics, .hlsSubtitleDuration,
+        .hlsCaptionsMissing, .hlsRenditionMissing, .hlsSDHCharacteristics, .hlsAudioDescriptionCharacteristics, .hlsRenditionDefault, .hlsSubtitleDuration,
         .hlsLanguage, .hlsReference, .hlsInstreamID, .hlsSegment,
     ]
 

@@ -40,6 +40,20 @@ public enum HLSPackageReview {
                         line: variant.line))
             }
         }
+        // At most one DEFAULT=YES in a group (RFC 8216 §4.3.4.1.1): with two, players pick either.
+        var seenGroups = Set<String>()
+        for rendition in playlist.renditions where rendition.isDefault {
+            guard let type = rendition.type, seenGroups.insert(type.rawValue + " " + rendition.groupID).inserted else { continue }
+            let defaults = playlist.renditions(type: type, group: rendition.groupID).filter(\.isDefault)
+            if defaults.count > 1 {
+                issues.append(
+                    HLSPackageIssue(
+                        rule: "hls.rendition-default", severity: .warning,
+                        message:
+                            "the \(type.rawValue) group \"\(rendition.groupID)\" has \(defaults.count) renditions with DEFAULT=YES (\(defaults.map { "\"\($0.name)\"" }.joined(separator: ", "))): at most one may have it, so players choose either",
+                        uri: nil, line: defaults[1].line))
+            }
+        }
         for rendition in playlist.renditions {
             if let uri = rendition.uri, let reason = unreadable[uri] {
                 issues.append(

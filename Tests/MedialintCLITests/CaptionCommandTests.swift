@@ -256,6 +256,36 @@ import TestSupport
         #expect(zip(corrected, original).allSatisfy { abs($0.start.milliseconds - $1.start.milliseconds) <= 100 }, "\(corrected.map(\.start))")
     }
 
+    /// A package with two subtitle renditions (English and French) built by the ffmpeg CLI: each read with --track,
+    /// each linted and synced by check; ffmpeg marks both DEFAULT=YES, which RFC 8216 forbids (hls.rendition-default).
+    @Test func hlsPackageWithTwoSubtitleRenditions() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let french = directory.appendingPathComponent("fr.vtt").path
+        try String(contentsOfFile: "Media/speech.vtt", encoding: .utf8).replacingOccurrences(of: "Welcome", with: "Bienvenue")
+            .write(toFile: french, atomically: true, encoding: .utf8)
+        let package = directory.appendingPathComponent("package")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-i", "Media/speech.vtt", "-i", french, "-map", "0:v", "-map", "0:a",
+                "-map", "1", "-map", "0:v", "-map", "0:a", "-map", "2", "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac",
+                "-c:s", "webvtt", "-muxdelay", "0", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+                "-hls_subtitle_path", package.appendingPathComponent("sub_%v.m3u8").path,
+                "-hls_segment_filename", package.appendingPathComponent("stream_%v_%02d.ts").path, "-master_pl_name", "master.m3u8",
+                "-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en v:1,a:1,s:1,sgroup:subs,language:fr",
+                package.appendingPathComponent("stream_%v.m3u8").path,
+            ])
+        let master = package.appendingPathComponent("master.m3u8").path
+        #expect(try Medialint.run(["cues", master, "--track", "1"]).stdout.contains("Bienvenue to the media accessibility demo."))
+        #expect(try Medialint.run(["cues", master]).stdout.contains("1  00:00:00.501 → 00:00:02.825  Welcome to the media"))
+        let check = try Medialint.run(["check", package.path, "--no-store"])
+        #expect(check.stdout.contains("[hls.rendition-default]"), "\(check.stdout)")
+        #expect((check.stdout + check.stderr).contains("1 file · 5 results"), "the package, two lints, two syncs: \(check.stdout)")
+        #expect(check.stdout.contains("sub_1.m3u8 · offset +0.0"), "\(check.stdout)")
+    }
+
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {
         let same = try Medialint.run(["convert", "Media/speech.srt", "Media/speech.srt"])
         #expect(same.status == 2)
