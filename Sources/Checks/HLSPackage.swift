@@ -19,6 +19,8 @@ public struct HLSPackage: Sendable {
     public var unreadable: [String: String] = [:]
     /// The package's folder (real path): nothing outside it is read.
     let folder: String
+    /// The presentation's first media timestamp, found once when the package is loaded.
+    private var start: Double?
 
     /// The most a playlist or a WebVTT segment may hold.
     static let fileLimit = 16 << 20
@@ -61,6 +63,7 @@ public struct HLSPackage: Sendable {
                 }
             }
         }
+        package.start = package.firstMediaTimestamp()
         return package
     }
 
@@ -113,7 +116,9 @@ public struct HLSPackage: Sendable {
 
     /// The first media timestamp of the presentation: the first picture of the first variant's first segment (else
     /// its first timestamp); nil when there is no variant to read.
-    public func presentationStart() -> Double? {
+    public func presentationStart() -> Double? { start }
+
+    private func firstMediaTimestamp() -> Double? {
         guard case .multivariant(let multivariant) = playlist, let variant = multivariant.variants.first,
             let media = mediaPlaylists[variant.uri], let segment = media.segments.first,
             case .inside(let playlistRelative) = HLSReference.resolve(variant.uri, inPlaylistAt: (path as NSString).lastPathComponent),
