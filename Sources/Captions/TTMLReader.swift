@@ -34,7 +34,7 @@ public struct TTMLReader: Sendable {
         // Bytes that are not UTF-8 in a UTF-8 document are a fatal error in XML (and Foundation's parser traps on
         // some of them in element names): refused before parsing, with their line. Documents in other encodings are
         // converted to UTF-8 by the parser itself.
-        if declared == "utf-8", let offset = Self.firstInvalidUTF8(buffer) {
+        if declared == "utf-8", let offset = TextDecoding.firstInvalidUTF8(buffer.assumingMemoryBound(to: UInt8.self)) {
             let line = buffer.prefix(offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             throw CaptionError(rule: "ttml.xml", message: "not well-formed XML: bytes that are not UTF-8 at line \(line) (byte \(offset))")
         }
@@ -86,39 +86,6 @@ private final class BufferInputStream: InputStream {
             released = offset
         }
         return count
-    }
-}
-
-extension TTMLReader {
-    /// The offset of the first byte sequence that is not UTF-8, if any.
-    static func firstInvalidUTF8(_ buffer: UnsafeRawBufferPointer) -> Int? {
-        var index = 0
-        let count = buffer.count
-        while index < count {
-            let byte = buffer[index]
-            if byte < 0x80 {
-                index += 1
-                continue
-            }
-            let length: Int
-            var minimum: UInt32
-            var scalar: UInt32
-            switch byte {
-            case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(byte & 0x1F))
-            case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(byte & 0x0F))
-            case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(byte & 0x07))
-            default: return index
-            }
-            guard index + length <= count else { return index }
-            for k in 1..<length {
-                let next = buffer[index + k]
-                guard next & 0xC0 == 0x80 else { return index }
-                scalar = scalar << 6 | UInt32(next & 0x3F)
-            }
-            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return index }
-            index += length
-        }
-        return nil
     }
 }
 
@@ -581,7 +548,7 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
                     preserve: top.preserveSpace))
         case .agentName:
             if stack.count >= 2, let identifier = stack[stack.count - 2].identifier {
-                agents[identifier, default: ""] += string.trimmed
+                agents[identifier, default: ""] += string.trimmingSpaces()
             }
         default: break
         }
@@ -967,7 +934,7 @@ enum TTMLColor {
 
     /// The colour as 0xRRGGBB (alpha ignored).
     static func rgb(_ value: String) -> UInt32? {
-        let text = value.trimmed.lowercased()
+        let text = value.trimmingSpaces().lowercased()
         if let color = named[text] { return color }
         if text.hasPrefix("#"), text.count == 7 || text.count == 9, let number = UInt32(text.dropFirst().prefix(6), radix: 16) { return number }
         if text.hasPrefix("rgb(") || text.hasPrefix("rgba("), text.hasSuffix(")") {
@@ -984,9 +951,8 @@ enum TTMLColor {
         return "#" + String(repeating: "0", count: 6 - digits.count) + digits
     }
 
-    /// WebVTT's default colour class for the colour, else `color-rrggbb`.
+    /// WebVTT's default colour class for the colour, else `color-rrggbb` (as SRT font colours are converted).
     static func className(_ rgb: UInt32) -> String {
-        if let name = CaptionConverter.colorClasses.first(where: { $0.value == hex(rgb) })?.key { return name }
-        return "color-" + hex(rgb).dropFirst()
+        CaptionConverter.colorClassName(hex(rgb))?.name ?? "color-" + hex(rgb).dropFirst()
     }
 }

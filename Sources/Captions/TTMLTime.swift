@@ -163,7 +163,7 @@ public struct TTMLTiming: Sendable, Equatable {
     mutating func apply(frameRate: String?, multiplier: String?, subFrameRate: String?, tickRate: String?) -> [String] {
         var bad: [String] = []
         if let frameRate {
-            if let value = Int(frameRate.trimmed), value > 0 {
+            if let value = Int(frameRate.trimmingSpaces()), value > 0 {
                 self.frameRate = Double(value)
                 hasFrameRate = true
             } else {
@@ -179,19 +179,19 @@ public struct TTMLTiming: Sendable, Equatable {
             }
         }
         if let subFrameRate {
-            if let value = Int(subFrameRate.trimmed), value > 0 { self.subFrameRate = Double(value) } else { bad.append("ttp:subFrameRate") }
+            if let value = Int(subFrameRate.trimmingSpaces()), value > 0 { self.subFrameRate = Double(value) } else { bad.append("ttp:subFrameRate") }
         }
         if let tickRate {
-            if let value = Int(tickRate.trimmed), value > 0 { self.tickRate = Double(value) } else { bad.append("ttp:tickRate") }
+            if let value = Int(tickRate.trimmingSpaces()), value > 0 { self.tickRate = Double(value) } else { bad.append("ttp:tickRate") }
         }
         return bad
     }
 }
 
-extension String {
-    /// The string without leading and trailing XML white space.
-    var trimmed: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs, line feeds and carriage returns (XML's white space).
+    public func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])
     }

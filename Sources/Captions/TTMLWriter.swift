@@ -167,7 +167,7 @@ public struct TTMLWriter: Sendable {
                         }
                     }
                 case .voice:
-                    let name = element.annotation.trimmed
+                    let name = element.annotation.trimmingSpaces()
                     if !name.isEmpty { look.agentName = name }
                 case .language: look.language = element.annotation
                 case .ruby, .rubyText: break

@@ -155,7 +155,7 @@ public enum TextDecoding {
     /// at a byte that begins a character (a sequence never spans two parts).
     private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let parts = ParallelSlices.count(for: bytes.count, minimum: 4 << 20)
-        guard parts > 1 else { return validatePart(bytes) }
+        guard parts > 1 else { return firstInvalidUTF8(bytes) == nil }
         var starts = [0]
         for k in 1..<parts {
             var start = max(starts.last!, bytes.count * k / parts)
@@ -164,14 +164,15 @@ public enum TextDecoding {
             starts.append(start)
         }
         starts.append(bytes.count)
-        let valid = ParallelSlices.map(parts) { k in validatePart(UnsafeBufferPointer(rebasing: bytes[starts[k]..<starts[k + 1]])) }
+        let valid = ParallelSlices.map(parts) { k in firstInvalidUTF8(UnsafeBufferPointer(rebasing: bytes[starts[k]..<starts[k + 1]])) == nil }
         return !valid.contains(false)
     }
 
-    private static func validatePart(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// The offset of the first byte sequence in `bytes` that is not UTF-8, nil when there is none.
+    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
         let n = bytes.count
-        guard let base = bytes.baseAddress else { return true }
+        guard let base = bytes.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
         while i < n {
             // ASCII runs, eight bytes at a time.
@@ -189,18 +190,18 @@ public enum TextDecoding {
             case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(b & 0x1F)
             case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(b & 0x0F)
             case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(b & 0x07)
-            default: return false
+            default: return i
             }
-            guard i + length <= n else { return false }
+            guard i + length <= n else { return i }
             for k in 1..<length {
                 let c = bytes[i + k]
-                guard c & 0xC0 == 0x80 else { return false }
+                guard c & 0xC0 == 0x80 else { return i }
                 scalar = scalar << 6 | UInt32(c & 0x3F)
             }
-            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return false }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return i }
             i += length
         }
-        return true
+        return nil
     }
 
     // MARK: - UTF-16

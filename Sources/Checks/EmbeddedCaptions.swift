@@ -33,19 +33,14 @@ public enum EmbeddedCaptions {
         var next = [-Double.infinity, -Double.infinity]  // per field: when its next pair can be sent
         var end = 0.0
         for chunk in chunks {
-            var index = 0
-            while index + 2 < chunk.triplets.count {
-                let header = chunk.triplets[index], first = chunk.triplets[index + 1], second = chunk.triplets[index + 2]
-                index += 3
-                let type = Int(header & 0x03)
-                guard header & 0x04 != 0, type < 2 else { continue }  // not valid, or 708 data
+            for (field, first, second) in chunk.pairs608 {
                 var time = chunk.time
                 if carriage == .track {
-                    time = max(chunk.time, next[type])
-                    next[type] = time + frame
+                    time = max(chunk.time, next[field - 1])
+                    next[field - 1] = time + frame
                 }
                 end = max(end, time + frame)
-                for k in decoders.indices { decoders[k].feed(first, second, time: time, field: type + 1) }
+                for k in decoders.indices { decoders[k].feed(first, second, time: time, field: field) }
             }
         }
         for k in decoders.indices { decoders[k].finish(at: max(end, mediaEnd ?? 0)) }

@@ -19,8 +19,9 @@ public struct HLSPackage: Sendable {
     public var unreadable: [String: String] = [:]
     /// The package's folder (real path): nothing outside it is read.
     let folder: String
-    /// The presentation's first media timestamp, found once when the package is loaded.
-    private var start: Double?
+    /// The first media timestamp of the presentation: the first picture of the first variant's first segment (else
+    /// its first timestamp); nil when there is no variant to read. Found once, when the package is loaded.
+    public private(set) var presentationStart: Double?
 
     /// The most a playlist or a WebVTT segment may hold.
     static let fileLimit = 16 << 20
@@ -63,7 +64,7 @@ public struct HLSPackage: Sendable {
                 }
             }
         }
-        package.start = package.firstMediaTimestamp()
+        package.presentationStart = package.firstMediaTimestamp()
         return package
     }
 
@@ -72,38 +73,44 @@ public struct HLSPackage: Sendable {
         public var description: String
     }
 
-    /// The bytes of the file `uri` names in the playlist at `playlistPath` (relative to the folder), and its path
-    /// relative to the folder.
-    func read(_ uri: String, inPlaylistAt playlistPath: String) -> Result<(String, [UInt8]), Refusal> {
+    /// Where the file `uri` names in the playlist at `playlistPath` (relative to the folder) is: its path relative to
+    /// the folder and its real path, which must stay inside the folder.
+    func locate(_ uri: String, inPlaylistAt playlistPath: String) -> Result<(relative: String, real: String), Refusal> {
         switch HLSReference.resolve(uri, inPlaylistAt: playlistPath) {
         case .refused(let reason): return .failure(Refusal(description: reason))
         case .inside(let relative):
-            let full = folder + "/" + relative
-            guard let real = PathContainment.realPath(full) else { return .failure(Refusal(description: "no such file")) }
+            guard let real = PathContainment.realPath(folder + "/" + relative) else { return .failure(Refusal(description: "no such file")) }
             guard PathContainment.isWithin(real, root: folder) else {
                 return .failure(Refusal(description: "a link that leads outside the package's folder"))
             }
-            do {
-                return .success((relative, try RegularFile(path: real).readAll(limit: Self.fileLimit)))
+            return .success((relative, real))
+        }
+    }
+
+    /// The bytes of the file `uri` names in the playlist at `playlistPath`, and its path relative to the folder.
+    func read(_ uri: String, inPlaylistAt playlistPath: String) -> Result<(String, [UInt8]), Refusal> {
+        locate(uri, inPlaylistAt: playlistPath).flatMap { file in
+            do throws(FileAccessError) {
+                return .success((file.relative, try RegularFile(path: file.real).readAll(limit: Self.fileLimit)))
             } catch {
                 return .failure(Refusal(description: error.reason))
             }
         }
     }
 
+    /// The real paths of the segments of the media playlist `uri` names, in order (those inside the folder).
+    func segmentPaths(ofPlaylist uri: String) -> [String] {
+        guard let media = mediaPlaylists[uri], let relative = mediaPlaylistPaths[uri] else { return [] }
+        return media.segments.compactMap { try? locate($0.uri, inPlaylistAt: relative).get().real }
+    }
+
     /// The real paths of the files the package is made of beyond the playlist given: its media playlists and their
     /// segments (those inside the folder).
     public func memberFiles() -> Set<String> {
         var files = Set<String>()
-        for (uri, media) in mediaPlaylists {
-            guard let relative = mediaPlaylistPaths[uri] else { continue }
-            if let real = PathContainment.realPath(folder + "/" + relative) { files.insert(real) }
-            for segment in media.segments {
-                guard case .inside(let path) = HLSReference.resolve(segment.uri, inPlaylistAt: relative),
-                    let real = PathContainment.realPath(folder + "/" + path), PathContainment.isWithin(real, root: folder)
-                else { continue }
-                files.insert(real)
-            }
+        for uri in mediaPlaylists.keys {
+            if let playlist = try? locate(uri, inPlaylistAt: (path as NSString).lastPathComponent).get() { files.insert(playlist.real) }
+            files.formUnion(segmentPaths(ofPlaylist: uri))
         }
         return files
     }
@@ -114,17 +121,9 @@ public struct HLSPackage: Sendable {
         return multivariant.renditions.filter { $0.type == .subtitles && $0.uri != nil }
     }
 
-    /// The first media timestamp of the presentation: the first picture of the first variant's first segment (else
-    /// its first timestamp); nil when there is no variant to read.
-    public func presentationStart() -> Double? { start }
-
     private func firstMediaTimestamp() -> Double? {
         guard case .multivariant(let multivariant) = playlist, let variant = multivariant.variants.first,
-            let media = mediaPlaylists[variant.uri], let segment = media.segments.first,
-            case .inside(let playlistRelative) = HLSReference.resolve(variant.uri, inPlaylistAt: (path as NSString).lastPathComponent),
-            case .inside(let relative) = HLSReference.resolve(segment.uri, inPlaylistAt: playlistRelative),
-            let real = PathContainment.realPath(folder + "/" + relative), PathContainment.isWithin(real, root: folder),
-            let info = try? MediaProbe.probe(real, scan: .never)
+            let first = segmentPaths(ofPlaylist: variant.uri).first, let info = try? MediaProbe.probe(first, scan: .never)
         else { return nil }
         return info.streams.first { $0.kind == .video }?.startTime ?? info.startTime
     }
@@ -162,8 +161,24 @@ public struct HLSPackage: Sendable {
                 notes.append(CaptionDiagnostic(line: 0, rule: "hls.segment", severity: .error, message: "\(segment.uri): \(reason)"))
             }
         }
-        var document = HLSSubtitleTimeline.join(segments, presentationStart: presentationStart() ?? 0)
+        var document = HLSSubtitleTimeline.join(segments, presentationStart: presentationStart ?? 0)
         document.diagnostics = notes + document.diagnostics
         return document
+    }
+
+    /// How reports name a rendition: its playlist's path beside the package's.
+    public func label(of rendition: HLSRendition) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let uri = rendition.uri ?? rendition.name
+        return folder.isEmpty ? uri : folder + "/" + uri
+    }
+
+    /// Each subtitle rendition whose playlist was read, with its joined timeline: read once, for every check that
+    /// needs them.
+    public func subtitleTimelines() -> [(rendition: HLSRendition, document: CaptionDocument)] {
+        subtitleRenditions.compactMap { rendition in
+            guard let uri = rendition.uri, mediaPlaylists[uri] != nil, let document = try? subtitles(rendition) else { return nil }
+            return (rendition, document)
+        }
     }
 }

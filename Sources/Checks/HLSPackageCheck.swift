@@ -9,7 +9,8 @@ import Streaming
 public struct HLSPackageCheck: Sendable {
     public init() {}
 
-    public func run(_ package: HLSPackage) -> CheckResult {
+    /// The result for `package`, its subtitle `timelines` (by default read here) checked for unreadable segments.
+    public func run(_ package: HLSPackage, timelines: [(rendition: HLSRendition, document: CaptionDocument)]? = nil) -> CheckResult {
         var findings: [Finding] = []
         guard case .multivariant(let playlist) = package.playlist else {
             return CheckResult(file: package.path, check: .captions, findings: [])
@@ -61,8 +62,7 @@ public struct HLSPackageCheck: Sendable {
             case true?: break
             }
         }
-        for rendition in package.subtitleRenditions where package.mediaPlaylists[rendition.uri ?? ""] != nil {
-            guard let document = try? package.subtitles(rendition) else { continue }
+        for (rendition, document) in timelines ?? package.subtitleTimelines() {
             for diagnostic in document.diagnostics where diagnostic.rule == "hls.segment" || diagnostic.rule == "hls.timestamp-map" {
                 findings.append(Rule.hlsSegment.finding(message: "subtitles \"\(rendition.name)\": \(diagnostic.message)"))
             }

@@ -6,17 +6,6 @@ import Streaming
 import SyncAnalysis
 
 extension HLSPackage {
-    /// The real paths of the first variant's segments, in order (inside the package only).
-    func segmentPaths(ofPlaylist uri: String) -> [String] {
-        guard let media = mediaPlaylists[uri], let relative = mediaPlaylistPaths[uri] else { return [] }
-        return media.segments.compactMap { segment in
-            guard case .inside(let path) = HLSReference.resolve(segment.uri, inPlaylistAt: relative),
-                let real = PathContainment.realPath(folder + "/" + path), PathContainment.isWithin(real, root: folder)
-            else { return nil }
-            return real
-        }
-    }
-
     /// The segments that carry the presentation's audio: the first variant's own when they have an audio stream,
     /// else those of its audio group's default (or first) rendition.
     func audioSegmentPaths() -> [String] {
@@ -36,7 +25,7 @@ extension HLSPackage {
     public func speech() throws(MediaError) -> MediaSpeech? {
         let paths = audioSegmentPaths()
         guard !paths.isEmpty else { return nil }
-        let start = presentationStart() ?? 0
+        let start = presentationStart ?? 0
         var detector = SpeechDetector(sampleRate: 16_000)
         var stream: StreamInfo?
         var errors = 0
@@ -64,22 +53,21 @@ extension HLSPackage {
 }
 
 extension SyncCheck {
-    /// Each subtitle rendition of `package` against the speech of its audio: a `sync` result per rendition, named by
-    /// the rendition's playlist.
-    public func check(package: HLSPackage) -> [Outcome] {
+    /// Each subtitle rendition of `package` (its `timelines`, by default read here) against the speech of its audio:
+    /// a `sync` result per rendition, named by the rendition's playlist.
+    public func check(
+        package: HLSPackage, timelines: [(rendition: HLSRendition, document: CaptionDocument)]? = nil
+    ) -> [Outcome] {
         let speech: MediaSpeech?
         var problem: String?
         do { speech = try package.speech() } catch {
             speech = nil
             problem = error.reason
         }
-        let folder = (package.path as NSString).deletingLastPathComponent
-        return package.subtitleRenditions.compactMap { rendition in
-            guard let uri = rendition.uri, package.mediaPlaylists[uri] != nil, let captions = try? package.subtitles(rendition) else { return nil }
-            let label = folder.isEmpty ? uri : folder + "/" + uri
-            return check(
+        return (timelines ?? package.subtitleTimelines()).map { rendition, captions in
+            check(
                 path: package.path, duration: package.duration, mediaStart: 0, speech: speech.map { ($0.timeline, $0.stream.index) },
-                captions: captions, source: label, silence: "no speech was found in the package's audio",
+                captions: captions, source: package.label(of: rendition), silence: "no speech was found in the package's audio",
                 noAudio: problem.map { "the package's audio cannot be decoded: \($0)" } ?? "the package has no audio")
         }
     }
@@ -98,14 +86,7 @@ extension HLSPackage {
                 let (_, chunks) = try? ClosedCaptionReader.read(path: path, streamIndex: video.index)
             else { continue }
             for chunk in chunks {
-                var index = 0
-                while index + 2 < chunk.triplets.count {
-                    let header = chunk.triplets[index]
-                    if header & 0x04 != 0, header & 0x03 < 2 {
-                        decoder.feed(chunk.triplets[index + 1], chunk.triplets[index + 2], time: chunk.time, field: Int(header & 0x03) + 1)
-                    }
-                    index += 3
-                }
+                for (field, first, second) in chunk.pairs608 { decoder.feed(first, second, time: chunk.time, field: field) }
             }
             if !decoder.modesUsed.isEmpty { return true }
         }

@@ -115,15 +115,14 @@ public struct LibraryChecker: Sendable {
             guard media.segments.contains(where: { ["vtt", "webvtt"].contains(($0.uri as NSString).pathExtension.lowercased()) }) else { return [] }
             return [CheckResult.timed { (try? package.subtitles()).map { lint.run($0, path: path) } ?? CheckResult(file: path, check: .lint, findings: []) }]
         case .multivariant:
-            var results = [CheckResult.timed { HLSPackageCheck().run(package) }]
-            let folder = (path as NSString).deletingLastPathComponent
-            for rendition in package.subtitleRenditions {
-                guard let uri = rendition.uri, package.mediaPlaylists[uri] != nil, let document = try? package.subtitles(rendition) else { continue }
-                let label = folder.isEmpty ? uri : folder + "/" + uri
-                results.append(CheckResult.timed { lint.run(document, path: label) })
+            // Each rendition's segments are read and joined once, for the package's result, its lint and its sync.
+            let timelines = package.subtitleTimelines()
+            var results = [CheckResult.timed { HLSPackageCheck().run(package, timelines: timelines) }]
+            for (rendition, document) in timelines {
+                results.append(CheckResult.timed { lint.run(document, path: package.label(of: rendition)) })
             }
             let clock = ContinuousClock(), started = clock.now
-            var synced = sync.check(package: package).map(\.result)
+            var synced = sync.check(package: package, timelines: timelines).map(\.result)
             // One decoding of the package's audio serves every rendition: its time is shared out.
             for index in synced.indices { synced[index].seconds = (clock.now - started).inSeconds / Double(synced.count) }
             results += synced

@@ -12,6 +12,16 @@ public struct ClosedCaptionChunk: Sendable, Equatable {
         self.time = time
         self.triplets = triplets
     }
+
+    /// The chunk's valid CEA-608 pairs in order, each with its field (1: CC1/CC2, 2: CC3/CC4); 708 data and
+    /// triplets marked not valid are left out.
+    public var pairs608: [(field: Int, first: UInt8, second: UInt8)] {
+        stride(from: 0, to: triplets.count - 2, by: 3).compactMap { index in
+            let header = triplets[index]
+            guard header & 0x04 != 0, header & 0x03 < 2 else { return nil }
+            return (Int(header & 0x03) + 1, triplets[index + 1], triplets[index + 2])
+        }
+    }
 }
 
 /// Where 608 data of a media file comes from.

@@ -1,3 +1,5 @@
+import Captions
+
 /// What an HLS package's playlists say about its accessibility, checked against RFC 8216 and Apple's HLS authoring
 /// rules: captions or subtitles present, accessibility characteristics on the renditions that provide them,
 /// renditions that exist, subtitle playlists as long as the video's. Pure: the caller reads the playlists (inside

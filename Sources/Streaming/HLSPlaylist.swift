@@ -1,3 +1,5 @@
+import Captions
+
 /// An HLS playlist (RFC 8216 and its successor draft): a multivariant playlist — renditions and variant streams — or a
 /// media playlist — segments. Read leniently: what is malformed is noted with its line (`diagnostics`), never fatal,
 /// except a file that does not start with `#EXTM3U`.
@@ -309,12 +311,6 @@ struct HLSAttributeList {
 }
 
 extension StringProtocol {
-    func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
-    }
-
     /// For `#TAG:value`, the value; for a bare `#TAG`, "".
     func tagValue(_ tag: String) -> String? {
         guard hasPrefix(tag) else { return nil }

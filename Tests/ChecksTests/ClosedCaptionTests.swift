@@ -76,19 +76,8 @@ import TestSupport
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (_, sccBytes, expected) = try Self.scc(in: directory)
-        let raw = directory.appendingPathComponent("video.h264").path, mp4 = directory.appendingPathComponent("captioned.mp4").path
-        try ExternalTool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001:duration=12", "-c:v", "libx264",
-                "-preset", "ultrafast", "-bf", "0", "-bsf:v", "h264_mp4toannexb", "-f", "h264", raw,
-            ])
-        let pairs = Self.pairsByFrame(sccBytes)
-        let stream = try Array(Data(contentsOf: URL(fileURLWithPath: raw)))
-        let (injected, frames) = A53Injection.inject(pairs, into: stream)
+        let (raw, mp4, frames) = try Self.captionedH264(in: directory, scc: sccBytes)
         #expect(frames == 360)
-        try Data(injected).write(to: URL(fileURLWithPath: raw))
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-framerate", "30000/1001", "-i", raw, "-c", "copy", mp4])
         // ffprobe sees 608 data with the frames.
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -116,16 +105,7 @@ import TestSupport
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (_, sccBytes, _) = try Self.scc(in: directory)
-        let raw = directory.appendingPathComponent("video.h264").path, mp4 = directory.appendingPathComponent("captioned.mp4").path
-        try ExternalTool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001:duration=12", "-c:v", "libx264",
-                "-preset", "ultrafast", "-bf", "0", "-g", "60", "-bsf:v", "h264_mp4toannexb", "-f", "h264", raw,
-            ])
-        let stream = try Array(Data(contentsOf: URL(fileURLWithPath: raw)))
-        try Data(A53Injection.inject(Self.pairsByFrame(sccBytes), into: stream).bytes).write(to: URL(fileURLWithPath: raw))
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-framerate", "30000/1001", "-i", raw, "-c", "copy", mp4])
+        let (_, mp4, _) = try Self.captionedH264(in: directory, scc: sccBytes, keyFrameInterval: 60)
         try ExternalTool.run(
             "ffmpeg",
             [
@@ -154,6 +134,22 @@ import TestSupport
             try findings("SERVICE1") == [
                 "hls.instream-id info: closed captions \"English\": INSTREAM-ID SERVICE1 (CEA-708) not verified: only 608 channels are read"
             ])
+    }
+
+    /// 12 s of 29.97 fps H.264 without B-frames whose frames carry the SCC file's pairs as A/53 data: the raw stream
+    /// and the MP4 muxed from it, and how many pictures got the data.
+    static func captionedH264(in directory: URL, scc: [UInt8], keyFrameInterval: Int? = nil) throws -> (raw: String, mp4: String, frames: Int) {
+        let raw = directory.appendingPathComponent("video.h264").path, mp4 = directory.appendingPathComponent("captioned.mp4").path
+        try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001:duration=12", "-c:v", "libx264",
+                "-preset", "ultrafast", "-bf", "0",
+            ] + (keyFrameInterval.map { ["-g", String($0)] } ?? []) + ["-bsf:v", "h264_mp4toannexb", "-f", "h264", raw])
+        let (injected, frames) = A53Injection.inject(pairsByFrame(scc), into: try Array(Data(contentsOf: URL(fileURLWithPath: raw))))
+        try Data(injected).write(to: URL(fileURLWithPath: raw))
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-framerate", "30000/1001", "-i", raw, "-c", "copy", mp4])
+        return (raw, mp4, frames)
     }
 
     /// The pair each frame carries: an SCC line's pairs one a frame from its timecode, `80 80` (padding) between.

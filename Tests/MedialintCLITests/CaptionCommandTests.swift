@@ -184,15 +184,7 @@ import TestSupport
     @Test func hlsPackageSubtitlesAsOneTimeline() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try ExternalTool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-i", "Media/speech.vtt", "-map", "0:v", "-map", "0:a", "-map", "1",
-                "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-c:s", "webvtt", "-muxdelay", "0", "-f", "hls",
-                "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_subtitle_path", directory.appendingPathComponent("sub_%v.m3u8").path,
-                "-hls_segment_filename", directory.appendingPathComponent("stream_%v_%02d.ts").path, "-master_pl_name", "master.m3u8",
-                "-var_stream_map", "v:0,a:0,s:0,sgroup:subs", directory.appendingPathComponent("stream_%v.m3u8").path,
-            ])
+        try Self.hlsPackage(in: directory, subtitles: [("Media/speech.vtt", nil)])
         let master = directory.appendingPathComponent("master.m3u8").path
         let cues = try Medialint.run(["cues", master])
         #expect(cues.status == 0 && cues.stderr.isEmpty)
@@ -224,17 +216,7 @@ import TestSupport
         let late = directory.appendingPathComponent("late.vtt").path
         #expect(try Medialint.run(["shift", "Media/speech.vtt", "--by", "1.5", "-o", late]).status == 0)
         for (name, captions) in [("good", "Media/speech.vtt"), ("late", late)] {
-            let folder = directory.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try ExternalTool.run(
-                "ffmpeg",
-                [
-                    "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-i", captions, "-map", "0:v", "-map", "0:a", "-map", "1",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-c:s", "webvtt", "-muxdelay", "0", "-f", "hls",
-                    "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_subtitle_path", folder.appendingPathComponent("sub_%v.m3u8").path,
-                    "-hls_segment_filename", folder.appendingPathComponent("stream_%v_%02d.ts").path, "-master_pl_name", "master.m3u8",
-                    "-var_stream_map", "v:0,a:0,s:0,sgroup:subs", folder.appendingPathComponent("stream_%v.m3u8").path,
-                ])
+            try Self.hlsPackage(in: directory.appendingPathComponent(name), subtitles: [(captions, nil)])
         }
         let good = try Medialint.run(["check", directory.appendingPathComponent("good").path, "--no-store"])
         #expect(good.status == 0, "\(good.stdout)")
@@ -265,18 +247,7 @@ import TestSupport
         try String(contentsOfFile: "Media/speech.vtt", encoding: .utf8).replacingOccurrences(of: "Welcome", with: "Bienvenue")
             .write(toFile: french, atomically: true, encoding: .utf8)
         let package = directory.appendingPathComponent("package")
-        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try ExternalTool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-i", "Media/speech.vtt", "-i", french, "-map", "0:v", "-map", "0:a",
-                "-map", "1", "-map", "0:v", "-map", "0:a", "-map", "2", "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac",
-                "-c:s", "webvtt", "-muxdelay", "0", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
-                "-hls_subtitle_path", package.appendingPathComponent("sub_%v.m3u8").path,
-                "-hls_segment_filename", package.appendingPathComponent("stream_%v_%02d.ts").path, "-master_pl_name", "master.m3u8",
-                "-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en v:1,a:1,s:1,sgroup:subs,language:fr",
-                package.appendingPathComponent("stream_%v.m3u8").path,
-            ])
+        try Self.hlsPackage(in: package, subtitles: [("Media/speech.vtt", "en"), (french, "fr")])
         let master = package.appendingPathComponent("master.m3u8").path
         #expect(try Medialint.run(["cues", master, "--track", "1"]).stdout.contains("Bienvenue to the media accessibility demo."))
         #expect(try Medialint.run(["cues", master]).stdout.contains("1  00:00:00.501 → 00:00:02.825  Welcome to the media"))
@@ -284,6 +255,23 @@ import TestSupport
         #expect(check.stdout.contains("[hls.rendition-default]"), "\(check.stdout)")
         #expect((check.stdout + check.stderr).contains("1 file · 5 results"), "the package, two lints, two syncs: \(check.stdout)")
         #expect(check.stdout.contains("sub_1.m3u8 · offset +0.0"), "\(check.stdout)")
+    }
+
+    /// An HLS package of Media/speech.mp4 made by the ffmpeg CLI in `folder` (4-s segments, no mux delay): a variant for
+    /// each caption file, its WebVTT the variant's subtitle rendition (group `subs`, with its language when given).
+    static func hlsPackage(in folder: URL, subtitles: [(file: String, language: String?)]) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var arguments = ["-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4"]
+        for subtitle in subtitles { arguments += ["-i", subtitle.file] }
+        for k in subtitles.indices { arguments += ["-map", "0:v", "-map", "0:a", "-map", String(k + 1)] }
+        let variants = subtitles.enumerated().map { k, subtitle in "v:\(k),a:\(k),s:\(k),sgroup:subs" + (subtitle.language.map { ",language:\($0)" } ?? "") }
+        arguments += [
+            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-c:s", "webvtt", "-muxdelay", "0", "-f", "hls",
+            "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_subtitle_path", folder.appendingPathComponent("sub_%v.m3u8").path,
+            "-hls_segment_filename", folder.appendingPathComponent("stream_%v_%02d.ts").path, "-master_pl_name", "master.m3u8",
+            "-var_stream_map", variants.joined(separator: " "), folder.appendingPathComponent("stream_%v.m3u8").path,
+        ]
+        try ExternalTool.run("ffmpeg", arguments)
     }
 
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {
