@@ -1,6 +1,7 @@
 import FlashDetection
 import Foundation
 import MediaIO
+import Streaming
 import Findings
 
 /// Runs the flash analysis on one media file: decoding (MediaIO, on its own thread) feeds the analyser
@@ -32,12 +33,33 @@ public struct FlashCheck: Sendable {
     public typealias Progress = (_ done: Double, _ total: Double?, _ frames: Int) -> Void
 
     public func run(path: String, frames sink: FrameSink? = nil, progress: Progress? = nil) throws(MediaError) -> CheckResult {
+        try analyse(path, followedBy: [], file: path, start: nil, stated: nil, frames: sink, progress: progress)
+    }
+
+    /// The flash analysis of a video cut into files that play one after another (an HLS variant's initialisation
+    /// section and media segments), decoded as one stream as a player appends them: flashing over a cut is seen
+    /// whole. Reported times count from `start` (the presentation's first picture, on the MPEG-2 clock); `duration`
+    /// (the playlist's) is what the decoded frames must cover.
+    public func run(files: [String], file: String, start: Double?, duration: Double?, progress: Progress? = nil) throws(MediaError) -> CheckResult {
+        guard let first = files.first else { throw MediaError(.corrupt, path: file, reason: "no video segment could be read: nothing to judge flashing on") }
+        return try analyse(first, followedBy: Array(files.dropFirst()), file: file, start: start, stated: duration, frames: nil, progress: progress)
+    }
+
+    /// Decodes `path` (and the files that continue it) into the analyser. `file`: what the result names; `start` and
+    /// `stated`: the timeline's origin and length when they are not the file's own.
+    private func analyse(
+        _ path: String, followedBy continuation: [String], file: String, start: Double?, stated: Double?, frames sink: FrameSink?,
+        progress: Progress?
+    ) throws(MediaError) -> CheckResult {
         let configuration = configuration
         let decoding = try SegmentedVideoDecoding(
-            path: path, options: .init(streamIndex: streamIndex, threads: decodeThreads, skipLoopFilter: !exactDecode),
+            path: path, followedBy: continuation, options: .init(streamIndex: streamIndex, threads: decodeThreads, skipLoopFilter: !exactDecode),
             minimumSegmentSeconds: segmentSeconds
         ) { FlashSegmentWork(configuration: configuration) }
         let info = decoding.stream
+        // On the MPEG-2 wrap of `start` (libavformat unwraps within the stream, not against a start found elsewhere).
+        let origin = start.map { MPEG2Clock.nearest($0, to: info.startTime ?? $0) } ?? info.startTime ?? 0
+        let statedDuration = stated ?? decoding.statedDuration
         // Decoding (its threads were started above, at normal priority) is the critical path: the analysis on
         // this thread yields to it, and takes the cycles decoding leaves idle.
         let previousNice = ThreadPriority.lower(to: 5)
@@ -46,7 +68,7 @@ public struct FlashCheck: Sendable {
         analyzer.measuresEveryFrame = sink != nil
         var count = 0
         var span: (first: Double, end: Double)?
-        var series = TimeSeries(duration: info.duration ?? 0)
+        var series = TimeSeries(duration: statedDuration ?? info.duration ?? 0)
         while let output = try decoding.next() {
             guard case .frame(let measured, let duration) = output else {
                 if case .look(let look) = output { analyzer.replaceLook(with: look) }
@@ -57,15 +79,23 @@ public struct FlashCheck: Sendable {
             let measurement = analyzer.add(measured)
             sink?(measurement)
             series.add(
-                time: measurement.time - (info.startTime ?? 0), luminance: measurement.meanLuminance,
+                time: measurement.time - origin, luminance: measurement.meanLuminance,
                 flashes: Double(max(measurement.transitionsInLastSecond, measurement.redTransitionsInLastSecond)) / 2)
             count += 1
-            progress?(measured.time - (info.startTime ?? 0), info.duration, count)
+            progress?(measured.time - origin, statedDuration ?? info.duration, count)
         }
-        var result = result(for: analyzer.finish(), path: path, stream: info, series: series.metrics)
+        var report = analyzer.finish()
+        if start != nil {
+            // Incidents on the presentation's timeline, as the package's other results give times.
+            for index in report.incidents.indices {
+                report.incidents[index].start -= origin
+                report.incidents[index].end -= origin
+            }
+        }
+        var result = result(for: report, path: file, stream: info, series: series.metrics)
         try Self.checkCoverage(
-            &result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: decoding.statedDuration,
-            stream: info.index, path: path)
+            &result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: statedDuration, stream: info.index, path: file,
+            remeasure: continuation.isEmpty)
         return result
     }
 
@@ -75,7 +105,7 @@ public struct FlashCheck: Sendable {
     /// did), or else frames that could not be decoded: the result is `unverified`, the decoded span stated.
     static func checkCoverage(
         _ result: inout CheckResult, frames: Int, decoded: Double, stated: Double?, stream: Int,
-        path: String
+        path: String, remeasure: Bool = true
     ) throws(MediaError) {
         let statedText = stated.map { " of the \(String(format: "%.3f", $0)) s the file states" } ?? ""
         if frames == 0 || (frames == 1 && (stated ?? 0) > 1) {
@@ -94,10 +124,12 @@ public struct FlashCheck: Sendable {
             return
         }
         guard let stated, stated - decoded > max(1.0, 0.05 * stated) else { return }
-        // The same reason as probe, sync and check give when the packets end early.
-        let measured = try MediaProbe.probe(path, scan: .always)
-        // A video stream that simply ends before the others (the container's duration is theirs): all of it was seen.
-        if let packets = measured.streams.first(where: { $0.index == stream })?.duration, packets - decoded <= max(1.0, 0.05 * packets) { return }
+        if remeasure {
+            // The same reason as probe, sync and check give when the packets end early.
+            let measured = try MediaProbe.probe(path, scan: .always)
+            // A video stream that simply ends before the others (the container's duration is theirs): all of it was seen.
+            if let packets = measured.streams.first(where: { $0.index == stream })?.duration, packets - decoded <= max(1.0, 0.05 * packets) { return }
+        }
         if result.verdict != .fail { result.verdict = .unverified }  // flashing seen in the decoded part still fails
         result.findings.append(
             Rule.flashUnverified.finding(

@@ -98,10 +98,29 @@ public struct HLSPackage: Sendable {
         }
     }
 
-    /// The real paths of the segments of the media playlist `uri` names, in order (those inside the folder).
-    func segmentPaths(ofPlaylist uri: String) -> [String] {
-        guard let media = mediaPlaylists[uri], let relative = mediaPlaylistPaths[uri] else { return [] }
-        return media.segments.compactMap { try? locate($0.uri, inPlaylistAt: relative).get().real }
+    /// The files of a media playlist's segments, read as one stream: the initialisation section (`#EXT-X-MAP`: a
+    /// fragmented MP4's header), then each segment's file in order — a file whose parts are consecutive segments
+    /// (`#EXT-X-BYTERANGE`) once. Real paths, those inside the folder.
+    public struct MediaFiles: Sendable, Equatable {
+        public var initSection: String?
+        public var segments: [String]
+
+        /// Everything, in the order it is read.
+        public var all: [String] { (initSection.map { [$0] } ?? []) + segments }
+        /// What it takes to read the first segment: the initialisation section and the first segment.
+        public var head: [String] { Array(all.prefix(initSection == nil ? 1 : 2)) }
+    }
+
+    /// The files of the media playlist `uri` names.
+    func mediaFiles(ofPlaylist uri: String) -> MediaFiles {
+        guard let media = mediaPlaylists[uri], let relative = mediaPlaylistPaths[uri] else { return MediaFiles(segments: []) }
+        var files = MediaFiles(initSection: nil, segments: [])
+        if let map = media.segments.first?.initSection { files.initSection = try? locate(map, inPlaylistAt: relative).get().real }
+        for segment in media.segments {
+            guard let path = try? locate(segment.uri, inPlaylistAt: relative).get().real, files.segments.last != path else { continue }
+            files.segments.append(path)
+        }
+        return files
     }
 
     /// The real paths of the files the package is made of beyond the playlist given: its media playlists and their
@@ -110,7 +129,7 @@ public struct HLSPackage: Sendable {
         var files = Set<String>()
         for uri in mediaPlaylists.keys {
             if let playlist = try? locate(uri, inPlaylistAt: (path as NSString).lastPathComponent).get() { files.insert(playlist.real) }
-            files.formUnion(segmentPaths(ofPlaylist: uri))
+            files.formUnion(mediaFiles(ofPlaylist: uri).all)
         }
         return files
     }
@@ -122,9 +141,8 @@ public struct HLSPackage: Sendable {
     }
 
     private func firstMediaTimestamp() -> Double? {
-        guard case .multivariant(let multivariant) = playlist, let variant = multivariant.variants.first,
-            let first = segmentPaths(ofPlaylist: variant.uri).first, let info = try? MediaProbe.probe(first, scan: .never)
-        else { return nil }
+        let head = videoFiles().head
+        guard let first = head.first, let info = try? MediaProbe.probe(first, followedBy: Array(head.dropFirst()), scan: .never) else { return nil }
         return info.streams.first { $0.kind == .video }?.startTime ?? info.startTime
     }
 
@@ -153,10 +171,15 @@ public struct HLSPackage: Sendable {
             media = found
             mediaPath = relative
         }
+        if media.segments.contains(where: { $0.initSection != nil }) {
+            throw CaptionError(rule: "hls.subtitles", message: "\(path): \(Self.fragmentedSubtitles)")
+        }
         var segments: [HLSSubtitleTimeline.Segment] = []
-        for segment in media.segments {
+        for (index, segment) in media.segments.enumerated() {
+            // Byte ranges of one file, one after the other: the file is read once.
+            if segment.isByteRange, index > 0, media.segments[index - 1].uri == segment.uri { continue }
             switch read(segment.uri, inPlaylistAt: mediaPath) {
-            case .success(let (_, bytes)): segments.append(HLSSubtitleTimeline.Segment(uri: segment.uri, bytes: bytes))
+            case .success(let (_, bytes)): segments.append(HLSSubtitleTimeline.Segment(uri: segment.uri, bytes: bytes, start: segment.start))
             case .failure(let reason):
                 notes.append(CaptionDiagnostic(line: 0, rule: "hls.segment", severity: .error, message: "\(segment.uri): \(reason)"))
             }
@@ -164,6 +187,17 @@ public struct HLSPackage: Sendable {
         var document = HLSSubtitleTimeline.join(segments, presentationStart: presentationStart ?? 0)
         document.diagnostics = notes + document.diagnostics
         return document
+    }
+
+    /// Why a subtitle rendition of fragmented MP4 segments is not read.
+    static let fragmentedSubtitles =
+        "its subtitle segments are fragmented MP4 (#EXT-X-MAP: IMSC1 or WebVTT in MP4), which are not read yet: their cues are not checked"
+
+    /// The subtitle renditions whose segments are fragmented MP4 (not read).
+    public var fragmentedSubtitleRenditions: [HLSRendition] {
+        subtitleRenditions.filter { rendition in
+            rendition.uri.flatMap { mediaPlaylists[$0] }?.segments.contains { $0.initSection != nil } == true
+        }
     }
 
     /// How reports name a rendition: its playlist's path beside the package's.

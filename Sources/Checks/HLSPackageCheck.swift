@@ -62,9 +62,19 @@ public struct HLSPackageCheck: Sendable {
             case true?: break
             }
         }
+        for rendition in package.fragmentedSubtitleRenditions {
+            findings.append(
+                Rule.hlsSegment.finding(severity: .info, message: "subtitles \"\(rendition.name)\": \(HLSPackage.fragmentedSubtitles)", line: rendition.line))
+        }
         for (rendition, document) in timelines ?? package.subtitleTimelines() {
-            for diagnostic in document.diagnostics where diagnostic.rule == "hls.segment" || diagnostic.rule == "hls.timestamp-map" {
-                findings.append(Rule.hlsSegment.finding(message: "subtitles \"\(rendition.name)\": \(diagnostic.message)"))
+            for diagnostic in document.diagnostics {
+                let rule: Rule
+                switch diagnostic.rule {
+                case "hls.segment": rule = .hlsSegment
+                case "hls.timestamp-map": rule = .hlsTimestampMap
+                default: continue
+                }
+                findings.append(rule.finding(message: "subtitles \"\(rendition.name)\": \(diagnostic.message)"))
             }
         }
         return CheckResult(file: package.path, check: .captions, findings: findings, metrics: Self.inventory(playlist))

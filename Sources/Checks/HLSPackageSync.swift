@@ -6,43 +6,42 @@ import Streaming
 import SyncAnalysis
 
 extension HLSPackage {
-    /// The segments that carry the presentation's audio: the first variant's own when they have an audio stream,
-    /// else those of its audio group's default (or first) rendition.
-    func audioSegmentPaths() -> [String] {
-        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return [] }
-        let own = segmentPaths(ofPlaylist: variant.uri)
-        if let first = own.first, let info = try? MediaProbe.probe(first, scan: .never), info.streams.contains(where: { $0.kind == .audio }) {
+    /// The files that carry the presentation's audio: the first variant's own when they have an audio stream, else
+    /// those of its audio group's default (or first) rendition.
+    func audioFiles() -> MediaFiles {
+        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return MediaFiles(segments: []) }
+        let own = mediaFiles(ofPlaylist: variant.uri)
+        if let first = own.head.first, let info = try? MediaProbe.probe(first, followedBy: Array(own.head.dropFirst()), scan: .never),
+            info.streams.contains(where: { $0.kind == .audio })
+        {
             return own
         }
-        guard let group = variant.audioGroup else { return [] }
+        guard let group = variant.audioGroup else { return MediaFiles(segments: []) }
         let renditions = playlist.renditions(type: .audio, group: group)
-        guard let uri = (renditions.first { $0.isDefault } ?? renditions.first)?.uri else { return [] }
-        return segmentPaths(ofPlaylist: uri)
+        guard let uri = (renditions.first { $0.isDefault } ?? renditions.first)?.uri else { return MediaFiles(segments: []) }
+        return mediaFiles(ofPlaylist: uri)
     }
 
-    /// The speech in the package's audio on the presentation's timeline (its segments decoded one after another);
-    /// nil when the package has no audio.
+    /// The speech in the package's audio on the presentation's timeline: its segments decoded as one stream, as a
+    /// player appends them (one decoder across the cuts). Nil when the package has no audio.
     public func speech() throws(MediaError) -> MediaSpeech? {
-        let paths = audioSegmentPaths()
-        guard !paths.isEmpty else { return nil }
+        let files = audioFiles().all
+        guard let first = files.first else { return nil }
         let start = presentationStart ?? 0
+        let reader = try AudioSampleStream(path: first, followedBy: Array(files.dropFirst()), options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
         var detector = SpeechDetector(sampleRate: 16_000)
-        var stream: StreamInfo?
-        var errors = 0
-        var last = -Double.infinity
-        for path in paths {
-            let reader = try AudioSampleStream(path: path, options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
-            stream = stream ?? reader.stream
-            while let chunk = try reader.nextChunk() {
-                let time = chunk.time - start
-                guard time >= last else { continue }  // a segment that starts again earlier: its overlap is left out
-                detector.add(chunk.samples, at: time)
-                last = time + Double(chunk.samples.count) / 16_000
-            }
-            errors += reader.decodeErrorCount
+        while let chunk = try reader.nextChunk() {
+            // On the MPEG-2 wrap of the presentation's start (libavformat unwraps within the stream).
+            detector.add(chunk.samples, at: MPEG2Clock.nearest(chunk.time, to: start) - start)
         }
-        guard let stream else { return nil }
-        return MediaSpeech(timeline: detector.finish(), stream: stream, decodeErrors: errors)
+        return MediaSpeech(timeline: detector.finish(), stream: reader.stream, decodeErrors: reader.decodeErrorCount)
+    }
+
+    /// The files of the video: the first variant's (the one players start with; every variant shows the same
+    /// pictures). None when the first variant's playlist was not read.
+    public func videoFiles() -> MediaFiles {
+        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return MediaFiles(segments: []) }
+        return mediaFiles(ofPlaylist: variant.uri)
     }
 
     /// The video's duration: the first variant's playlist's.
@@ -77,13 +76,13 @@ extension HLSPackage {
     /// Whether the first variant's video carries 608 captions on `channel` (CC1–CC4): its segments' A/53 data decoded
     /// in order until the channel's commands are seen. Nil when there is no video segment to read.
     public func videoCarries(_ channel: CEA608Decoder.Channel) -> Bool? {
-        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return nil }
-        let paths = segmentPaths(ofPlaylist: variant.uri)
-        guard !paths.isEmpty else { return nil }
+        let files = videoFiles()
+        guard !files.segments.isEmpty else { return nil }
         var decoder = CEA608Decoder(channel: channel)
-        for path in paths {
-            guard let info = try? MediaProbe.probe(path, scan: .never), let video = info.streams.first(where: { $0.kind == .video }),
-                let (_, chunks) = try? ClosedCaptionReader.read(path: path, streamIndex: video.index)
+        for segment in files.segments {
+            let (path, continuation) = files.initSection.map { ($0, [segment]) } ?? (segment, [])
+            guard let info = try? MediaProbe.probe(path, followedBy: continuation, scan: .never), let video = info.streams.first(where: { $0.kind == .video }),
+                let (_, chunks) = try? ClosedCaptionReader.read(path: path, followedBy: continuation, streamIndex: video.index)
             else { continue }
             for chunk in chunks {
                 for (field, first, second) in chunk.pairs608 { decoder.feed(first, second, time: chunk.time, field: field) }

@@ -156,6 +156,11 @@ extension Rule {
         "hls.segment", title: "subtitle segment unreadable or misplaced",
         description: "A WebVTT segment that cannot be read, or whose X-TIMESTAMP-MAP is malformed (its cues then read as if MPEG-2 time 0 were cue time 0).",
         guidelines: ["RFC 8216"], helpURL: RuleSource.rfc8216, defaultSeverity: .error)
+    public static let hlsTimestampMap = Rule(
+        "hls.timestamp-map", title: "subtitle segments without X-TIMESTAMP-MAP",
+        description:
+            "WebVTT segments without X-TIMESTAMP-MAP in a presentation that does not start at MPEG-2 time 0: their cue times are read as MPEG-2 times (RFC 8216 §3.5), so unless they were written on that clock the captions show as much early as the video starts late. FFmpeg's HLS muxer writes such segments with MPEG-TS starting 1.4 s in (its default -muxdelay).",
+        guidelines: ["RFC 8216", "KWCAG 1.2"], helpURL: RuleSource.rfc8216, defaultSeverity: .warning)
 
     // MARK: media.*, check.*
 
@@ -182,7 +187,7 @@ public enum RuleCatalogue {
     public static let lint: [Rule] = CaptionLinter.rules
     public static let hls: [Rule] = [
         .hlsCaptionsMissing, .hlsRenditionMissing, .hlsSDHCharacteristics, .hlsAudioDescriptionCharacteristics, .hlsRenditionDefault, .hlsSubtitleDuration,
-        .hlsLanguage, .hlsReference, .hlsInstreamID, .hlsSegment,
+        .hlsLanguage, .hlsReference, .hlsInstreamID, .hlsSegment, .hlsTimestampMap,
     ]
 
     /// All of them, each once, grouped as above.

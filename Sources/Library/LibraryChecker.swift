@@ -100,8 +100,8 @@ public struct LibraryChecker: Sendable {
         }
     }
 
-    /// An HLS package: the `captions` result of its playlists, and the lint of each subtitle rendition's joined
-    /// timeline (named by the rendition's playlist). A subtitle playlist on its own is linted; another media playlist
+    /// An HLS package: the `captions` result of its playlists, the lint and sync of each subtitle rendition's joined
+    /// timeline (named by the rendition's playlist), and the flash check of its video. A subtitle playlist on its own is linted; another media playlist
     /// on its own gets nothing.
     func checkPackage(_ path: String) -> [CheckResult] {
         let package: HLSPackage
@@ -126,6 +126,24 @@ public struct LibraryChecker: Sendable {
             // One decoding of the package's audio serves every rendition: its time is shared out.
             for index in synced.indices { synced[index].seconds = (clock.now - started).inSeconds / Double(synced.count) }
             results += synced
+            // The video's flashing, across its segments (the first variant's).
+            let video = package.videoFiles()
+            if !video.segments.isEmpty {
+                results.append(
+                    CheckResult.timed {
+                        // The same memory bound as a single file's: its pictures' size, from the first segment.
+                        if let first = video.head.first, let info = try? MediaProbe.probe(first, followedBy: Array(video.head.dropFirst()), scan: .never),
+                            let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.media(info), limit: memoryLimitPerFile)
+                        {
+                            return CheckResult.unreadable(file: path, check: .flash, reason: refusal, rule: .checkMemoryLimit)
+                        }
+                        do throws(MediaError) {
+                            return try flash.run(files: video.all, file: path, start: package.presentationStart, duration: package.duration)
+                        } catch {
+                            return CheckResult.unreadable(file: path, check: .flash, reason: error.reason)
+                        }
+                    })
+            }
             return results
         }
     }

@@ -44,14 +44,15 @@ public final class AudioSampleReader {
     private var nextTime: Double?
     private var flushed = false
 
-    public init(path: String, options: Options = Options()) throws(MediaError) {
+    /// Opens `path` (read as one with the files in `continuation` after it: an HLS rendition's segments).
+    public init(path: String, followedBy continuation: [String] = [], options: Options = Options()) throws(MediaError) {
         guard options.sampleRate > 0 else {
             throw MediaError(.noSuchStream, path: path, reason: "the sample rate must be positive (got \(options.sampleRate))")
         }
         self.path = path
         sampleRate = options.sampleRate
         filterSize = options.resamplingFilterSize
-        let input = try InputContainer(path: path)
+        let input = try InputContainer(path: path, followedBy: continuation)
         let avStream = try input.selectStream(options.streamIndex, kind: .audio)
         stream = MediaProbe.describe(avStream)
         decoder = try StreamDecoder(input: input, stream: avStream, threads: 1)

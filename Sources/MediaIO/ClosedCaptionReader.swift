@@ -39,9 +39,11 @@ public enum ClosedCaptionReader {
     static let captionCarryingVideo: Set<UInt32> = [AV_CODEC_ID_H264.rawValue, AV_CODEC_ID_HEVC.rawValue, AV_CODEC_ID_MPEG2VIDEO.rawValue]
 
     /// Every chunk of stream `streamIndex`: an `eia_608` track's packets, or a video stream's frames' A/53 data (the
-    /// video is decoded for it). Throws when the stream is neither.
-    public static func read(path: String, streamIndex: Int) throws(MediaError) -> (carriage: ClosedCaptionCarriage, chunks: [ClosedCaptionChunk]) {
-        let input = try InputContainer(path: path)
+    /// video is decoded for it). Throws when the stream is neither. Files in `continuation` are read as one with `path`.
+    public static func read(
+        path: String, followedBy continuation: [String] = [], streamIndex: Int
+    ) throws(MediaError) -> (carriage: ClosedCaptionCarriage, chunks: [ClosedCaptionChunk]) {
+        let input = try InputContainer(path: path, followedBy: continuation)
         guard let stream = input.streams.first(where: { Int($0.pointee.index) == streamIndex }) else {
             throw MediaError(.noSuchStream, path: path, reason: "the file has no stream #\(streamIndex)")
         }
@@ -59,8 +61,8 @@ public enum ClosedCaptionReader {
 
     /// Whether the first `frames` frames of video stream `streamIndex` carry A/53 caption data (as FFmpeg's
     /// "Closed Captions" says). False for codecs that cannot carry it, and for files that cannot be decoded.
-    public static func videoCarriesCaptions(path: String, streamIndex: Int, frames: Int = 30) -> Bool {
-        guard let input = try? InputContainer(path: path),
+    public static func videoCarriesCaptions(path: String, followedBy continuation: [String] = [], streamIndex: Int, frames: Int = 30) -> Bool {
+        guard let input = try? InputContainer(path: path, followedBy: continuation),
             let stream = input.streams.first(where: { Int($0.pointee.index) == streamIndex }),
             stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
             captionCarryingVideo.contains(stream.pointee.codecpar.pointee.codec_id.rawValue)

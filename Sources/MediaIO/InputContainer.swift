@@ -14,12 +14,14 @@ final class InputContainer {
     /// The file's bytes, as libav reads them (see `MediaFileIO`).
     private let io: MediaFileIO
 
-    init(path: String) throws(MediaError) {
+    /// Opens `path`, read as one with the files `continuation` names after it (an HLS rendition's segments).
+    init(path: String, followedBy continuation: [String] = []) throws(MediaError) {
         FFmpegLog.install()
         self.path = path
-        let file = try Self.openRegularFile(path)
-        size = file.size
-        io = MediaFileIO(file: file, limit: MediaTimeLimit.current)
+        var files = [try Self.openRegularFile(path)]
+        for next in continuation { files.append(try Self.openRegularFile(next)) }
+        io = MediaFileIO(files: files, limit: MediaTimeLimit.current)
+        size = io.size
 
         guard let allocated = avformat_alloc_context() else {
             preconditionFailure("avformat_alloc_context: out of memory")

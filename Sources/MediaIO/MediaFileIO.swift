@@ -92,8 +92,16 @@ struct PlaylistRefusal: Error, Equatable {
 /// opened and checked (never a FIFO or device, never swapped in between), every read checks the time limit, and
 /// libav may open nothing else — a playlist or manifest that names other files (HLS, DASH, concat, image
 /// sequences, VobSub's .sub …) is stopped at its first reference, which is kept for the error message.
+///
+/// Files that continue one another (an HLS rendition's segments, after its initialisation section) are read as one:
+/// their bytes one after the other, as a player appends them.
 final class MediaFileIO {
-    let file: RegularFile
+    /// The first file (its first bytes tell the format).
+    var file: RegularFile { files[0] }
+    let files: [RegularFile]
+    /// Where each file starts in the bytes read, and their total.
+    private let starts: [Int64]
+    let size: Int64
     /// The AVIOContext libav reads through (freed here, not by libav: custom I/O).
     private(set) var context: UnsafeMutablePointer<AVIOContext>?
     private var position: Int64 = 0
@@ -105,9 +113,18 @@ final class MediaFileIO {
     /// The first other file or URL libav tried to open for this file and was refused, and why.
     private(set) var refusedReference: PlaylistRefusal?
 
-    init(file: RegularFile, limit: MediaTimeLimit) {
-        self.file = file
-        allowedSeconds = limit.seconds(forSize: file.size)
+    init(files: [RegularFile], limit: MediaTimeLimit) {
+        precondition(!files.isEmpty, "MediaFileIO needs a file")
+        self.files = files
+        var starts: [Int64] = []
+        var total: Int64 = 0
+        for file in files {
+            starts.append(total)
+            total += file.size
+        }
+        self.starts = starts
+        size = total
+        allowedSeconds = limit.seconds(forSize: total)
         deadline = Self.now() &+ UInt64(min(allowedSeconds, 1e9) * 1e9)
         let size: Int32 = 1 << 16
         guard let buffer = av_malloc(Int(size)) else { preconditionFailure("av_malloc: out of memory") }
@@ -141,8 +158,14 @@ final class MediaFileIO {
 
     fileprivate func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
         if pastDeadline() { return mlav_error_exit() }
+        // The file the position is in (the last one that starts at or before it), read up to its end at most.
+        var index = files.count - 1
+        while index > 0 && starts[index] > position { index -= 1 }
+        let offset = position - starts[index]
+        let wanted = files.count == 1 ? Int(count) : Int(max(0, min(Int64(count), files[index].size - offset)))
+        guard wanted > 0 || index == files.count - 1 else { return mlav_error_eof() }
         while true {
-            let got = pread(file.descriptor, buffer, Int(count), off_t(position))
+            let got = pread(files[index].descriptor, buffer, wanted, off_t(offset))
             if got < 0 {
                 if errno == EINTR { continue }
                 return mlav_error(errno)
@@ -154,12 +177,12 @@ final class MediaFileIO {
     }
 
     fileprivate func seek(_ offset: Int64, whence: Int32) -> Int64 {
-        if whence & AVSEEK_SIZE != 0 { return file.size }
+        if whence & AVSEEK_SIZE != 0 { return size }
         let target: Int64
         switch whence & ~AVSEEK_FORCE {
         case SEEK_SET: target = offset
         case SEEK_CUR: target = position + offset
-        case SEEK_END: target = file.size + offset
+        case SEEK_END: target = size + offset
         default: return Int64(mlav_error(EINVAL))
         }
         guard target >= 0 else { return Int64(mlav_error(EINVAL)) }

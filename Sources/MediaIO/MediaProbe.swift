@@ -18,8 +18,12 @@ public enum MediaProbe {
     /// A file whose sample index points past its end, or whose packets cannot all be read during a scan,
     /// is reported as truncated (`MediaError.Kind.corrupt`).
     /// `closedCaptions`: also look for CEA-608 data in the first second of each video stream (it decodes that second).
-    public static func probe(_ path: String, scan: PacketScan = .whenNeeded, closedCaptions: Bool = false) throws(MediaError) -> MediaInfo {
-        let input = try InputContainer(path: path)
+    /// Files in `continuation` are read as one with `path`, after it (an HLS rendition's initialisation section and
+    /// its segments).
+    public static func probe(
+        _ path: String, followedBy continuation: [String] = [], scan: PacketScan = .whenNeeded, closedCaptions: Bool = false
+    ) throws(MediaError) -> MediaInfo {
+        let input = try InputContainer(path: path, followedBy: continuation)
         let format = input.context.pointee
         var streams = input.streams.map { describe($0) }
 
@@ -45,7 +49,7 @@ public enum MediaProbe {
         if closedCaptions {
             for i in streams.indices where streams[i].video != nil && !streams[i].dispositions.contains("attached_pic") {
                 let index = streams[i].index
-                streams[i].video?.closedCaptions = ClosedCaptionReader.videoCarriesCaptions(path: path, streamIndex: index)
+                streams[i].video?.closedCaptions = ClosedCaptionReader.videoCarriesCaptions(path: path, followedBy: continuation, streamIndex: index)
             }
         }
 

@@ -39,16 +39,17 @@ public final class SegmentedVideoDecoding<Work: VideoSegmentWork>: @unchecked Se
 
     /// Opens `path`, plans the segments and starts decoding. `options.threads` is the number of cores to use
     /// (0: all); segments are at least `minimumSegmentSeconds` long; at most `bufferedOutputs` outputs wait in
-    /// memory. `makeWork` is called on the decoding threads, once per segment.
+    /// memory. `makeWork` is called on the decoding threads, once per segment. Files in `continuation` are read as one
+    /// with `path`, after it (an HLS rendition's segments), and decoded from start to end.
     public init(
-        path: String, options: VideoFrameReader.Options = .init(), minimumSegmentSeconds: Double = 2,
+        path: String, followedBy continuation: [String] = [], options: VideoFrameReader.Options = .init(), minimumSegmentSeconds: Double = 2,
         bufferedOutputs: Int = 1024, makeWork: @escaping @Sendable () -> Work
     ) throws(MediaError) {
-        let input = try InputContainer(path: path)
+        let input = try InputContainer(path: path, followedBy: continuation)
         let avStream = try input.selectStream(options.streamIndex, kind: .video)
         let cores = options.threads > 0 ? options.threads : ProcessInfo.processInfo.activeProcessorCount
         var planned = [VideoSegment()]
-        if cores > 1 {
+        if cores > 1 && continuation.isEmpty {
             planned = VideoSegment.plan(input: input, stream: avStream, minimumSeconds: minimumSegmentSeconds)
         }
         let workers = min(cores, planned.count)

@@ -40,8 +40,9 @@ public final class VideoFrameReader {
     private let streamColor: ColorInfo
     private var lastTime: Double?
 
-    public convenience init(path: String, options: Options = Options()) throws(MediaError) {
-        try self.init(input: InputContainer(path: path), path: path, options: options)
+    /// Opens `path` (read as one with the files in `continuation` after it: an HLS rendition's segments).
+    public convenience init(path: String, followedBy continuation: [String] = [], options: Options = Options()) throws(MediaError) {
+        try self.init(input: InputContainer(path: path, followedBy: continuation), path: path, options: options)
     }
 
     /// Decodes from an input already open.

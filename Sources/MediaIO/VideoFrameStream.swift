@@ -50,14 +50,14 @@ public final class AudioSampleStream: @unchecked Sendable {
     public let sampleRate: Int
     private let thread: DecodingThread<AudioChunk>
 
-    /// Opens `path` and starts decoding. Chunks that follow each other without a gap are handed over
-    /// joined, about `chunkSeconds` at a time (one decoded frame each would cost more in hand-overs than the
-    /// work they carry).
+    /// Opens `path` (with the files in `continuation` after it, read as one) and starts decoding. Chunks that follow
+    /// each other without a gap are handed over joined, about `chunkSeconds` at a time (one decoded frame each would
+    /// cost more in hand-overs than the work they carry).
     public init(
-        path: String, options: AudioSampleReader.Options = .init(), chunkSeconds: Double = 0.5,
+        path: String, followedBy continuation: [String] = [], options: AudioSampleReader.Options = .init(), chunkSeconds: Double = 0.5,
         capacity: Int = 8
     ) throws(MediaError) {
-        let reader = try AudioSampleReader(path: path, options: options)
+        let reader = try AudioSampleReader(path: path, followedBy: continuation, options: options)
         stream = reader.stream
         sampleRate = reader.sampleRate
         let joined = JoinedChunks(reader: reader, minimumCount: max(1, Int(chunkSeconds * Double(reader.sampleRate))))

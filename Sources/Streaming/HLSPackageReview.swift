@@ -83,11 +83,12 @@ public enum HLSPackageReview {
             default: break
             }
         }
-        // A subtitle playlist as long as the video (within a segment).
-        let videoDurations = playlist.variants.compactMap { mediaPlaylists[$0.uri].map { ($0.duration, $0.targetDuration) } }
-        if let (videoDuration, target) = videoDurations.first {
+        // A subtitle playlist as long as the video (within a segment). A live playlist (no EXT-X-ENDLIST) is a
+        // window that slides or grows: its length says nothing yet.
+        let videoDurations = playlist.variants.compactMap { mediaPlaylists[$0.uri].map { ($0.duration, $0.targetDuration, $0.ended) } }
+        if let (videoDuration, target, videoEnded) = videoDurations.first, videoEnded {
             for rendition in playlist.renditions where rendition.type == .subtitles {
-                guard let uri = rendition.uri, let subtitles = mediaPlaylists[uri] else { continue }
+                guard let uri = rendition.uri, let subtitles = mediaPlaylists[uri], subtitles.ended else { continue }
                 let allowed = Double(max(target ?? 0, subtitles.targetDuration ?? 0, 1))
                 if abs(subtitles.duration - videoDuration) > allowed {
                     issues.append(

@@ -58,6 +58,8 @@ public enum HLSPlaylist: Sendable, Equatable {
         var title = ""
         var discontinuity = false
         var timestamp = 0.0
+        var initSection: String?
+        var byteRange = false
         for (offset, raw) in lines.enumerated() {
             let number = offset + 2
             let line = raw.trimmingSpaces()
@@ -84,14 +86,26 @@ public enum HLSPlaylist: Sendable, Equatable {
                 playlist.ended = true
             } else if line == "#EXT-X-DISCONTINUITY" {
                 discontinuity = true
+            } else if let value = line.tagValue("#EXT-X-MAP") {
+                let attributes = HLSAttributeList.parse(value, line: number, note: note)
+                initSection = attributes.string("URI")
+                if initSection == nil { note(number, "#EXT-X-MAP without a URI") }
+                if let initSection, attributes.string("BYTERANGE") != nil {
+                    note(number, "#EXT-X-MAP with a BYTERANGE: the whole file \(initSection) is read as the initialisation section")
+                }
+            } else if line.tagValue("#EXT-X-BYTERANGE") != nil {
+                byteRange = true
             } else if line.hasPrefix("#") {
                 continue
             } else if let seconds = duration {
                 playlist.segments.append(
-                    HLSSegment(uri: line, duration: seconds, start: timestamp, title: title, discontinuity: discontinuity, line: number))
+                    HLSSegment(
+                        uri: line, duration: seconds, start: timestamp, title: title, discontinuity: discontinuity, line: number, initSection: initSection,
+                        isByteRange: byteRange))
                 timestamp += seconds
                 duration = nil
                 discontinuity = false
+                byteRange = false
             } else {
                 note(number, "a URI line (`\(line.prefix(80))`) without #EXTINF before it is ignored")
             }
@@ -253,6 +267,10 @@ public struct HLSSegment: Sendable, Equatable {
     /// `#EXT-X-DISCONTINUITY` before it.
     public var discontinuity: Bool
     public var line: Int
+    /// The URI of the `#EXT-X-MAP` in force: the initialisation section (a fragmented MP4's `moov`) that goes before it.
+    public var initSection: String? = nil
+    /// `#EXT-X-BYTERANGE`: the segment is a part of its file (consecutive parts of one file make it whole).
+    public var isByteRange = false
 }
 
 /// An attribute list (`NAME=value,NAME="quoted, string"`) as RFC 8216 §4.2 defines it.

@@ -4,16 +4,21 @@ import Captions
 /// `X-TIMESTAMP-MAP=MPEGTS:<90 kHz>,LOCAL:<cue time>` places its cues on the MPEG-2 clock (without one, cue time 0 is
 /// MPEG-2 time 0), and the presentation's first media timestamp is time 0 of the timeline. A cue repeated in the
 /// segments it spans (as the specification asks) is kept once; a cue cut at a segment boundary (the same text and
-/// settings ending where the next begins) is joined.
+/// settings ending where the next begins) is joined. The MPEG-2 clock's 33 bits wrap every 26.5 hours while cue
+/// times do not: each cue is put on the wrap nearest its segment's place in the playlist (§3.5 asks clients to allow
+/// for it).
 public enum HLSSubtitleTimeline {
     /// One segment's text and where it is in the playlist.
     public struct Segment: Sendable {
         public var uri: String
         public var bytes: [UInt8]
+        /// Seconds from the playlist's start (its `#EXTINF` durations before it added up).
+        public var start: Double
 
-        public init(uri: String, bytes: [UInt8]) {
+        public init(uri: String, bytes: [UInt8], start: Double = 0) {
             self.uri = uri
             self.bytes = bytes
+            self.start = start
         }
     }
 
@@ -27,13 +32,15 @@ public enum HLSSubtitleTimeline {
         public var offset: Double { Double(mpegts) / 90000 - local.seconds }
     }
 
-    /// The joined cues, and what was wrong with the segments (rule `hls.timestamp-map`, `hls.segment`), each naming
-    /// its segment. `presentationStart`: the first media timestamp of the presentation (seconds on the MPEG-2 clock,
+    /// The joined cues, and what was wrong with the segments (rule `hls.segment`, each naming its segment; rule
+    /// `hls.timestamp-map` when segments without a map leave their cues on MPEG-2 time while the presentation starts
+    /// elsewhere). `presentationStart`: the first media timestamp of the presentation (seconds on the MPEG-2 clock,
     /// e.g. the first video segment's start time).
     public static func join(_ segments: [Segment], presentationStart: Double) -> CaptionDocument {
         var cues: [Cue] = []
         var diagnostics: [CaptionDiagnostic] = []
         var styleBlocks: [HeaderBlock] = []
+        var unmapped = 0
         for segment in segments {
             let document: CaptionDocument
             do {
@@ -46,22 +53,52 @@ public enum HLSSubtitleTimeline {
             switch timestampMap(in: document.header) {
             case .some(.success(let found)): map = found
             case .some(.failure(let problem)):
-                diagnostics.append(CaptionDiagnostic(line: 0, rule: "hls.timestamp-map", severity: .error, message: "\(segment.uri): \(problem)"))
-            case nil: break
+                diagnostics.append(CaptionDiagnostic(line: 0, rule: "hls.segment", severity: .error, message: "\(segment.uri): \(problem)"))
+            case nil: unmapped += 1
             }
             for block in document.headerBlocks where !styleBlocks.contains(block) {
                 if case .note = block { continue }
                 styleBlocks.append(block)
             }
-            let shift = map.offset - presentationStart
+            let expected = presentationStart + segment.start
             for var cue in document.cues {
-                cue.start = CaptionTime(seconds: cue.start.seconds + shift)
-                cue.end = CaptionTime(seconds: cue.end.seconds + shift)
+                // The cue's MPEG-2 time, on the wrap nearest where its segment plays, then from the presentation's start.
+                let start = MPEG2Clock.nearest(cue.start.seconds + map.offset, to: expected) - presentationStart
+                cue.end = CaptionTime(seconds: start + (cue.end.seconds - cue.start.seconds))
+                cue.start = CaptionTime(seconds: start)
                 cue.line = 0
                 cues.append(cue)
             }
         }
+        let lead = MPEG2Clock.nearest(presentationStart, to: 0)
+        let onClock = presentationStart - MPEG2Clock.wrapSeconds * (presentationStart / MPEG2Clock.wrapSeconds).rounded(.down)
+        if unmapped > 0, abs(lead) > unmappedTolerance {
+            let count =
+                unmapped == segments.count
+                ? "its \(unmapped == 1 ? "WebVTT segment has" : "\(unmapped) WebVTT segments have")"
+                : "\(unmapped) of its \(segments.count) WebVTT segments have"
+            diagnostics.append(
+                CaptionDiagnostic(
+                    line: 0, rule: "hls.timestamp-map", severity: .warning,
+                    message:
+                        "\(count) no X-TIMESTAMP-MAP (RFC 8216 §3.5): their cue times are MPEG-2 times, and the video starts at \(seconds(onClock)) s on that clock — unless the cues were written on that clock, they show \(seconds(abs(lead))) s \(lead > 0 ? "early" : "late")"
+                ))
+        }
         return CaptionDocument(format: .webvtt, headerBlocks: styleBlocks, cues: joined(cues), diagnostics: diagnostics)
+    }
+
+    /// How far from MPEG-2 time 0 a presentation may start before segments without a timestamp map are said: about
+    /// what the sync check allows.
+    static let unmappedTolerance = 0.1
+
+    private static func seconds(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        var text = String(rounded)
+        if let dot = text.firstIndex(of: ".") {
+            let decimals = text.distance(from: dot, to: text.endIndex) - 1
+            text += String(repeating: "0", count: max(0, 3 - decimals))
+        }
+        return text
     }
 
     /// Cues in time order, repeats dropped and pieces cut at a boundary joined.
@@ -125,5 +162,17 @@ public enum HLSSubtitleTimeline {
         let hours = parts.count == 3 ? Int64(parts[0]) : 0
         guard let hours else { return nil }
         return CaptionTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + thousandths)
+    }
+}
+
+/// MPEG-2 presentation time: 33 bits of 90 kHz ticks, wrapping every 26.5 hours.
+public enum MPEG2Clock {
+    /// Seconds between two wraps (2³³ ticks).
+    public static let wrapSeconds = Double(Int64(1) << 33) / 90_000
+
+    /// `seconds` moved by whole wraps to be nearest `reference`: a time read after the clock wrapped put back beside
+    /// the times before it.
+    public static func nearest(_ seconds: Double, to reference: Double) -> Double {
+        seconds + wrapSeconds * ((reference - seconds) / wrapSeconds).rounded()
     }
 }

@@ -99,8 +99,9 @@ import TestSupport
         #expect(try MediaProbe.probe("Media/speech.mp4", closedCaptions: true).streams.first { $0.kind == .video }?.video?.closedCaptions == false)
     }
 
-    /// An HLS package cut by the ffmpeg CLI from the A/53-captioned video, declaring 608 captions by hand: INSTREAM-ID
-    /// CC1 is carried, CC3 is not (hls.instream-id), a CEA-708 service is not verified.
+    /// An HLS package cut by the ffmpeg CLI from the A/53-captioned video, its multivariant playlist declaring the 608
+    /// captions (`-cc_stream_map`): INSTREAM-ID CC1 is carried; edited to CC3 it is not (hls.instream-id); a CEA-708
+    /// service is not verified.
     @Test func declaredClosedCaptionsAreLookedForInTheSegments() throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -110,29 +111,24 @@ import TestSupport
             "ffmpeg",
             [
                 "-nostdin", "-v", "error", "-y", "-i", mp4, "-c", "copy", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
-                "-hls_segment_filename", directory.appendingPathComponent("v_%02d.ts").path, directory.appendingPathComponent("video.m3u8").path,
+                "-master_pl_name", "master.m3u8", "-cc_stream_map", "ccgroup:cc,instreamid:CC1,language:en", "-var_stream_map", "v:0,ccgroup:cc",
+                "-hls_segment_filename", directory.appendingPathComponent("v_%v_%02d.ts").path, directory.appendingPathComponent("video_%v.m3u8").path,
             ])
+        let master = directory.appendingPathComponent("master.m3u8")
+        let written = try String(contentsOf: master, encoding: .utf8)
+        #expect(written.contains(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",LANGUAGE="en",INSTREAM-ID="CC1""#), "\(written)")
         func findings(_ instreamID: String) throws -> [String] {
-            let master = directory.appendingPathComponent("master.m3u8")
-            try Data(
-                """
-                #EXTM3U
-                #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",LANGUAGE="en",INSTREAM-ID="\(instreamID)"
-                #EXT-X-STREAM-INF:BANDWIDTH=100000,CLOSED-CAPTIONS="cc"
-                video.m3u8
-
-                """.utf8
-            ).write(to: master)
+            try Data(written.replacingOccurrences(of: #"INSTREAM-ID="CC1""#, with: "INSTREAM-ID=\"\(instreamID)\"").utf8).write(to: master)
             return HLSPackageCheck().run(try HLSPackage.load(master.path)).findings.map { "\($0.rule) \($0.severity): \($0.message)" }
         }
         #expect(try findings("CC1").isEmpty)
         #expect(
             try findings("CC3") == [
-                "hls.instream-id error: closed captions \"English\": INSTREAM-ID CC3, but no segment of the video carries 608 captions on CC3"
+                "hls.instream-id error: closed captions \"CC1\": INSTREAM-ID CC3, but no segment of the video carries 608 captions on CC3"
             ])
         #expect(
             try findings("SERVICE1") == [
-                "hls.instream-id info: closed captions \"English\": INSTREAM-ID SERVICE1 (CEA-708) not verified: only 608 channels are read"
+                "hls.instream-id info: closed captions \"CC1\": INSTREAM-ID SERVICE1 (CEA-708) not verified: only 608 channels are read"
             ])
     }
 

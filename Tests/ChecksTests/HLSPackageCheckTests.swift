@@ -2,6 +2,7 @@ import Captions
 import Findings
 import Foundation
 import Testing
+import TestSupport
 @testable import Checks
 
 /// An HLS package written by hand, then edited one way at a time: each edit gives exactly its finding.
@@ -17,7 +18,9 @@ import Testing
 
     /// The package in a new folder, with `edit` applied to the multivariant playlist and `segment` as the second
     /// subtitle segment.
-    static func package(_ edit: (String) -> String = { $0 }, segment: String? = nil) throws -> (folder: URL, master: String) {
+    static func package(
+        _ edit: (String) -> String = { $0 }, segment: String? = nil, subtitlePlaylist: (String) -> String = { $0 }
+    ) throws -> (folder: URL, master: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-hlscheck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("subs"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("audio"), withIntermediateDirectories: true)
@@ -25,15 +28,17 @@ import Testing
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXT-X-ENDLIST\n"
         try write("video.m3u8", media)
         try write("audio/en.m3u8", media)
-        try write("subs/en.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n0.vtt\n#EXTINF:6,\n1.vtt\n#EXT-X-ENDLIST\n")
+        try write("subs/en.m3u8", subtitlePlaylist("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n0.vtt\n#EXTINF:6,\n1.vtt\n#EXT-X-ENDLIST\n"))
         try write("subs/0.vtt", "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n\n00:00:01.000 --> 00:00:03.000\nHello.\n")
         try write("subs/1.vtt", segment ?? "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:540000,LOCAL:00:00:00.000\n\n00:00:01.000 --> 00:00:02.000\n[door slams]\n")
         try write("master.m3u8", edit(master))
         return (folder, folder.appendingPathComponent("master.m3u8").path)
     }
 
-    static func findings(_ edit: (String) -> String = { $0 }, segment: String? = nil) throws -> [String] {
-        let (folder, master) = try package(edit, segment: segment)
+    static func findings(
+        _ edit: (String) -> String = { $0 }, segment: String? = nil, subtitlePlaylist: (String) -> String = { $0 }
+    ) throws -> [String] {
+        let (folder, master) = try package(edit, segment: segment, subtitlePlaylist: subtitlePlaylist)
         defer { try? FileManager.default.removeItem(at: folder) }
         return HLSPackageCheck().run(try HLSPackage.load(master)).findings.map { "\($0.rule): \($0.message)" }
     }
@@ -89,6 +94,83 @@ import Testing
             try Self.findings(segment: "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:-5,LOCAL:00:00:00.000\n\n00:00:01.000 --> 00:00:02.000\nx\n") == [
                 "hls.segment: subtitles \"English (SDH)\": 1.vtt: MPEGTS `-5` is not a 33-bit count of 90 kHz ticks"
             ])
+        // Subtitles in fragmented MP4 (IMSC1 in CMAF, say): said, not read as WebVTT.
+        #expect(
+            try Self.findings(subtitlePlaylist: { $0.replacingOccurrences(of: "#EXTINF:6,\n0.vtt", with: "#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:6,\n0.m4s") })
+                == [
+                    "hls.segment: subtitles \"English (SDH)\": its subtitle segments are fragmented MP4 (#EXT-X-MAP: IMSC1 or WebVTT in MP4), which are not read yet: their cues are not checked"
+                ])
+    }
+}
+
+/// Packages the ffmpeg CLI builds, then edited as a publisher's tools or hands would: each edit gives exactly its
+/// finding.
+@Suite struct FFmpegHLSPackageCheckTests {
+    static func findings(muxDelay: Double? = 0, edit: (URL) throws -> Void = { _ in }) throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-hlsedit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try HLSTestPackage.build(in: folder, subtitles: [("Media/speech.vtt", "en")], muxDelay: muxDelay)
+        try edit(folder)
+        return HLSPackageCheck().run(try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path)).findings.map { "\($0.rule): \($0.message)" }
+    }
+
+    static func replace(_ old: String, with new: String, in file: URL) throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(old), "\(file.lastPathComponent): \(text)")
+        try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: file)
+    }
+
+    @Test func asBuiltAndAsEdited() throws {
+        // As ffmpeg writes it (no mux delay): nothing to say.
+        #expect(try Self.findings() == [])
+        // Named SDH, one of the two characteristics given.
+        #expect(
+            try Self.findings { folder in
+                try Self.replace(
+                    #"NAME="subtitle_0""#, with: #"NAME="English SDH",CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog",FORCED=NO"#,
+                    in: folder.appendingPathComponent("master.m3u8"))
+            } == [
+                "hls.sdh-characteristics: subtitles \"English SDH\" are for the deaf and hard of hearing but CHARACTERISTICS lacks public.accessibility.describes-music-and-sound: players cannot select them from the accessibility settings"
+            ])
+        // The subtitle playlist cut after its first segment: 4.8 s of subtitles for 12 s of video (segments of 5 s).
+        #expect(
+            try Self.findings { folder in
+                try Self.replace(
+                    "#EXTINF:3.600000,\nstream_01.vtt\n#EXTINF:3.600000,\nstream_02.vtt\n", with: "", in: folder.appendingPathComponent("sub_0.m3u8"))
+            } == [
+                "hls.subtitle-duration: subtitles \"subtitle_0\" last 4.8 s, the video 12 s: more than a segment (5 s) apart"
+            ])
+        // A segment that is missing.
+        #expect(
+            try Self.findings { try FileManager.default.removeItem(at: $0.appendingPathComponent("stream_02.vtt")) } == [
+                "hls.segment: subtitles \"subtitle_0\": stream_02.vtt: no such file"
+            ])
+    }
+
+    /// A well-formed map that is wrong (the second segment's cues put an hour later): nothing in the playlists says
+    /// so, the sync of the package does — its cue is past the end of the video.
+    @Test func aWrongTimestampMapIsFoundBySync() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-hlsedit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try HLSTestPackage.build(in: folder, subtitles: [("Media/speech.vtt", "en")])
+        try Self.replace(
+            "WEBVTT\n", with: "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:324000000,LOCAL:00:00:00.000\n", in: folder.appendingPathComponent("stream_01.vtt"))
+        let package = try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path)
+        #expect(try package.subtitles().cues.map(\.start.milliseconds).sorted().last.map { $0 > 3_600_000 } == true)
+        let sync = try #require(SyncCheck().check(package: package).first)
+        #expect(sync.result.verdict == .fail)
+        #expect(sync.result.findings.contains { $0.rule == "sync.cue-after-end" }, "\(sync.result.findings.map(\.message))")
+    }
+
+    /// FFmpeg's default MPEG-TS delay (1.4 s) with WebVTT segments that have no X-TIMESTAMP-MAP: said, with how far.
+    @Test func defaultMuxDelayIsSaid() throws {
+        let findings = try Self.findings(muxDelay: nil)
+        #expect(findings.count == 1)
+        #expect(
+            findings.first?.range(
+                of:
+                    #"^hls\.timestamp-map: subtitles "subtitle_0": its 3 WebVTT segments have no X-TIMESTAMP-MAP \(RFC 8216 §3\.5\): their cue times are MPEG-2 times, and the video starts at 1\.4[0-9]{2} s on that clock — unless the cues were written on that clock, they show 1\.4[0-9]{2} s early$"#,
+                options: .regularExpression) != nil, "\(findings)")
     }
 }
 

@@ -184,7 +184,7 @@ import TestSupport
     @Test func hlsPackageSubtitlesAsOneTimeline() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.hlsPackage(in: directory, subtitles: [("Media/speech.vtt", nil)])
+        try HLSTestPackage.build(in: directory, subtitles: [("Media/speech.vtt", nil)])
         let master = directory.appendingPathComponent("master.m3u8").path
         let cues = try Medialint.run(["cues", master])
         #expect(cues.status == 0 && cues.stderr.isEmpty)
@@ -209,19 +209,36 @@ import TestSupport
     }
 
     /// check on HLS packages the ffmpeg CLI builds: the package is one item (its segments are not checked one by one),
-    /// its subtitles are linted and synced against its audio; subtitles made 1.5 s late fail with that offset.
+    /// its subtitles are linted and synced against its audio, its video checked for flashing across its segments;
+    /// subtitles made 1.5 s late fail with that offset.
     @Test func hlsPackageCheckSyncsItsSubtitles() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let late = directory.appendingPathComponent("late.vtt").path
         #expect(try Medialint.run(["shift", "Media/speech.vtt", "--by", "1.5", "-o", late]).status == 0)
         for (name, captions) in [("good", "Media/speech.vtt"), ("late", late)] {
-            try Self.hlsPackage(in: directory.appendingPathComponent(name), subtitles: [(captions, nil)])
+            try HLSTestPackage.build(in: directory.appendingPathComponent(name), subtitles: [(captions, nil)])
         }
         let good = try Medialint.run(["check", directory.appendingPathComponent("good").path, "--no-store"])
         #expect(good.status == 0, "\(good.stdout)")
-        #expect((good.stdout + good.stderr).contains("1 file · 3 results: 1 pass, 2 warn"), "the package, its lint and its sync: \(good.stdout)")
+        #expect(
+            (good.stdout + good.stderr).contains("1 file · 4 results: 3 pass, 1 warn"),
+            "the package, its lint (line length), its sync, its flashing: \(good.stdout)")
+        #expect(good.stdout.contains("master.m3u8  PASS  sync") && good.stdout.contains("cue time on speech 100%"), "\(good.stdout)")
+        #expect(good.stdout.contains("master.m3u8  PASS  flash\n  300 frames · 25 fps"), "every picture of the package's 12 s: \(good.stdout)")
         #expect(good.stdout.contains("sub_0.m3u8 · offset +0.0"), "\(good.stdout)")
+        // The package's video is bound by the memory a file may take, as a single file's is: 3840×2160 needs ~300 MB.
+        let big = directory.appendingPathComponent("big.mp4").path
+        try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=3840x2160:r=25:d=0.4", "-f", "lavfi", "-i", "sine=d=0.4",
+                "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", big,
+            ])
+        try HLSTestPackage.build(in: directory.appendingPathComponent("uhd"), media: big, subtitles: [("Media/speech.vtt", nil)])
+        let bounded = try Medialint.run(["check", directory.appendingPathComponent("uhd").path, "--no-store", "--max-file-memory", "64"])
+        #expect(bounded.status == 1 && bounded.stdout.contains("master.m3u8  ERROR  flash"), "\(bounded.stdout)")
+        #expect(bounded.stdout.contains("more than the 64 MB a file may take (--max-file-memory): not read  [check.memory-limit]"), "\(bounded.stdout)")
         // As JSON, the package's inventory in the captions result, valid against the report's schema.
         let json = try Medialint.run(["check", directory.appendingPathComponent("good").path, "--no-store", "--format", "json"])
         #expect(json.stdout.contains("\"renditions\"") && json.stdout.contains("\"group\": \"subs\""), "\(json.stdout)")
@@ -247,31 +264,14 @@ import TestSupport
         try String(contentsOfFile: "Media/speech.vtt", encoding: .utf8).replacingOccurrences(of: "Welcome", with: "Bienvenue")
             .write(toFile: french, atomically: true, encoding: .utf8)
         let package = directory.appendingPathComponent("package")
-        try Self.hlsPackage(in: package, subtitles: [("Media/speech.vtt", "en"), (french, "fr")])
+        try HLSTestPackage.build(in: package, subtitles: [("Media/speech.vtt", "en"), (french, "fr")])
         let master = package.appendingPathComponent("master.m3u8").path
         #expect(try Medialint.run(["cues", master, "--track", "1"]).stdout.contains("Bienvenue to the media accessibility demo."))
         #expect(try Medialint.run(["cues", master]).stdout.contains("1  00:00:00.501 → 00:00:02.825  Welcome to the media"))
         let check = try Medialint.run(["check", package.path, "--no-store"])
         #expect(check.stdout.contains("[hls.rendition-default]"), "\(check.stdout)")
-        #expect((check.stdout + check.stderr).contains("1 file · 5 results"), "the package, two lints, two syncs: \(check.stdout)")
+        #expect((check.stdout + check.stderr).contains("1 file · 6 results"), "the package, two lints, two syncs, its flashing: \(check.stdout)")
         #expect(check.stdout.contains("sub_1.m3u8 · offset +0.0"), "\(check.stdout)")
-    }
-
-    /// An HLS package of Media/speech.mp4 made by the ffmpeg CLI in `folder` (4-s segments, no mux delay): a variant for
-    /// each caption file, its WebVTT the variant's subtitle rendition (group `subs`, with its language when given).
-    static func hlsPackage(in folder: URL, subtitles: [(file: String, language: String?)]) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var arguments = ["-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4"]
-        for subtitle in subtitles { arguments += ["-i", subtitle.file] }
-        for k in subtitles.indices { arguments += ["-map", "0:v", "-map", "0:a", "-map", String(k + 1)] }
-        let variants = subtitles.enumerated().map { k, subtitle in "v:\(k),a:\(k),s:\(k),sgroup:subs" + (subtitle.language.map { ",language:\($0)" } ?? "") }
-        arguments += [
-            "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac", "-c:s", "webvtt", "-muxdelay", "0", "-f", "hls",
-            "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_subtitle_path", folder.appendingPathComponent("sub_%v.m3u8").path,
-            "-hls_segment_filename", folder.appendingPathComponent("stream_%v_%02d.ts").path, "-master_pl_name", "master.m3u8",
-            "-var_stream_map", variants.joined(separator: " "), folder.appendingPathComponent("stream_%v.m3u8").path,
-        ]
-        try ExternalTool.run("ffmpeg", arguments)
     }
 
     @Test func convertRefusesToOverwriteItsInputAndBadFormats() throws {

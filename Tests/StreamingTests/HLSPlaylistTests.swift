@@ -79,6 +79,35 @@ import Testing
         #expect(playlist.segments[1].discontinuity && playlist.segments[1].title == "after a break" && playlist.segments[1].line == 10)
     }
 
+    /// Fragmented MP4 (`#EXT-X-MAP` in force for the segments after it) and byte ranges, as FFmpeg writes them.
+    @Test func initialisationSectionsAndByteRanges() throws {
+        guard
+            case .media(let playlist) = try Self.parse(
+                """
+                #EXTM3U
+                #EXT-X-VERSION:7
+                #EXT-X-TARGETDURATION:5
+                #EXTINF:4.8,
+                plain.ts
+                #EXT-X-MAP:URI="init.mp4"
+                #EXTINF:4.800000,
+                #EXT-X-BYTERANGE:445372@0
+                stream_0.m4s
+                #EXTINF:3.600000,
+                stream_1.m4s
+                #EXT-X-MAP:URI="all.mp4",BYTERANGE="720@0"
+                #EXT-X-MAP:BYTERANGE="720@0"
+                #EXT-X-ENDLIST
+                """)
+        else { Issue.record("not read as a media playlist"); return }
+        #expect(playlist.segments.map(\.initSection) == [nil, "init.mp4", "init.mp4"])
+        #expect(playlist.segments.map(\.isByteRange) == [false, true, false])
+        #expect(
+            playlist.diagnostics.map(\.description) == [
+                "line 12: #EXT-X-MAP with a BYTERANGE: the whole file all.mp4 is read as the initialisation section", "line 13: #EXT-X-MAP without a URI",
+            ])
+    }
+
     @Test func malformedPlaylistsAreNotedNotFatal() throws {
         #expect(throws: HLSError.self) { try Self.parse("WEBVTT\n\n00:00.000 --> 00:01.000\nnot a playlist\n") }
         guard

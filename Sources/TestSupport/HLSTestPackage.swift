@@ -1,0 +1,40 @@
+import Foundation
+
+/// HLS packages built by the ffmpeg CLI for tests, the way a publisher's pipeline makes them: `master.m3u8`, a variant
+/// `stream_K.m3u8` (video re-encoded with a key frame a second, AAC audio, MPEG-TS segments `stream_K_NN.ts`) for each
+/// subtitle file, and that file as the variant's WebVTT subtitle rendition `sub_K.m3u8` in group `subs` (with its
+/// language when given). Without subtitle files, one variant and no subtitles.
+public enum HLSTestPackage {
+    /// Builds the package of `media` in `folder` (made if missing). `muxDelay`: the MPEG-TS muxer's delay (nil:
+    /// FFmpeg's default, 1.4 s); `timestampOffset` moves every timestamp, cue times too, that far along the MPEG-2 clock;
+    /// `fragmentedMP4`: media segments `stream_K_NN.m4s` after an initialisation section `init.mp4` (`#EXT-X-MAP`)
+    /// instead of MPEG-TS — one variant only (FFmpeg 5.1 gives every variant that one name); `singleFile`: each
+    /// rendition one file `stream_K.ts` / `stream_K.vtt`, its segments byte ranges of it (`#EXT-X-BYTERANGE`).
+    public static func build(
+        in folder: URL, media: String = "Media/speech.mp4", subtitles: [(file: String, language: String?)], segmentSeconds: Int = 4,
+        muxDelay: Double? = 0, timestampOffset: Double? = nil, fragmentedMP4: Bool = false, singleFile: Bool = false
+    ) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var arguments = ["-nostdin", "-v", "error", "-y", "-i", media]
+        for subtitle in subtitles { arguments += ["-i", subtitle.file] }
+        var variants = ["v:0,a:0"]
+        if !subtitles.isEmpty {
+            for k in subtitles.indices { arguments += ["-map", "0:v", "-map", "0:a", "-map", String(k + 1)] }
+            variants = subtitles.enumerated().map { k, subtitle in "v:\(k),a:\(k),s:\(k),sgroup:subs" + (subtitle.language.map { ",language:\($0)" } ?? "") }
+        }
+        arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-c:a", "aac"]
+        if !subtitles.isEmpty { arguments += ["-c:s", "webvtt", "-hls_subtitle_path", folder.appendingPathComponent("sub_%v.m3u8").path] }
+        if let muxDelay { arguments += ["-muxdelay", String(muxDelay)] }
+        if let timestampOffset { arguments += ["-output_ts_offset", String(timestampOffset)] }
+        precondition(!fragmentedMP4 || subtitles.count <= 1, "FFmpeg 5.1 names every variant's initialisation section alike")
+        if fragmentedMP4 { arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] }
+        if singleFile { arguments += ["-hls_flags", "single_file"] }
+        let segmentName = (singleFile ? "stream_%v." : "stream_%v_%02d.") + (fragmentedMP4 ? "m4s" : "ts")
+        arguments += [
+            "-f", "hls", "-hls_time", String(segmentSeconds), "-hls_playlist_type", "vod",
+            "-hls_segment_filename", folder.appendingPathComponent(segmentName).path, "-master_pl_name", "master.m3u8",
+            "-var_stream_map", variants.joined(separator: " "), folder.appendingPathComponent("stream_%v.m3u8").path,
+        ]
+        try ExternalTool.run("ffmpeg", arguments)
+    }
+}
