@@ -71,17 +71,19 @@ public struct HLSPackage: Sendable {
     /// Why a file of the package was not read.
     public struct Refusal: Error, Sendable, CustomStringConvertible {
         public var description: String
+        /// The URI or a link leads out of the package's folder (rather than to nothing).
+        public var leavesPackage = false
     }
 
     /// Where the file `uri` names in the playlist at `playlistPath` (relative to the folder) is: its path relative to
     /// the folder and its real path, which must stay inside the folder.
     func locate(_ uri: String, inPlaylistAt playlistPath: String) -> Result<(relative: String, real: String), Refusal> {
         switch HLSReference.resolve(uri, inPlaylistAt: playlistPath) {
-        case .refused(let reason): return .failure(Refusal(description: reason))
+        case .refused(let reason): return .failure(Refusal(description: reason, leavesPackage: true))
         case .inside(let relative):
             guard let real = PathContainment.realPath(folder + "/" + relative) else { return .failure(Refusal(description: "no such file")) }
             guard PathContainment.isWithin(real, root: folder) else {
-                return .failure(Refusal(description: "a link that leads outside the package's folder"))
+                return .failure(Refusal(description: "a link that leads outside the package's folder", leavesPackage: true))
             }
             return .success((relative, real))
         }
@@ -100,10 +102,20 @@ public struct HLSPackage: Sendable {
 
     /// The files of a media playlist's segments, read as one stream: the initialisation section (`#EXT-X-MAP`: a
     /// fragmented MP4's header), then each segment's file in order — a file whose parts are consecutive segments
-    /// (`#EXT-X-BYTERANGE`) once. Real paths, those inside the folder.
+    /// (`#EXT-X-BYTERANGE`) once. Real paths of regular, non-empty files inside the folder; the others are left out
+    /// and said in `unreadable`.
     public struct MediaFiles: Sendable, Equatable {
         public var initSection: String?
         public var segments: [String]
+        /// The URIs left out, with why.
+        public var unreadable: [Unreadable] = []
+
+        public struct Unreadable: Sendable, Equatable {
+            public var uri: String
+            public var reason: String
+            /// The URI or a link leads out of the package's folder.
+            public var leavesPackage = false
+        }
 
         /// Everything, in the order it is read.
         public var all: [String] { (initSection.map { [$0] } ?? []) + segments }
@@ -112,12 +124,33 @@ public struct HLSPackage: Sendable {
     }
 
     /// The files of the media playlist `uri` names.
-    func mediaFiles(ofPlaylist uri: String) -> MediaFiles {
+    public func mediaFiles(ofPlaylist uri: String) -> MediaFiles {
         guard let media = mediaPlaylists[uri], let relative = mediaPlaylistPaths[uri] else { return MediaFiles(segments: []) }
         var files = MediaFiles(initSection: nil, segments: [])
-        if let map = media.segments.first?.initSection { files.initSection = try? locate(map, inPlaylistAt: relative).get().real }
-        for segment in media.segments {
-            guard let path = try? locate(segment.uri, inPlaylistAt: relative).get().real, files.segments.last != path else { continue }
+        // A file that can be opened as media: inside the folder, regular (a FIFO would block a reader), not empty.
+        func usable(_ uri: String) -> String? {
+            let reason: String
+            var leaves = false
+            switch locate(uri, inPlaylistAt: relative) {
+            case .failure(let refusal):
+                reason = refusal.description
+                leaves = refusal.leavesPackage
+            case .success(let file):
+                do throws(FileAccessError) {
+                    if try RegularFile(path: file.real).size > 0 { return file.real }
+                    reason = "an empty file"
+                } catch {
+                    reason = error.reason
+                }
+            }
+            if !files.unreadable.contains(where: { $0.uri == uri }) { files.unreadable.append(.init(uri: uri, reason: reason, leavesPackage: leaves)) }
+            return nil
+        }
+        if let map = media.segments.first?.initSection { files.initSection = usable(map) }
+        for (index, segment) in media.segments.enumerated() {
+            // Byte ranges of one file, one after the other: the file once.
+            if segment.isByteRange, index > 0, media.segments[index - 1].uri == segment.uri { continue }
+            guard let path = usable(segment.uri), files.segments.last != path else { continue }
             files.segments.append(path)
         }
         return files
@@ -181,7 +214,9 @@ public struct HLSPackage: Sendable {
             switch read(segment.uri, inPlaylistAt: mediaPath) {
             case .success(let (_, bytes)): segments.append(HLSSubtitleTimeline.Segment(uri: segment.uri, bytes: bytes, start: segment.start))
             case .failure(let reason):
-                notes.append(CaptionDiagnostic(line: 0, rule: "hls.segment", severity: .error, message: "\(segment.uri): \(reason)"))
+                notes.append(
+                    CaptionDiagnostic(
+                        line: 0, rule: reason.leavesPackage ? "hls.reference" : "hls.segment", severity: .error, message: "\(segment.uri): \(reason)"))
             }
         }
         var document = HLSSubtitleTimeline.join(segments, presentationStart: presentationStart ?? 0)

@@ -62,6 +62,24 @@ public struct HLSPackageCheck: Sendable {
             case true?: break
             }
         }
+        // Media segments that cannot be read (they are left out of the stream the other checks decode).
+        let media =
+            playlist.variants.map { (uri: $0.uri, name: "variant \($0.uri)", line: $0.line) }
+            + playlist.renditions.filter { $0.type == .audio || $0.type == .video }.compactMap { rendition in
+                rendition.uri.map { (uri: $0, name: "\(rendition.type?.rawValue.lowercased() ?? "") \"\(rendition.name)\"", line: rendition.line) }
+            }
+        var seen = Set<String>()
+        for (uri, name, line) in media where seen.insert(uri).inserted && package.mediaPlaylists[uri] != nil {
+            let unreadable = package.mediaFiles(ofPlaylist: uri).unreadable
+            for file in unreadable.prefix(Self.unreadableSegmentsSaid) {
+                let rule: Rule = file.leavesPackage ? .hlsReference : .hlsSegment
+                findings.append(rule.finding(message: "\(name): \(file.uri): \(file.reason): left out", line: line))
+            }
+            if unreadable.count > Self.unreadableSegmentsSaid {
+                findings.append(
+                    Rule.hlsSegment.finding(message: "\(name): \(unreadable.count - Self.unreadableSegmentsSaid) more segments cannot be read", line: line))
+            }
+        }
         for rendition in package.fragmentedSubtitleRenditions {
             findings.append(
                 Rule.hlsSegment.finding(severity: .info, message: "subtitles \"\(rendition.name)\": \(HLSPackage.fragmentedSubtitles)", line: rendition.line))
@@ -71,6 +89,7 @@ public struct HLSPackageCheck: Sendable {
                 let rule: Rule
                 switch diagnostic.rule {
                 case "hls.segment": rule = .hlsSegment
+                case "hls.reference": rule = .hlsReference
                 case "hls.timestamp-map": rule = .hlsTimestampMap
                 default: continue
                 }
@@ -79,6 +98,9 @@ public struct HLSPackageCheck: Sendable {
         }
         return CheckResult(file: package.path, check: .captions, findings: findings, metrics: Self.inventory(playlist))
     }
+
+    /// Unreadable segments said one by one for a playlist; past these, counted.
+    static let unreadableSegmentsSaid = 10
 
     /// The package's inventory, for the result's metrics: every rendition (type, group, name, language, the DEFAULT,
     /// AUTOSELECT and FORCED flags, characteristics, INSTREAM-ID) and every variant's groups.

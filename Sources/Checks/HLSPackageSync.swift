@@ -1,5 +1,6 @@
 import Captions
 import FileAccess
+import Findings
 import Foundation
 import MediaIO
 import Streaming
@@ -63,12 +64,56 @@ extension SyncCheck {
             speech = nil
             problem = error.reason
         }
+        let leftOut = speech == nil ? [] : package.audioFiles().unreadable
         return (timelines ?? package.subtitleTimelines()).map { rendition, captions in
-            check(
+            var outcome = check(
                 path: package.path, duration: package.duration, mediaStart: 0, speech: speech.map { ($0.timeline, $0.stream.index) },
                 captions: captions, source: package.label(of: rendition), silence: "no speech was found in the package's audio",
                 noAudio: problem.map { "the package's audio cannot be decoded: \($0)" } ?? "the package has no audio")
+            if !leftOut.isEmpty {
+                outcome.result.markUnverified(
+                    Rule.syncUnverified.finding(
+                        severity: .warning,
+                        message:
+                            "\(HLSPackage.describe(leftOut)) of the audio could not be read: the speech in \(leftOut.count == 1 ? "it" : "them") was not heard")
+                )
+            }
+            return outcome
         }
+    }
+}
+
+extension FlashCheck {
+    /// The flash check of `package`'s video (its first variant), decoded as one stream across its segments; segments
+    /// that could not be read leave the result unverified.
+    public func run(package: HLSPackage, progress: Progress? = nil) throws(MediaError) -> CheckResult {
+        let video = package.videoFiles()
+        var result = try run(files: video.all, file: package.path, start: package.presentationStart, duration: package.duration, progress: progress)
+        if !video.unreadable.isEmpty {
+            result.markUnverified(
+                Rule.flashUnverified.finding(
+                    severity: .warning,
+                    message:
+                        "\(HLSPackage.describe(video.unreadable)) of the video could not be read: flashing in \(video.unreadable.count == 1 ? "it" : "them") was not checked"
+                ))
+        }
+        return result
+    }
+}
+
+extension HLSPackage {
+    /// "segment a.ts", "2 segments (a.ts, b.ts)", "12 segments (a.ts, b.ts, c.ts …)".
+    static func describe(_ files: [MediaFiles.Unreadable]) -> String {
+        let names = files.prefix(3).map(\.uri).joined(separator: ", ") + (files.count > 3 ? " …" : "")
+        return files.count == 1 ? "segment \(names)" : "\(files.count) segments (\(names))"
+    }
+}
+
+extension CheckResult {
+    /// Adds `finding` and makes a passing verdict unverified (a failure found in what was seen still fails).
+    mutating func markUnverified(_ finding: Finding) {
+        findings.append(finding)
+        if verdict != .fail { verdict = .unverified }
     }
 }
 

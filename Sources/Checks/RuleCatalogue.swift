@@ -153,8 +153,9 @@ extension Rule {
             "A CLOSED-CAPTIONS rendition whose INSTREAM-ID (CC1–CC4) no segment of the video carries: players offer captions that never appear. CEA-708 services are not verified.",
         guidelines: ["RFC 8216", "WCAG 1.2.2"], helpURL: RuleSource.rfc8216, defaultSeverity: .error)
     public static let hlsSegment = Rule(
-        "hls.segment", title: "subtitle segment unreadable or misplaced",
-        description: "A WebVTT segment that cannot be read, or whose X-TIMESTAMP-MAP is malformed (its cues then read as if MPEG-2 time 0 were cue time 0).",
+        "hls.segment", title: "segment unreadable or misplaced",
+        description:
+            "A media segment that cannot be read (missing, empty, not a regular file: left out of what is decoded), a WebVTT segment that cannot be read, or one whose X-TIMESTAMP-MAP is malformed (its cues then read as if MPEG-2 time 0 were cue time 0).",
         guidelines: ["RFC 8216"], helpURL: RuleSource.rfc8216, defaultSeverity: .error)
     public static let hlsTimestampMap = Rule(
         "hls.timestamp-map", title: "subtitle segments without X-TIMESTAMP-MAP",

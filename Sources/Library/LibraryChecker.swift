@@ -119,7 +119,10 @@ public struct LibraryChecker: Sendable {
             let timelines = package.subtitleTimelines()
             var results = [CheckResult.timed { HLSPackageCheck().run(package, timelines: timelines) }]
             for (rendition, document) in timelines {
-                results.append(CheckResult.timed { lint.run(document, path: package.label(of: rendition)) })
+                // What is wrong with the segments is the package's result's to say, not the lint's.
+                var captions = document
+                captions.diagnostics.removeAll { $0.rule.hasPrefix("hls.") }
+                results.append(CheckResult.timed { lint.run(captions, path: package.label(of: rendition)) })
             }
             let clock = ContinuousClock(), started = clock.now
             var synced = sync.check(package: package, timelines: timelines).map(\.result)
@@ -138,7 +141,7 @@ public struct LibraryChecker: Sendable {
                             return CheckResult.unreadable(file: path, check: .flash, reason: refusal, rule: .checkMemoryLimit)
                         }
                         do throws(MediaError) {
-                            return try flash.run(files: video.all, file: path, start: package.presentationStart, duration: package.duration)
+                            return try flash.run(package: package)
                         } catch {
                             return CheckResult.unreadable(file: path, check: .flash, reason: error.reason)
                         }

@@ -1,6 +1,7 @@
 import Captions
 import Findings
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 @testable import Checks
@@ -28,6 +29,8 @@ import TestSupport
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXT-X-ENDLIST\n"
         try write("video.m3u8", media)
         try write("audio/en.m3u8", media)
+        // Segments to be there (not decoded by these rules).
+        for name in ["seg0.ts", "seg1.ts", "audio/seg0.ts", "audio/seg1.ts"] { try write(name, "G") }
         try write("subs/en.m3u8", subtitlePlaylist("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n0.vtt\n#EXTINF:6,\n1.vtt\n#EXT-X-ENDLIST\n"))
         try write("subs/0.vtt", "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000\n\n00:00:01.000 --> 00:00:03.000\nHello.\n")
         try write("subs/1.vtt", segment ?? "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:540000,LOCAL:00:00:00.000\n\n00:00:01.000 --> 00:00:02.000\n[door slams]\n")
@@ -145,6 +148,42 @@ import TestSupport
             try Self.findings { try FileManager.default.removeItem(at: $0.appendingPathComponent("stream_02.vtt")) } == [
                 "hls.segment: subtitles \"subtitle_0\": stream_02.vtt: no such file"
             ])
+    }
+
+    /// Media segments a publisher's disk may hold instead of segments: a FIFO (opening it to read would block), a link
+    /// to a file outside the package, nothing, an empty file. Each is said and left out; the rest is still read.
+    @Test func unreadableMediaSegmentsAreSaidAndLeftOut() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-hlsedit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try HLSTestPackage.build(in: folder, subtitles: [("Media/speech.vtt", "en")], segmentSeconds: 2)
+        let segment = { (k: Int) in folder.appendingPathComponent(String(format: "stream_0_%02d.ts", k)).path }
+        for k in 1...4 { try FileManager.default.removeItem(atPath: segment(k)) }
+        #expect(mkfifo(segment(1), 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: segment(2), withDestinationPath: "/etc/hostname")
+        try Data().write(to: URL(fileURLWithPath: segment(4)))
+        let package = try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path)
+        #expect(
+            HLSPackageCheck().run(package).findings.map { "\($0.rule): \($0.message)" } == [
+                "hls.segment: variant stream_0.m3u8: stream_0_01.ts: not a regular file (a FIFO): left out",
+                "hls.reference: variant stream_0.m3u8: stream_0_02.ts: a link that leads outside the package's folder: left out",
+                "hls.segment: variant stream_0.m3u8: stream_0_03.ts: no such file: left out",
+                "hls.segment: variant stream_0.m3u8: stream_0_04.ts: an empty file: left out",
+            ])
+        #expect(package.videoFiles().segments.count == package.mediaPlaylists["stream_0.m3u8"].map { $0.segments.count - 4 })
+        // What is left is decoded; the flash check says what it could not see.
+        let flash = try FlashCheck(decodeThreads: 1).run(package: package)
+        #expect(flash.verdict == .unverified, "\(flash.findings.map(\.message))")
+        #expect(
+            flash.findings.map(\.message) == [
+                "4 segments (stream_0_01.ts, stream_0_02.ts, stream_0_03.ts …) of the video could not be read: flashing in them was not checked"
+            ])
+        let sync = try #require(SyncCheck().check(package: package).first)
+        #expect(sync.result.verdict != .pass)
+        #expect(
+            sync.result.findings.contains {
+                $0.rule == "sync.unverified"
+                    && $0.message.hasPrefix("4 segments (stream_0_01.ts, stream_0_02.ts, stream_0_03.ts …) of the audio could not be read")
+            }, "\(sync.result.findings.map(\.message))")
     }
 
     /// A well-formed map that is wrong (the second segment's cues put an hour later): nothing in the playlists says

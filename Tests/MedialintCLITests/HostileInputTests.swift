@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Inputs that are not regular files — FIFOs named like captions, sidecars or pages, devices — are refused
 /// without being opened for a blocking read: a clear error, never a hang (every run here has a 60 s limit,
@@ -372,5 +373,39 @@ private func PathContainment(_ path: String) -> String {
         }
         // A corrupt file is a failing result, not a usage error.
         #expect(try Medialint.run(["check", "Media/corrupt-header.mp4", "--no-store"]).status == 1)
+    }
+}
+
+/// An HLS package as a hostile or broken library holds it: a media segment that is a FIFO (opening it to read would
+/// block), a subtitle segment that is a link out of the library. Nothing hangs, nothing outside is read; each is said
+/// where it belongs, and what could not be seen leaves sync and flash unverified.
+@Suite struct HostileHLSPackageTests {
+    @Test func aFIFOSegmentAndALinkOutAreSaidNotRead() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let package = directory.appendingPathComponent("package")
+        try HLSTestPackage.build(in: package, subtitles: [("Media/speech.vtt", "en")])
+        let fifo = package.appendingPathComponent("stream_0_01.ts").path
+        try FileManager.default.removeItem(atPath: fifo)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let link = package.appendingPathComponent("stream_00.vtt").path
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/etc/hostname")
+        let check = try Medialint.run(["check", directory.path, "--no-store"], timeout: 120)
+        #expect(!check.timedOut && check.status == 1)
+        let master = package.appendingPathComponent("master.m3u8").path
+        #expect(
+            check.stdout.contains(
+                "\(master)  FAIL  captions\n  ✗ line 4  variant stream_0.m3u8: stream_0_01.ts: not a regular file (a FIFO): left out (RFC 8216)  [hls.segment]\n  ✗ subtitles \"subtitle_0\": stream_00.vtt: a link that leads outside the package's folder (RFC 8216)  [hls.reference]\n"
+            ), "\(check.stdout)")
+        #expect(
+            check.stdout.contains("\(link)  ERROR  media\n  ✗ a link that leads outside the checked root (to /etc/hostname): not read  [media.outside-root]"))
+        #expect(
+            check.stdout.contains("\(master)  UNVERIFIED  sync")
+                && check.stdout.contains("! segment stream_0_01.ts of the audio could not be read: the speech in it was not heard  [sync.unverified]"))
+        #expect(
+            check.stdout.contains(
+                "\(master)  UNVERIFIED  flash\n  ! segment stream_0_01.ts of the video could not be read: flashing in it was not checked  [flash.unverified]"))
+        #expect(!check.stdout.contains("lint.syntax"), "the segments' problems are the package's result's, not the lint's")
     }
 }
