@@ -33,7 +33,7 @@ public struct FlashCheck: Sendable {
     public typealias Progress = (_ done: Double, _ total: Double?, _ frames: Int) -> Void
 
     public func run(path: String, frames sink: FrameSink? = nil, progress: Progress? = nil) throws(MediaError) -> CheckResult {
-        try analyse(path, followedBy: [], file: path, start: nil, stated: nil, frames: sink, progress: progress)
+        try analyse([(files: [path], shift: 0, origin: nil)], file: path, stated: nil, frames: sink, progress: progress)
     }
 
     /// The flash analysis of a video cut into files that play one after another (an HLS variant's initialisation
@@ -41,61 +41,74 @@ public struct FlashCheck: Sendable {
     /// whole. Reported times count from `start` (the presentation's first picture, on the MPEG-2 clock); `duration`
     /// (the playlist's) is what the decoded frames must cover.
     public func run(files: [String], file: String, start: Double?, duration: Double?, progress: Progress? = nil) throws(MediaError) -> CheckResult {
-        guard let first = files.first else { throw MediaError(.corrupt, path: file, reason: "no video segment could be read: nothing to judge flashing on") }
-        return try analyse(first, followedBy: Array(files.dropFirst()), file: file, start: start, stated: duration, frames: nil, progress: progress)
+        try run(runs: [(files: files, shift: -(start ?? 0), origin: start)], file: file, duration: duration, progress: progress)
     }
 
-    /// Decodes `path` (and the files that continue it) into the analyser. `file`: what the result names; `start` and
-    /// `stated`: the timeline's origin and length when they are not the file's own.
+    /// The same for runs of files, each read as one stream (an HLS discontinuity sequence), its times moved by `shift`
+    /// onto the presentation's timeline (`origin`: the media time that plays at the run's start, on the MPEG-2 clock —
+    /// a time read across the clock's wrap is put beside it). One analysis across the runs.
+    public func run(
+        runs: [(files: [String], shift: Double, origin: Double?)], file: String, duration: Double?, progress: Progress? = nil
+    ) throws(MediaError) -> CheckResult {
+        guard runs.contains(where: { !$0.files.isEmpty }) else {
+            throw MediaError(.corrupt, path: file, reason: "no video segment could be read: nothing to judge flashing on")
+        }
+        return try analyse(runs.filter { !$0.files.isEmpty }, file: file, stated: duration, frames: nil, progress: progress)
+    }
+
+    /// Decodes each run (its files read as one stream) into one analyser, moving its times by its shift. For a single
+    /// file (no origin), times count from the file's start as it states it; `stated` overrides the duration to cover.
     private func analyse(
-        _ path: String, followedBy continuation: [String], file: String, start: Double?, stated: Double?, frames sink: FrameSink?,
-        progress: Progress?
+        _ runs: [(files: [String], shift: Double, origin: Double?)], file: String, stated: Double?, frames sink: FrameSink?, progress: Progress?
     ) throws(MediaError) -> CheckResult {
         let configuration = configuration
-        let decoding = try SegmentedVideoDecoding(
-            path: path, followedBy: continuation, options: .init(streamIndex: streamIndex, threads: decodeThreads, skipLoopFilter: !exactDecode),
-            minimumSegmentSeconds: segmentSeconds
-        ) { FlashSegmentWork(configuration: configuration) }
-        let info = decoding.stream
-        // On the MPEG-2 wrap of `start` (libavformat unwraps within the stream, not against a start found elsewhere).
-        let origin = start.map { MPEG2Clock.nearest($0, to: info.startTime ?? $0) } ?? info.startTime ?? 0
-        let statedDuration = stated ?? decoding.statedDuration
-        // Decoding (its threads were started above, at normal priority) is the critical path: the analysis on
-        // this thread yields to it, and takes the cycles decoding leaves idle.
-        let previousNice = ThreadPriority.lower(to: 5)
-        defer { ThreadPriority.restore(previousNice) }
         let analyzer = FlashAnalyzer(configuration: configuration)
         analyzer.measuresEveryFrame = sink != nil
         var count = 0
         var span: (first: Double, end: Double)?
-        var series = TimeSeries(duration: statedDuration ?? info.duration ?? 0)
-        while let output = try decoding.next() {
-            guard case .frame(let measured, let duration) = output else {
-                if case .look(let look) = output { analyzer.replaceLook(with: look) }
-                continue
+        var series: TimeSeries?
+        var stream: StreamInfo?
+        var statedDuration = stated
+        var origin = 0.0
+        let placed = runs.count > 1 || runs.first?.origin != nil
+        // Decoding (its threads are started at normal priority) is the critical path: the analysis on this thread
+        // yields to it, and takes the cycles decoding leaves idle.
+        let previousNice = ThreadPriority.lower(to: 5)
+        defer { ThreadPriority.restore(previousNice) }
+        for run in runs {
+            let decoding = try SegmentedVideoDecoding(
+                path: run.files[0], followedBy: Array(run.files.dropFirst()),
+                options: .init(streamIndex: streamIndex, threads: decodeThreads, skipLoopFilter: !exactDecode), minimumSegmentSeconds: segmentSeconds
+            ) { FlashSegmentWork(configuration: configuration) }
+            let info = decoding.stream
+            if stream == nil {
+                stream = info
+                if !placed { origin = info.startTime ?? 0 }
+                if stated == nil { statedDuration = decoding.statedDuration }
+                series = TimeSeries(duration: statedDuration ?? info.duration ?? 0)
             }
-            let end = measured.time + (duration ?? info.video?.fps.map { 1 / $0 } ?? 0)
-            span = (min(span?.first ?? measured.time, measured.time), max(span?.end ?? end, end))
-            let measurement = analyzer.add(measured)
-            sink?(measurement)
-            series.add(
-                time: measurement.time - origin, luminance: measurement.meanLuminance,
-                flashes: Double(max(measurement.transitionsInLastSecond, measurement.redTransitionsInLastSecond)) / 2)
-            count += 1
-            progress?(measured.time - origin, statedDuration ?? info.duration, count)
-        }
-        var report = analyzer.finish()
-        if start != nil {
-            // Incidents on the presentation's timeline, as the package's other results give times.
-            for index in report.incidents.indices {
-                report.incidents[index].start -= origin
-                report.incidents[index].end -= origin
+            while let output = try decoding.next() {
+                guard case .frame(var measured, let duration) = output else {
+                    if case .look(let look) = output { analyzer.replaceLook(with: look) }
+                    continue
+                }
+                if let runOrigin = run.origin { measured.time = MPEG2Clock.nearest(measured.time, to: runOrigin) + run.shift }
+                let end = measured.time + (duration ?? info.video?.fps.map { 1 / $0 } ?? 0)
+                span = (min(span?.first ?? measured.time, measured.time), max(span?.end ?? end, end))
+                let measurement = analyzer.add(measured)
+                sink?(measurement)
+                series?.add(
+                    time: measurement.time - origin, luminance: measurement.meanLuminance,
+                    flashes: Double(max(measurement.transitionsInLastSecond, measurement.redTransitionsInLastSecond)) / 2)
+                count += 1
+                progress?(measured.time - origin, statedDuration ?? info.duration, count)
             }
         }
-        var result = result(for: report, path: file, stream: info, series: series.metrics)
+        guard let stream else { throw MediaError(.corrupt, path: file, reason: "no video stream could be read") }
+        var result = result(for: analyzer.finish(), path: file, stream: stream, series: series?.metrics)
         try Self.checkCoverage(
-            &result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: statedDuration, stream: info.index, path: file,
-            remeasure: continuation.isEmpty)
+            &result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: statedDuration, stream: stream.index, path: file,
+            remeasure: !placed && runs[0].files.count == 1)
         return result
     }
 

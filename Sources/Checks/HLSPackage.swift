@@ -100,15 +100,28 @@ public struct HLSPackage: Sendable {
         }
     }
 
-    /// The files of a media playlist's segments, read as one stream: the initialisation section (`#EXT-X-MAP`: a
-    /// fragmented MP4's header), then each segment's file in order — a file whose parts are consecutive segments
-    /// (`#EXT-X-BYTERANGE`) once. Real paths of regular, non-empty files inside the folder; the others are left out
-    /// and said in `unreadable`.
+    /// The files of a media playlist's segments, in runs that are each read as one stream: the initialisation section
+    /// (`#EXT-X-MAP`: a fragmented MP4's header), then each segment's file in order — a file whose parts are
+    /// consecutive segments (`#EXT-X-BYTERANGE`) once. A new run starts at each `#EXT-X-DISCONTINUITY` (timestamps may
+    /// start again) or change of initialisation section. Real paths of regular, non-empty files inside the folder; the
+    /// others are left out and said in `unreadable`.
     public struct MediaFiles: Sendable, Equatable {
-        public var initSection: String?
-        public var segments: [String]
+        public var runs: [Run] = []
         /// The URIs left out, with why.
         public var unreadable: [Unreadable] = []
+
+        /// Segments that play one after another with continuous timestamps (a discontinuity sequence).
+        public struct Run: Sendable, Equatable {
+            public var initSection: String?
+            public var segments: [String] = []
+            /// Where the run starts in the playlist (its first segment's `#EXTINF` durations before it added up).
+            public var playlistStart: Double
+
+            /// Its files, in the order they are read.
+            public var files: [String] { (initSection.map { [$0] } ?? []) + segments }
+            /// What it takes to read its first segment: the initialisation section and the first segment.
+            public var head: [String] { Array(files.prefix(initSection == nil ? 1 : 2)) }
+        }
 
         public struct Unreadable: Sendable, Equatable {
             public var uri: String
@@ -117,16 +130,20 @@ public struct HLSPackage: Sendable {
             public var leavesPackage = false
         }
 
-        /// Everything, in the order it is read.
-        public var all: [String] { (initSection.map { [$0] } ?? []) + segments }
-        /// What it takes to read the first segment: the initialisation section and the first segment.
-        public var head: [String] { Array(all.prefix(initSection == nil ? 1 : 2)) }
+        /// The initialisation section of the first run.
+        public var initSection: String? { runs.first?.initSection }
+        /// Every segment's file, in order.
+        public var segments: [String] { runs.flatMap(\.segments) }
+        /// Every file, in order (each run's initialisation section before its segments).
+        public var all: [String] { runs.flatMap(\.files) }
+        /// What it takes to read the first segment.
+        public var head: [String] { runs.first?.head ?? [] }
     }
 
     /// The files of the media playlist `uri` names.
     public func mediaFiles(ofPlaylist uri: String) -> MediaFiles {
-        guard let media = mediaPlaylists[uri], let relative = mediaPlaylistPaths[uri] else { return MediaFiles(segments: []) }
-        var files = MediaFiles(initSection: nil, segments: [])
+        guard let media = mediaPlaylists[uri], let relative = mediaPlaylistPaths[uri] else { return MediaFiles() }
+        var files = MediaFiles()
         // A file that can be opened as media: inside the folder, regular (a FIFO would block a reader), not empty.
         func usable(_ uri: String) -> String? {
             let reason: String
@@ -146,13 +163,16 @@ public struct HLSPackage: Sendable {
             if !files.unreadable.contains(where: { $0.uri == uri }) { files.unreadable.append(.init(uri: uri, reason: reason, leavesPackage: leaves)) }
             return nil
         }
-        if let map = media.segments.first?.initSection { files.initSection = usable(map) }
         for (index, segment) in media.segments.enumerated() {
             // Byte ranges of one file, one after the other: the file once.
             if segment.isByteRange, index > 0, media.segments[index - 1].uri == segment.uri { continue }
-            guard let path = usable(segment.uri), files.segments.last != path else { continue }
-            files.segments.append(path)
+            if index == 0 || segment.discontinuity || segment.initSection != media.segments[index - 1].initSection {
+                files.runs.append(MediaFiles.Run(initSection: segment.initSection.flatMap(usable), playlistStart: segment.start))
+            }
+            guard let path = usable(segment.uri), files.runs[files.runs.count - 1].segments.last != path else { continue }
+            files.runs[files.runs.count - 1].segments.append(path)
         }
+        files.runs.removeAll { $0.segments.isEmpty }
         return files
     }
 
@@ -174,9 +194,7 @@ public struct HLSPackage: Sendable {
     }
 
     private func firstMediaTimestamp() -> Double? {
-        let head = videoFiles().head
-        guard let first = head.first, let info = try? MediaProbe.probe(first, followedBy: Array(head.dropFirst()), scan: .never) else { return nil }
-        return info.streams.first { $0.kind == .video }?.startTime ?? info.startTime
+        videoFiles().runs.first.flatMap(Self.firstTimestamp)
     }
 
     /// The cues of a subtitle rendition (nil: the first), its WebVTT segments joined on the presentation's timeline.
@@ -208,11 +226,22 @@ public struct HLSPackage: Sendable {
             throw CaptionError(rule: "hls.subtitles", message: "\(path): \(Self.fragmentedSubtitles)")
         }
         var segments: [HLSSubtitleTimeline.Segment] = []
+        // Each discontinuity sequence on the clock of the video's sequence of the same number (when there is a video).
+        let origins = videoRunOrigins()
+        var sequence = 0
+        var sequenceStart = 0.0
         for (index, segment) in media.segments.enumerated() {
+            if index > 0 && segment.discontinuity {
+                sequence += 1
+                sequenceStart = segment.start
+            }
             // Byte ranges of one file, one after the other: the file is read once.
             if segment.isByteRange, index > 0, media.segments[index - 1].uri == segment.uri { continue }
             switch read(segment.uri, inPlaylistAt: mediaPath) {
-            case .success(let (_, bytes)): segments.append(HLSSubtitleTimeline.Segment(uri: segment.uri, bytes: bytes, start: segment.start))
+            case .success(let (_, bytes)):
+                let origin = sequence > 0 && sequence < origins.count ? origins[sequence] : nil
+                segments.append(
+                    HLSSubtitleTimeline.Segment(uri: segment.uri, bytes: bytes, start: segment.start, origin: origin, sequenceStart: sequenceStart))
             case .failure(let reason):
                 notes.append(
                     CaptionDiagnostic(

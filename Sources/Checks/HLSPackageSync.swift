@@ -10,38 +10,69 @@ extension HLSPackage {
     /// The files that carry the presentation's audio: the first variant's own when they have an audio stream, else
     /// those of its audio group's default (or first) rendition.
     func audioFiles() -> MediaFiles {
-        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return MediaFiles(segments: []) }
+        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return MediaFiles() }
         let own = mediaFiles(ofPlaylist: variant.uri)
         if let first = own.head.first, let info = try? MediaProbe.probe(first, followedBy: Array(own.head.dropFirst()), scan: .never),
             info.streams.contains(where: { $0.kind == .audio })
         {
             return own
         }
-        guard let group = variant.audioGroup else { return MediaFiles(segments: []) }
+        guard let group = variant.audioGroup else { return MediaFiles() }
         let renditions = playlist.renditions(type: .audio, group: group)
-        guard let uri = (renditions.first { $0.isDefault } ?? renditions.first)?.uri else { return MediaFiles(segments: []) }
+        guard let uri = (renditions.first { $0.isDefault } ?? renditions.first)?.uri else { return MediaFiles() }
         return mediaFiles(ofPlaylist: uri)
     }
 
-    /// The speech in the package's audio on the presentation's timeline: its segments decoded as one stream, as a
-    /// player appends them (one decoder across the cuts). Nil when the package has no audio.
+    /// The speech in the package's audio on the presentation's timeline: each run of its segments decoded as one
+    /// stream, as a player appends them (one decoder across the cuts), placed where the playlist plays it. Nil when
+    /// the package has no audio.
     public func speech() throws(MediaError) -> MediaSpeech? {
-        let files = audioFiles().all
-        guard let first = files.first else { return nil }
-        let start = presentationStart ?? 0
-        let reader = try AudioSampleStream(path: first, followedBy: Array(files.dropFirst()), options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
+        let placed = placements(of: audioFiles())
+        guard !placed.isEmpty else { return nil }
         var detector = SpeechDetector(sampleRate: 16_000)
-        while let chunk = try reader.nextChunk() {
-            // On the MPEG-2 wrap of the presentation's start (libavformat unwraps within the stream).
-            detector.add(chunk.samples, at: MPEG2Clock.nearest(chunk.time, to: start) - start)
+        var stream: StreamInfo?
+        var errors = 0
+        for (run, origin) in placed {
+            let files = run.files
+            let reader = try AudioSampleStream(
+                path: files[0], followedBy: Array(files.dropFirst()), options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
+            stream = stream ?? reader.stream
+            while let chunk = try reader.nextChunk() {
+                detector.add(chunk.samples, at: MPEG2Clock.nearest(chunk.time, to: origin) - origin + run.playlistStart)
+            }
+            errors += reader.decodeErrorCount
         }
-        return MediaSpeech(timeline: detector.finish(), stream: reader.stream, decodeErrors: reader.decodeErrorCount)
+        guard let stream else { return nil }
+        return MediaSpeech(timeline: detector.finish(), stream: stream, decodeErrors: errors)
+    }
+
+    /// Each run of `files` with its origin: the media time (MPEG-2 clock) that plays at the run's playlist start — the
+    /// first picture of the video's run of the same discontinuity sequence (the presentation's start for the first),
+    /// else the run's own first timestamp.
+    func placements(of files: MediaFiles) -> [(run: MediaFiles.Run, origin: Double)] {
+        let videoOrigins = videoRunOrigins()
+        return files.runs.enumerated().compactMap { index, run in
+            guard let origin = index < videoOrigins.count ? videoOrigins[index] : Self.firstTimestamp(of: run) else { return nil }
+            return (run, origin)
+        }
+    }
+
+    /// The first picture of each run of the video (nil where it cannot be read); the first is the presentation's start.
+    func videoRunOrigins() -> [Double?] {
+        videoFiles().runs.enumerated().map { index, run in index == 0 ? presentationStart : Self.firstTimestamp(of: run) }
+    }
+
+    /// The first picture of a run (else its first timestamp).
+    static func firstTimestamp(of run: MediaFiles.Run) -> Double? {
+        let head = run.head
+        guard let first = head.first, let info = try? MediaProbe.probe(first, followedBy: Array(head.dropFirst()), scan: .never) else { return nil }
+        return info.streams.first { $0.kind == .video }?.startTime ?? info.startTime
     }
 
     /// The files of the video: the first variant's (the one players start with; every variant shows the same
     /// pictures). None when the first variant's playlist was not read.
     public func videoFiles() -> MediaFiles {
-        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return MediaFiles(segments: []) }
+        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return MediaFiles() }
         return mediaFiles(ofPlaylist: variant.uri)
     }
 
@@ -88,7 +119,8 @@ extension FlashCheck {
     /// that could not be read leave the result unverified.
     public func run(package: HLSPackage, progress: Progress? = nil) throws(MediaError) -> CheckResult {
         let video = package.videoFiles()
-        var result = try run(files: video.all, file: package.path, start: package.presentationStart, duration: package.duration, progress: progress)
+        let runs = package.placements(of: video).map { (files: $0.run.files, shift: $0.run.playlistStart - $0.origin, origin: $0.origin) }
+        var result = try run(runs: runs, file: package.path, duration: package.duration, progress: progress)
         if !video.unreadable.isEmpty {
             result.markUnverified(
                 Rule.flashUnverified.finding(

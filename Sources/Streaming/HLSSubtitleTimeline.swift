@@ -14,11 +14,18 @@ public enum HLSSubtitleTimeline {
         public var bytes: [UInt8]
         /// Seconds from the playlist's start (its `#EXTINF` durations before it added up).
         public var start: Double
+        /// After a discontinuity, the MPEG-2 time that plays at `sequenceStart` (the first picture of the video's same
+        /// discontinuity sequence); nil: the presentation's start, at 0.
+        public var origin: Double?
+        /// Where the segment's discontinuity sequence starts in the playlist.
+        public var sequenceStart: Double
 
-        public init(uri: String, bytes: [UInt8], start: Double = 0) {
+        public init(uri: String, bytes: [UInt8], start: Double = 0, origin: Double? = nil, sequenceStart: Double = 0) {
             self.uri = uri
             self.bytes = bytes
             self.start = start
+            self.origin = origin
+            self.sequenceStart = sequenceStart
         }
     }
 
@@ -60,10 +67,13 @@ public enum HLSSubtitleTimeline {
                 if case .note = block { continue }
                 styleBlocks.append(block)
             }
-            let expected = presentationStart + segment.start
+            // The clock of the segment's discontinuity sequence: `origin` plays at `sequenceStart`.
+            let origin = segment.origin ?? presentationStart
+            let sequenceStart = segment.origin == nil ? 0 : segment.sequenceStart
+            let expected = origin + segment.start - sequenceStart
             for var cue in document.cues {
-                // The cue's MPEG-2 time, on the wrap nearest where its segment plays, then from the presentation's start.
-                let start = MPEG2Clock.nearest(cue.start.seconds + map.offset, to: expected) - presentationStart
+                // The cue's MPEG-2 time, on the wrap nearest where its segment plays, then on the presentation's timeline.
+                let start = MPEG2Clock.nearest(cue.start.seconds + map.offset, to: expected) - origin + sequenceStart
                 cue.end = CaptionTime(seconds: start + (cue.end.seconds - cue.start.seconds))
                 cue.start = CaptionTime(seconds: start)
                 cue.line = 0

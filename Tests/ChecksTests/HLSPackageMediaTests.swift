@@ -1,6 +1,7 @@
 import Captions
 import Findings
 import Foundation
+import MediaIO
 import Testing
 import TestSupport
 @testable import Checks
@@ -76,6 +77,71 @@ import TestSupport
         #expect(sync.result.verdict == .pass, "\(sync.result.findings.map(\.message))")
         let flash = try FlashCheck(decodeThreads: 1).run(files: video.all, file: package.path, start: package.presentationStart, duration: package.duration)
         #expect(Self.framesAnalysed(flash) == 300, "every picture once")
+    }
+
+    /// Two programmes spliced with `#EXT-X-DISCONTINUITY` (each packaged on its own by the ffmpeg CLI, so the second's
+    /// timestamps start again): each discontinuity sequence is placed where the playlist plays it — its cues, its
+    /// speech and its flashing 12 s (6 s) later, not on top of the first's.
+    @Test func aDiscontinuityStartsTheClockAgain() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for part in ["a", "b"] {
+            try HLSTestPackage.build(in: folder.appendingPathComponent(part), subtitles: [("Media/speech.vtt", "en")])
+            try HLSTestPackage.build(in: folder.appendingPathComponent("flash-" + part), media: "Media/flashing.mp4", subtitles: [], segmentSeconds: 2)
+        }
+        /// The media playlists `name` of `parts` one after the other, a discontinuity between them.
+        func splice(_ name: String, _ parts: [String]) throws -> String {
+            var text = "#EXTM3U\n#EXT-X-TARGETDURATION:5\n"
+            for (k, part) in parts.enumerated() {
+                if k > 0 { text += "#EXT-X-DISCONTINUITY\n" }
+                let playlist = try String(contentsOf: folder.appendingPathComponent(part).appendingPathComponent(name), encoding: .utf8)
+                for line in playlist.split(separator: "\n") where line.hasPrefix("#EXTINF") || !line.hasPrefix("#") {
+                    text += line.hasPrefix("#") ? "\(line)\n" : "\(part)/\(line)\n"
+                }
+            }
+            return text + "#EXT-X-ENDLIST\n"
+        }
+        try Data(try splice("stream_0.m3u8", ["a", "b"]).utf8).write(to: folder.appendingPathComponent("video.m3u8"))
+        try Data(try splice("sub_0.m3u8", ["a", "b"]).utf8).write(to: folder.appendingPathComponent("subs.m3u8"))
+        try Data(try splice("stream_0.m3u8", ["flash-a", "flash-b"]).utf8).write(to: folder.appendingPathComponent("flashing.m3u8"))
+        try Data(
+            """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",URI="subs.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=100000,SUBTITLES="subs"
+            video.m3u8
+
+            """.utf8
+        ).write(to: folder.appendingPathComponent("master.m3u8"))
+        try Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nflashing.m3u8\n".utf8).write(to: folder.appendingPathComponent("flashing-master.m3u8"))
+
+        let package = try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path)
+        #expect(package.videoFiles().runs.map(\.playlistStart) == [0, 12])
+        let cues = try package.subtitles().cues
+        #expect(cues.count == 8)
+        for (first, second) in zip(cues.prefix(4), cues.dropFirst(4)) {
+            #expect(first.text == second.text && abs(second.start.milliseconds - first.start.milliseconds - 12_000) <= 2, "\(first.start) / \(second.start)")
+        }
+        let sync = try #require(SyncCheck().check(package: package).first)
+        let offset = try #require(sync.report).offsetSeconds
+        #expect(sync.result.verdict == .pass && abs(offset) < 0.1, "\(sync.result.findings.map(\.message))")
+        let flashing = try HLSPackage.load(folder.appendingPathComponent("flashing-master.m3u8").path)
+        let flash = try FlashCheck(decodeThreads: 1).run(package: flashing)
+        #expect(flash.verdict == .fail && Self.framesAnalysed(flash) == 360)
+        // The same pictures as one file (the clip twice, its timestamps running on): the same incidents, on its clock.
+        let list = folder.appendingPathComponent("twice.txt"), twice = folder.appendingPathComponent("twice.mp4").path
+        let clip = FileManager.default.currentDirectoryPath + "/Media/flashing.mp4"
+        try Data("file '\(clip)'\nfile '\(clip)'\n".utf8).write(to: list)
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", list.path, "-c", "copy", twice])
+        let whole = try FlashCheck(decodeThreads: 1).run(path: twice)
+        let wholeStart = try MediaProbe.probe(twice).streams.first { $0.kind == .video }?.startTime ?? 0
+        #expect(flash.findings.map(\.rule) == ["flash.general", "flash.general"] && whole.findings.map(\.rule) == flash.findings.map(\.rule))
+        for (spliced, one) in zip(flash.findings, whole.findings) {
+            #expect(
+                abs((spliced.start ?? -1) - ((one.start ?? 0) - wholeStart)) < 0.034 && abs((spliced.end ?? -1) - ((one.end ?? 0) - wholeStart)) < 0.034,
+                "\(spliced.start ?? -1)–\(spliced.end ?? -1) vs \(one.start ?? -1)–\(one.end ?? -1) − \(wholeStart)")
+        }
+        #expect(abs((flash.findings.last?.start ?? 0) - 8) < 0.2, "the second programme's flashing 6 s after the first's")
     }
 
     /// Media/flashing.mp4 (white–black flashing at 2.0–4.0 s) cut into 1-s segments: from MPEG-2 time 0; with the
