@@ -33,33 +33,26 @@ public struct FlashCheck: Sendable {
     public typealias Progress = (_ done: Double, _ total: Double?, _ frames: Int) -> Void
 
     public func run(path: String, frames sink: FrameSink? = nil, progress: Progress? = nil) throws(MediaError) -> CheckResult {
-        try analyse([(files: [path], shift: 0, origin: nil)], file: path, stated: nil, frames: sink, progress: progress)
+        try analyse([(files: [path], clock: nil)], file: path, stated: nil, frames: sink, progress: progress)
     }
 
     /// The flash analysis of a video cut into files that play one after another (an HLS variant's initialisation
-    /// section and media segments), decoded as one stream as a player appends them: flashing over a cut is seen
-    /// whole. Reported times count from `start` (the presentation's first picture, on the MPEG-2 clock); `duration`
-    /// (the playlist's) is what the decoded frames must cover.
-    public func run(files: [String], file: String, start: Double?, duration: Double?, progress: Progress? = nil) throws(MediaError) -> CheckResult {
-        try run(runs: [(files: files, shift: -(start ?? 0), origin: start)], file: file, duration: duration, progress: progress)
-    }
-
-    /// The same for runs of files, each read as one stream (an HLS discontinuity sequence), its times moved by `shift`
-    /// onto the presentation's timeline (`origin`: the media time that plays at the run's start, on the MPEG-2 clock —
-    /// a time read across the clock's wrap is put beside it). One analysis across the runs.
+    /// section and media segments): each run of files decoded as one stream, as a player appends them, its times put
+    /// on the presentation's timeline by its `clock` (an HLS discontinuity sequence's); one analysis across them all,
+    /// so that flashing over a cut is seen whole. `duration` (the playlist's) is what the decoded frames must cover.
     public func run(
-        runs: [(files: [String], shift: Double, origin: Double?)], file: String, duration: Double?, progress: Progress? = nil
+        runs: [(files: [String], clock: HLSSequenceClock)], file: String, duration: Double?, progress: Progress? = nil
     ) throws(MediaError) -> CheckResult {
         guard runs.contains(where: { !$0.files.isEmpty }) else {
             throw MediaError(.corrupt, path: file, reason: "no video segment could be read: nothing to judge flashing on")
         }
-        return try analyse(runs.filter { !$0.files.isEmpty }, file: file, stated: duration, frames: nil, progress: progress)
+        return try analyse(runs.filter { !$0.files.isEmpty }.map { ($0.files, $0.clock) }, file: file, stated: duration, frames: nil, progress: progress)
     }
 
-    /// Decodes each run (its files read as one stream) into one analyser, moving its times by its shift. For a single
-    /// file (no origin), times count from the file's start as it states it; `stated` overrides the duration to cover.
+    /// Decodes each run (its files read as one stream) into one analyser, its times put on the presentation's timeline
+    /// by its clock. For a single file (no clock), times are the file's own; `stated` overrides the duration to cover.
     private func analyse(
-        _ runs: [(files: [String], shift: Double, origin: Double?)], file: String, stated: Double?, frames sink: FrameSink?, progress: Progress?
+        _ runs: [(files: [String], clock: HLSSequenceClock?)], file: String, stated: Double?, frames sink: FrameSink?, progress: Progress?
     ) throws(MediaError) -> CheckResult {
         let configuration = configuration
         let analyzer = FlashAnalyzer(configuration: configuration)
@@ -70,7 +63,7 @@ public struct FlashCheck: Sendable {
         var stream: StreamInfo?
         var statedDuration = stated
         var origin = 0.0
-        let placed = runs.count > 1 || runs.first?.origin != nil
+        let placed = runs.contains { $0.clock != nil }
         // Decoding (its threads are started at normal priority) is the critical path: the analysis on this thread
         // yields to it, and takes the cycles decoding leaves idle.
         let previousNice = ThreadPriority.lower(to: 5)
@@ -92,7 +85,7 @@ public struct FlashCheck: Sendable {
                     if case .look(let look) = output { analyzer.replaceLook(with: look) }
                     continue
                 }
-                if let runOrigin = run.origin { measured.time = MPEG2Clock.nearest(measured.time, to: runOrigin) + run.shift }
+                if let clock = run.clock { measured.time = clock.presentationTime(measured.time) }
                 let end = measured.time + (duration ?? info.video?.fps.map { 1 / $0 } ?? 0)
                 span = (min(span?.first ?? measured.time, measured.time), max(span?.end ?? end, end))
                 let measurement = analyzer.add(measured)
@@ -129,8 +122,7 @@ public struct FlashCheck: Sendable {
         if frames == 1 {
             // A file that states no duration (MPEG-TS, say) cut to its first frame: one picture cannot show flashing,
             // and nothing says whether more was meant to follow.
-            if result.verdict != .fail { result.verdict = .unverified }
-            result.findings.append(
+            result.markUnverified(
                 Rule.flashUnverified.finding(
                     severity: .warning,
                     message: "only one video frame could be decoded: flashing needs a sequence of frames to be judged"))
@@ -143,8 +135,7 @@ public struct FlashCheck: Sendable {
             // A video stream that simply ends before the others (the container's duration is theirs): all of it was seen.
             if let packets = measured.streams.first(where: { $0.index == stream })?.duration, packets - decoded <= max(1.0, 0.05 * packets) { return }
         }
-        if result.verdict != .fail { result.verdict = .unverified }  // flashing seen in the decoded part still fails
-        result.findings.append(
+        result.markUnverified(  // flashing seen in the decoded part still fails
             Rule.flashUnverified.finding(
                 severity: .warning,
                 message:

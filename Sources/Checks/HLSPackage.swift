@@ -19,9 +19,19 @@ public struct HLSPackage: Sendable {
     public var unreadable: [String: String] = [:]
     /// The package's folder (real path): nothing outside it is read.
     let folder: String
+    /// The files of the video: the first variant's (the one players start with; every variant shows the same
+    /// pictures). Found once, when the package is loaded, as are `audioFiles` and `clocks`.
+    public private(set) var videoFiles = MediaFiles()
+    /// The files that carry the presentation's audio: the first variant's own when they have an audio stream, else
+    /// those of its audio group's default (or first) rendition.
+    public private(set) var audioFiles = MediaFiles()
+    /// Where each discontinuity sequence of the video plays, by sequence number: its first picture (else its first
+    /// timestamp) at its playlist start.
+    public private(set) var clocks: [Int: HLSSequenceClock] = [:]
+
     /// The first media timestamp of the presentation: the first picture of the first variant's first segment (else
-    /// its first timestamp); nil when there is no variant to read. Found once, when the package is loaded.
-    public private(set) var presentationStart: Double?
+    /// its first timestamp); nil when there is no variant to read.
+    public var presentationStart: Double? { clocks[0]?.origin }
 
     /// The most a playlist or a WebVTT segment may hold.
     static let fileLimit = 16 << 20
@@ -64,7 +74,13 @@ public struct HLSPackage: Sendable {
                 }
             }
         }
-        package.presentationStart = package.firstMediaTimestamp()
+        if case .multivariant(let multivariant) = playlist, let variant = multivariant.variants.first {
+            package.videoFiles = package.mediaFiles(ofPlaylist: variant.uri)
+            for run in package.videoFiles.runs where package.clocks[run.sequence] == nil {
+                package.clocks[run.sequence] = Self.firstTimestamp(of: run).map { HLSSequenceClock(origin: $0, start: run.playlistStart) }
+            }
+            package.audioFiles = package.audio(of: variant, in: multivariant)
+        }
         return package
     }
 
@@ -110,8 +126,11 @@ public struct HLSPackage: Sendable {
         /// The URIs left out, with why.
         public var unreadable: [Unreadable] = []
 
-        /// Segments that play one after another with continuous timestamps (a discontinuity sequence).
+        /// Segments that play one after another with continuous timestamps (a discontinuity sequence, or the part of
+        /// one with the same initialisation section).
         public struct Run: Sendable, Equatable {
+            /// The discontinuity sequence it belongs to.
+            public var sequence: Int
             public var initSection: String?
             public var segments: [String] = []
             /// Where the run starts in the playlist (its first segment's `#EXTINF` durations before it added up).
@@ -119,8 +138,12 @@ public struct HLSPackage: Sendable {
 
             /// Its files, in the order they are read.
             public var files: [String] { (initSection.map { [$0] } ?? []) + segments }
-            /// What it takes to read its first segment: the initialisation section and the first segment.
-            public var head: [String] { Array(files.prefix(initSection == nil ? 1 : 2)) }
+            /// Its first segment described (read with the initialisation section it needs); nil when it cannot be read.
+            public func probeFirstSegment() -> MediaInfo? {
+                let head = Array(files.prefix(initSection == nil ? 1 : 2))
+                guard let first = head.first else { return nil }
+                return try? MediaProbe.probe(first, followedBy: Array(head.dropFirst()), scan: .never)
+            }
         }
 
         public struct Unreadable: Sendable, Equatable {
@@ -136,8 +159,6 @@ public struct HLSPackage: Sendable {
         public var segments: [String] { runs.flatMap(\.segments) }
         /// Every file, in order (each run's initialisation section before its segments).
         public var all: [String] { runs.flatMap(\.files) }
-        /// What it takes to read the first segment.
-        public var head: [String] { runs.first?.head ?? [] }
     }
 
     /// The files of the media playlist `uri` names.
@@ -163,11 +184,10 @@ public struct HLSPackage: Sendable {
             if !files.unreadable.contains(where: { $0.uri == uri }) { files.unreadable.append(.init(uri: uri, reason: reason, leavesPackage: leaves)) }
             return nil
         }
-        for (index, segment) in media.segments.enumerated() {
-            // Byte ranges of one file, one after the other: the file once.
-            if segment.isByteRange, index > 0, media.segments[index - 1].uri == segment.uri { continue }
+        for (index, segment) in media.segments.enumerated() where !segment.continuesFile {
             if index == 0 || segment.discontinuity || segment.initSection != media.segments[index - 1].initSection {
-                files.runs.append(MediaFiles.Run(initSection: segment.initSection.flatMap(usable), playlistStart: segment.start))
+                files.runs.append(
+                    MediaFiles.Run(sequence: segment.discontinuitySequence, initSection: segment.initSection.flatMap(usable), playlistStart: segment.start))
             }
             guard let path = usable(segment.uri), files.runs[files.runs.count - 1].segments.last != path else { continue }
             files.runs[files.runs.count - 1].segments.append(path)
@@ -191,10 +211,6 @@ public struct HLSPackage: Sendable {
     public var subtitleRenditions: [HLSRendition] {
         guard case .multivariant(let multivariant) = playlist else { return [] }
         return multivariant.renditions.filter { $0.type == .subtitles && $0.uri != nil }
-    }
-
-    private func firstMediaTimestamp() -> Double? {
-        videoFiles().runs.first.flatMap(Self.firstTimestamp)
     }
 
     /// The cues of a subtitle rendition (nil: the first), its WebVTT segments joined on the presentation's timeline.
@@ -226,22 +242,13 @@ public struct HLSPackage: Sendable {
             throw CaptionError(rule: "hls.subtitles", message: "\(path): \(Self.fragmentedSubtitles)")
         }
         var segments: [HLSSubtitleTimeline.Segment] = []
-        // Each discontinuity sequence on the clock of the video's sequence of the same number (when there is a video).
-        let origins = videoRunOrigins()
-        var sequence = 0
-        var sequenceStart = 0.0
-        for (index, segment) in media.segments.enumerated() {
-            if index > 0 && segment.discontinuity {
-                sequence += 1
-                sequenceStart = segment.start
-            }
-            // Byte ranges of one file, one after the other: the file is read once.
-            if segment.isByteRange, index > 0, media.segments[index - 1].uri == segment.uri { continue }
+        // Byte ranges of one file, one after the other: the file is read once.
+        for segment in media.segments where !segment.continuesFile {
             switch read(segment.uri, inPlaylistAt: mediaPath) {
             case .success(let (_, bytes)):
-                let origin = sequence > 0 && sequence < origins.count ? origins[sequence] : nil
+                // Each discontinuity sequence on the clock of the video's sequence of the same number.
                 segments.append(
-                    HLSSubtitleTimeline.Segment(uri: segment.uri, bytes: bytes, start: segment.start, origin: origin, sequenceStart: sequenceStart))
+                    HLSSubtitleTimeline.Segment(uri: segment.uri, bytes: bytes, start: segment.start, clock: clocks[segment.discontinuitySequence]))
             case .failure(let reason):
                 notes.append(
                     CaptionDiagnostic(

@@ -7,16 +7,10 @@ import Streaming
 import SyncAnalysis
 
 extension HLSPackage {
-    /// The files that carry the presentation's audio: the first variant's own when they have an audio stream, else
-    /// those of its audio group's default (or first) rendition.
-    func audioFiles() -> MediaFiles {
-        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return MediaFiles() }
-        let own = mediaFiles(ofPlaylist: variant.uri)
-        if let first = own.head.first, let info = try? MediaProbe.probe(first, followedBy: Array(own.head.dropFirst()), scan: .never),
-            info.streams.contains(where: { $0.kind == .audio })
-        {
-            return own
-        }
+    /// The files that carry `variant`'s audio: its own when they have an audio stream, else those of its audio group's
+    /// default (or first) rendition.
+    func audio(of variant: HLSVariant, in playlist: HLSMultivariantPlaylist) -> MediaFiles {
+        if videoFiles.runs.first?.probeFirstSegment()?.streams.contains(where: { $0.kind == .audio }) == true { return videoFiles }
         guard let group = variant.audioGroup else { return MediaFiles() }
         let renditions = playlist.renditions(type: .audio, group: group)
         guard let uri = (renditions.first { $0.isDefault } ?? renditions.first)?.uri else { return MediaFiles() }
@@ -27,53 +21,35 @@ extension HLSPackage {
     /// stream, as a player appends them (one decoder across the cuts), placed where the playlist plays it. Nil when
     /// the package has no audio.
     public func speech() throws(MediaError) -> MediaSpeech? {
-        let placed = placements(of: audioFiles())
-        guard !placed.isEmpty else { return nil }
         var detector = SpeechDetector(sampleRate: 16_000)
         var stream: StreamInfo?
         var errors = 0
-        for (run, origin) in placed {
+        for (run, clock) in placements(of: audioFiles) {
             let files = run.files
             let reader = try AudioSampleStream(
                 path: files[0], followedBy: Array(files.dropFirst()), options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
             stream = stream ?? reader.stream
-            while let chunk = try reader.nextChunk() {
-                detector.add(chunk.samples, at: MPEG2Clock.nearest(chunk.time, to: origin) - origin + run.playlistStart)
-            }
+            while let chunk = try reader.nextChunk() { detector.add(chunk.samples, at: clock.presentationTime(chunk.time)) }
             errors += reader.decodeErrorCount
         }
         guard let stream else { return nil }
         return MediaSpeech(timeline: detector.finish(), stream: stream, decodeErrors: errors)
     }
 
-    /// Each run of `files` with its origin: the media time (MPEG-2 clock) that plays at the run's playlist start — the
-    /// first picture of the video's run of the same discontinuity sequence (the presentation's start for the first),
-    /// else the run's own first timestamp.
-    func placements(of files: MediaFiles) -> [(run: MediaFiles.Run, origin: Double)] {
-        let videoOrigins = videoRunOrigins()
-        return files.runs.enumerated().compactMap { index, run in
-            guard let origin = index < videoOrigins.count ? videoOrigins[index] : Self.firstTimestamp(of: run) else { return nil }
-            return (run, origin)
+    /// Each run of `files` with where it plays: the clock of the video's discontinuity sequence of the same number,
+    /// else the run's own first timestamp at its playlist start. Runs whose timestamps cannot be read are left out.
+    func placements(of files: MediaFiles) -> [(run: MediaFiles.Run, clock: HLSSequenceClock)] {
+        files.runs.compactMap { run in
+            guard let clock = clocks[run.sequence] ?? Self.firstTimestamp(of: run).map({ HLSSequenceClock(origin: $0, start: run.playlistStart) })
+            else { return nil }
+            return (run, clock)
         }
-    }
-
-    /// The first picture of each run of the video (nil where it cannot be read); the first is the presentation's start.
-    func videoRunOrigins() -> [Double?] {
-        videoFiles().runs.enumerated().map { index, run in index == 0 ? presentationStart : Self.firstTimestamp(of: run) }
     }
 
     /// The first picture of a run (else its first timestamp).
     static func firstTimestamp(of run: MediaFiles.Run) -> Double? {
-        let head = run.head
-        guard let first = head.first, let info = try? MediaProbe.probe(first, followedBy: Array(head.dropFirst()), scan: .never) else { return nil }
+        guard let info = run.probeFirstSegment() else { return nil }
         return info.streams.first { $0.kind == .video }?.startTime ?? info.startTime
-    }
-
-    /// The files of the video: the first variant's (the one players start with; every variant shows the same
-    /// pictures). None when the first variant's playlist was not read.
-    public func videoFiles() -> MediaFiles {
-        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return MediaFiles() }
-        return mediaFiles(ofPlaylist: variant.uri)
     }
 
     /// The video's duration: the first variant's playlist's.
@@ -95,7 +71,7 @@ extension SyncCheck {
             speech = nil
             problem = error.reason
         }
-        let leftOut = speech == nil ? [] : package.audioFiles().unreadable
+        let leftOut = speech == nil ? [] : package.audioFiles.unreadable
         return (timelines ?? package.subtitleTimelines()).map { rendition, captions in
             var outcome = check(
                 path: package.path, duration: package.duration, mediaStart: 0, speech: speech.map { ($0.timeline, $0.stream.index) },
@@ -118,8 +94,8 @@ extension FlashCheck {
     /// The flash check of `package`'s video (its first variant), decoded as one stream across its segments; segments
     /// that could not be read leave the result unverified.
     public func run(package: HLSPackage, progress: Progress? = nil) throws(MediaError) -> CheckResult {
-        let video = package.videoFiles()
-        let runs = package.placements(of: video).map { (files: $0.run.files, shift: $0.run.playlistStart - $0.origin, origin: $0.origin) }
+        let video = package.videoFiles
+        let runs = package.placements(of: video).map { (files: $0.run.files, clock: $0.clock) }
         var result = try run(runs: runs, file: package.path, duration: package.duration, progress: progress)
         if !video.unreadable.isEmpty {
             result.markUnverified(
@@ -141,30 +117,24 @@ extension HLSPackage {
     }
 }
 
-extension CheckResult {
-    /// Adds `finding` and makes a passing verdict unverified (a failure found in what was seen still fails).
-    mutating func markUnverified(_ finding: Finding) {
-        findings.append(finding)
-        if verdict != .fail { verdict = .unverified }
-    }
-}
-
 extension HLSPackage {
     /// Whether the first variant's video carries 608 captions on `channel` (CC1–CC4): its segments' A/53 data decoded
     /// in order until the channel's commands are seen. Nil when there is no video segment to read.
     public func videoCarries(_ channel: CEA608Decoder.Channel) -> Bool? {
-        let files = videoFiles()
-        guard !files.segments.isEmpty else { return nil }
+        guard !videoFiles.segments.isEmpty else { return nil }
         var decoder = CEA608Decoder(channel: channel)
-        for segment in files.segments {
-            let (path, continuation) = files.initSection.map { ($0, [segment]) } ?? (segment, [])
-            guard let info = try? MediaProbe.probe(path, followedBy: continuation, scan: .never), let video = info.streams.first(where: { $0.kind == .video }),
-                let (_, chunks) = try? ClosedCaptionReader.read(path: path, followedBy: continuation, streamIndex: video.index)
-            else { continue }
-            for chunk in chunks {
-                for (field, first, second) in chunk.pairs608 { decoder.feed(first, second, time: chunk.time, field: field) }
+        for run in videoFiles.runs {
+            for segment in run.segments {
+                let (path, continuation) = run.initSection.map { ($0, [segment]) } ?? (segment, [])
+                guard let info = try? MediaProbe.probe(path, followedBy: continuation, scan: .never),
+                    let video = info.streams.first(where: { $0.kind == .video }),
+                    let (_, chunks) = try? ClosedCaptionReader.read(path: path, followedBy: continuation, streamIndex: video.index)
+                else { continue }
+                for chunk in chunks {
+                    for (field, first, second) in chunk.pairs608 { decoder.feed(first, second, time: chunk.time, field: field) }
+                }
+                if !decoder.modesUsed.isEmpty { return true }
             }
-            if !decoder.modesUsed.isEmpty { return true }
         }
         return false
     }

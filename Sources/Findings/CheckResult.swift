@@ -97,6 +97,13 @@ extension CheckResult {
 }
 
 extension CheckResult {
+    /// Adds `finding`, saying what was not seen, and makes a verdict that is not a failure `unverified` (a failure
+    /// found in what was seen still fails).
+    public mutating func markUnverified(_ finding: Finding) {
+        findings.append(finding)
+        if verdict != .fail { verdict = .unverified }
+    }
+
     /// The result for a file `check` could not read: verdict `error`, one `media.unreadable` finding saying why.
     public static func unreadable(file: String, check: CheckKind, reason: String, rule: Rule = .mediaUnreadable) -> CheckResult {
         CheckResult(file: file, check: check, verdict: .error, findings: [rule.finding(severity: .error, message: reason)])

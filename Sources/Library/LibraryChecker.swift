@@ -130,12 +130,12 @@ public struct LibraryChecker: Sendable {
             for index in synced.indices { synced[index].seconds = (clock.now - started).inSeconds / Double(synced.count) }
             results += synced
             // The video's flashing, across its segments (the first variant's).
-            let video = package.videoFiles()
+            let video = package.videoFiles
             if !video.segments.isEmpty {
                 results.append(
                     CheckResult.timed {
                         // The same memory bound as a single file's: its pictures' size, from the first segment.
-                        if let first = video.head.first, let info = try? MediaProbe.probe(first, followedBy: Array(video.head.dropFirst()), scan: .never),
+                        if let info = video.runs.first?.probeFirstSegment(),
                             let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.media(info), limit: memoryLimitPerFile)
                         {
                             return CheckResult.unreadable(file: path, check: .flash, reason: refusal, rule: .checkMemoryLimit)

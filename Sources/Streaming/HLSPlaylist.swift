@@ -98,10 +98,11 @@ public enum HLSPlaylist: Sendable, Equatable {
             } else if line.hasPrefix("#") {
                 continue
             } else if let seconds = duration {
+                let sequence = (playlist.segments.last?.discontinuitySequence ?? 0) + (discontinuity && !playlist.segments.isEmpty ? 1 : 0)
                 playlist.segments.append(
                     HLSSegment(
                         uri: line, duration: seconds, start: timestamp, title: title, discontinuity: discontinuity, line: number, initSection: initSection,
-                        isByteRange: byteRange))
+                        isByteRange: byteRange, continuesFile: byteRange && playlist.segments.last?.uri == line, discontinuitySequence: sequence))
                 timestamp += seconds
                 duration = nil
                 discontinuity = false
@@ -271,6 +272,11 @@ public struct HLSSegment: Sendable, Equatable {
     public var initSection: String? = nil
     /// `#EXT-X-BYTERANGE`: the segment is a part of its file (consecutive parts of one file make it whole).
     public var isByteRange = false
+    /// A byte range of the same file as the segment before: reading that file read this one too.
+    public var continuesFile = false
+    /// How many `#EXT-X-DISCONTINUITY` tags come before it (after the first segment): segments of one sequence have
+    /// continuous timestamps.
+    public var discontinuitySequence = 0
 }
 
 /// An attribute list (`NAME=value,NAME="quoted, string"`) as RFC 8216 §4.2 defines it.

@@ -14,18 +14,15 @@ public enum HLSSubtitleTimeline {
         public var bytes: [UInt8]
         /// Seconds from the playlist's start (its `#EXTINF` durations before it added up).
         public var start: Double
-        /// After a discontinuity, the MPEG-2 time that plays at `sequenceStart` (the first picture of the video's same
-        /// discontinuity sequence); nil: the presentation's start, at 0.
-        public var origin: Double?
-        /// Where the segment's discontinuity sequence starts in the playlist.
-        public var sequenceStart: Double
+        /// Where the segment's discontinuity sequence plays (the video's sequence of the same number); nil: the
+        /// presentation's start, at 0.
+        public var clock: HLSSequenceClock?
 
-        public init(uri: String, bytes: [UInt8], start: Double = 0, origin: Double? = nil, sequenceStart: Double = 0) {
+        public init(uri: String, bytes: [UInt8], start: Double = 0, clock: HLSSequenceClock? = nil) {
             self.uri = uri
             self.bytes = bytes
             self.start = start
-            self.origin = origin
-            self.sequenceStart = sequenceStart
+            self.clock = clock
         }
     }
 
@@ -67,13 +64,11 @@ public enum HLSSubtitleTimeline {
                 if case .note = block { continue }
                 styleBlocks.append(block)
             }
-            // The clock of the segment's discontinuity sequence: `origin` plays at `sequenceStart`.
-            let origin = segment.origin ?? presentationStart
-            let sequenceStart = segment.origin == nil ? 0 : segment.sequenceStart
-            let expected = origin + segment.start - sequenceStart
+            let clock = segment.clock ?? HLSSequenceClock(origin: presentationStart, start: 0)
+            let expected = clock.origin + segment.start - clock.start
             for var cue in document.cues {
                 // The cue's MPEG-2 time, on the wrap nearest where its segment plays, then on the presentation's timeline.
-                let start = MPEG2Clock.nearest(cue.start.seconds + map.offset, to: expected) - origin + sequenceStart
+                let start = clock.presentationTime(cue.start.seconds + map.offset, near: expected)
                 cue.end = CaptionTime(seconds: start + (cue.end.seconds - cue.start.seconds))
                 cue.start = CaptionTime(seconds: start)
                 cue.line = 0
@@ -172,6 +167,24 @@ public enum HLSSubtitleTimeline {
         let hours = parts.count == 3 ? Int64(parts[0]) : 0
         guard let hours else { return nil }
         return CaptionTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + thousandths)
+    }
+}
+
+/// Where a discontinuity sequence plays: its media time `origin` (seconds on the MPEG-2 clock) at `start` on the
+/// presentation's timeline.
+public struct HLSSequenceClock: Sendable, Equatable {
+    public var origin: Double
+    public var start: Double
+
+    public init(origin: Double, start: Double) {
+        self.origin = origin
+        self.start = start
+    }
+
+    /// `mediaTime` on the presentation's timeline, taken on the clock's wrap nearest `near` (a media time; by default
+    /// the origin).
+    public func presentationTime(_ mediaTime: Double, near: Double? = nil) -> Double {
+        MPEG2Clock.nearest(mediaTime, to: near ?? origin) - origin + start
     }
 }
 

@@ -169,7 +169,7 @@ import TestSupport
                 "hls.segment: variant stream_0.m3u8: stream_0_03.ts: no such file: left out",
                 "hls.segment: variant stream_0.m3u8: stream_0_04.ts: an empty file: left out",
             ])
-        #expect(package.videoFiles().segments.count == package.mediaPlaylists["stream_0.m3u8"].map { $0.segments.count - 4 })
+        #expect(package.videoFiles.segments.count == package.mediaPlaylists["stream_0.m3u8"].map { $0.segments.count - 4 })
         // What is left is decoded; the flash check says what it could not see.
         let flash = try FlashCheck(decodeThreads: 1).run(package: package)
         #expect(flash.verdict == .unverified, "\(flash.findings.map(\.message))")

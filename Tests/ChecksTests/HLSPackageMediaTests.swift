@@ -42,7 +42,7 @@ import TestSupport
         let playlist = try String(contentsOf: folder.appendingPathComponent("stream_0.m3u8"), encoding: .utf8)
         #expect(playlist.contains("#EXT-X-MAP:URI=\"init.mp4\""), "\(playlist)")
         let package = try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path)
-        let video = package.videoFiles()
+        let video = package.videoFiles
         #expect(video.initSection.map { ($0 as NSString).lastPathComponent } == "init.mp4" && video.segments.count == 3)
         let initSection = try #require(video.initSection)
         #expect(package.memberFiles().contains(initSection), "the initialisation section belongs to the package")
@@ -56,7 +56,7 @@ import TestSupport
         let sync = try #require(SyncCheck().check(package: package).first)
         let offset = try #require(sync.report).offsetSeconds
         #expect(sync.result.verdict == .pass && abs(offset) < 0.1, "\(sync.result.findings.map(\.message))")
-        let flash = try FlashCheck(decodeThreads: 1).run(files: video.all, file: package.path, start: package.presentationStart, duration: package.duration)
+        let flash = try FlashCheck(decodeThreads: 1).run(package: package)
         #expect(flash.verdict == .pass)
         #expect(Self.framesAnalysed(flash) == 300, "every picture of the 12 s")
     }
@@ -69,13 +69,13 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         try HLSTestPackage.build(in: folder, subtitles: [("Media/speech.vtt", "en")], singleFile: true)
         let package = try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path)
-        let video = package.videoFiles()
+        let video = package.videoFiles
         #expect(video.segments.map { ($0 as NSString).lastPathComponent } == ["stream_0.ts"])
         #expect(try package.subtitles().cues.map(\.text) == (try CaptionFile.read("Media/speech.vtt").cues.map(\.text)))
         #expect(HLSPackageCheck().run(package).findings.isEmpty)
         let sync = try #require(SyncCheck().check(package: package).first)
         #expect(sync.result.verdict == .pass, "\(sync.result.findings.map(\.message))")
-        let flash = try FlashCheck(decodeThreads: 1).run(files: video.all, file: package.path, start: package.presentationStart, duration: package.duration)
+        let flash = try FlashCheck(decodeThreads: 1).run(package: package)
         #expect(Self.framesAnalysed(flash) == 300, "every picture once")
     }
 
@@ -116,7 +116,7 @@ import TestSupport
         try Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nflashing.m3u8\n".utf8).write(to: folder.appendingPathComponent("flashing-master.m3u8"))
 
         let package = try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path)
-        #expect(package.videoFiles().runs.map(\.playlistStart) == [0, 12])
+        #expect(package.videoFiles.runs.map(\.playlistStart) == [0, 12])
         let cues = try package.subtitles().cues
         #expect(cues.count == 8)
         for (first, second) in zip(cues.prefix(4), cues.dropFirst(4)) {
@@ -152,10 +152,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         try HLSTestPackage.build(in: folder, media: "Media/flashing.mp4", subtitles: [], segmentSeconds: 1, timestampOffset: timestampOffset)
         let package = try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path)
-        let video = package.videoFiles()
+        let video = package.videoFiles
         #expect(video.segments.count == 6)
         let check = FlashCheck(decodeThreads: 1)
-        let result = try check.run(files: video.all, file: package.path, start: package.presentationStart, duration: package.duration)
+        let result = try check.run(package: package)
         let file = try check.run(path: "Media/flashing.mp4")
         #expect(result.verdict == .fail)
         #expect(result.findings.map(\.rule) == file.findings.map(\.rule))
