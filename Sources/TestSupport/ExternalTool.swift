@@ -1,6 +1,6 @@
 import Foundation
 
-/// The command-line tools test media are made with (ffmpeg, sox, espeak-ng), run from PATH.
+/// The command-line tools test media are made with (ffmpeg, sox, espeak-ng, festival), run from PATH.
 public enum ExternalTool {
     /// A tool that exited with an error, with what it wrote to standard error.
     public struct Failure: Error, CustomStringConvertible {
@@ -8,20 +8,63 @@ public enum ExternalTool {
     }
 
     /// Runs `tool` with `arguments`; throws its error output when it does not exit with 0.
-    public static func run(_ tool: String, _ arguments: [String]) throws {
+    public static func run(_ tool: String, _ arguments: [String]) throws { _ = try output(tool, arguments) }
+
+    /// Runs `tool` with `arguments` and returns what it printed on standard output; throws its error output when it
+    /// does not exit with 0.
+    public static func output(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
-        let errors = Pipe()
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
         process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        // Both pipes read to their end before waiting, so a tool that prints a lot cannot block on either.
+        let errorReader = PipeDrain(errors)
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let message = errorReader.wait()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw Failure(description: "\(([tool] + arguments).joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
         }
+        return String(decoding: printed, as: UTF8.self)
     }
 
     /// Runs a shell command line (for pipelines such as `espeak-ng … | sox …`).
     public static func shell(_ command: String) throws { try run("sh", ["-c", command]) }
+
+    /// The first line a tool prints of its version (`ffmpeg -version`, `sox --version` …), asked once per process;
+    /// "missing" when the tool cannot be run. Part of every generated medium's recipe: a new version makes it anew.
+    public static func version(_ tool: String) -> String {
+        versionLock.lock()
+        defer { versionLock.unlock() }
+        if let known = versions[tool] { return known }
+        let flag = tool == "ffmpeg" || tool == "ffprobe" ? "-version" : "--version"
+        let line = ((try? output(tool, [flag])) ?? "missing").split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown"
+        versions[tool] = line
+        return line
+    }
+
+    private static let versionLock = NSLock()
+    nonisolated(unsafe) private static var versions: [String: String] = [:]
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        Thread.detachNewThread { [self] in
+            data = pipe.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
 }

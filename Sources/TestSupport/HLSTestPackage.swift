@@ -10,11 +10,37 @@ public enum HLSTestPackage {
     /// `fragmentedMP4`: media segments `stream_K_NN.m4s` after an initialisation section `init.mp4` (`#EXT-X-MAP`)
     /// instead of MPEG-TS — one variant only (FFmpeg 5.1 gives every variant that one name); `singleFile`: each
     /// rendition one file `stream_K.ts` / `stream_K.vtt`, its segments byte ranges of it (`#EXT-X-BYTERANGE`).
+    /// The package is made once per machine (TestMediaCache, by its inputs' bytes and these settings) and copied here.
     public static func build(
         in folder: URL, media: String = "Media/speech.mp4", subtitles: [(file: String, language: String?)], segmentSeconds: Int = 4,
         muxDelay: Double? = 0, timestampOffset: Double? = nil, fragmentedMP4: Bool = false, singleFile: Bool = false
     ) throws {
+        precondition(!fragmentedMP4 || subtitles.count <= 1, "FFmpeg 5.1 names every variant's initialisation section alike")
+        let resolve = { (path: String) in path.hasPrefix("/") ? path : TestMediaCache.packageRoot.appendingPathComponent(path).path }
+        let media = resolve(media)
+        let subtitles = subtitles.map { (file: resolve($0.file), language: $0.language) }
+        let inputs = try ([media] + subtitles.map(\.file)).map(TestMediaCache.fingerprint(ofFile:))
+        let recipe = """
+            HLS package v1 of \(inputs) languages \(subtitles.map { $0.language ?? "-" }) segments \(segmentSeconds) s \
+            mux delay \(muxDelay.map { "\($0)" } ?? "default") offset \(timestampOffset.map { "\($0)" } ?? "none") \
+            fmp4 \(fragmentedMP4) single file \(singleFile)
+            """
+        let package = try TestMediaCache.folder("hls-package", recipe: recipe, tools: ["ffmpeg"]) { made in
+            try ffmpeg(
+                into: made, media: media, subtitles: subtitles, segmentSeconds: segmentSeconds, muxDelay: muxDelay,
+                timestampOffset: timestampOffset, fragmentedMP4: fragmentedMP4, singleFile: singleFile)
+        }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: package.path) {
+            try FileManager.default.copyItem(at: package.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// The ffmpeg CLI's HLS muxer writing the package into `folder`.
+    private static func ffmpeg(
+        into folder: URL, media: String, subtitles: [(file: String, language: String?)], segmentSeconds: Int, muxDelay: Double?,
+        timestampOffset: Double?, fragmentedMP4: Bool, singleFile: Bool
+    ) throws {
         var arguments = ["-nostdin", "-v", "error", "-y", "-i", media]
         for subtitle in subtitles { arguments += ["-i", subtitle.file] }
         var variants = ["v:0,a:0"]
@@ -26,7 +52,6 @@ public enum HLSTestPackage {
         if !subtitles.isEmpty { arguments += ["-c:s", "webvtt", "-hls_subtitle_path", folder.appendingPathComponent("sub_%v.m3u8").path] }
         if let muxDelay { arguments += ["-muxdelay", String(muxDelay)] }
         if let timestampOffset { arguments += ["-output_ts_offset", String(timestampOffset)] }
-        precondition(!fragmentedMP4 || subtitles.count <= 1, "FFmpeg 5.1 names every variant's initialisation section alike")
         if fragmentedMP4 { arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] }
         if singleFile { arguments += ["-hls_flags", "single_file"] }
         let segmentName = (singleFile ? "stream_%v." : "stream_%v_%02d.") + (fragmentedMP4 ? "m4s" : "ts")

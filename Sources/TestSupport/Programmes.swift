@@ -67,12 +67,7 @@ public struct Programme: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let minutes = minutes ?? (kind == .lecture ? 7 : 3.5)
         let name = "\(kind.rawValue)-\(Int((minutes * 60).rounded()))s-\(seed)"
-        var layout = Layout(seed: seed &* 3 &+ UInt64(Kind.allCases.firstIndex(of: kind)!))
-        switch kind {
-        case .magazine: layout.magazine(seconds: minutes * 60)
-        case .drama: layout.drama(seconds: minutes * 60)
-        case .lecture: layout.lecture(seconds: minutes * 60)
-        }
+        let layout = Layout.of(kind, minutes: minutes, seed: seed)
         let media = directory.appendingPathComponent(name + ".m4a").path
         let plan = try layout.place(in: directory)
         if !FileManager.default.fileExists(atPath: media) {
@@ -222,6 +217,18 @@ struct Layout {
     /// Where in the soundtrack the music starts: each seed hears a different part of it.
     var musicStart: Double
     private var sentences: SentenceMaker
+
+    /// The running order of the programme of `kind` (nil minutes: its default length).
+    static func of(_ kind: Programme.Kind, minutes: Double?, seed: UInt64) -> Layout {
+        let seconds = (minutes ?? (kind == .lecture ? 7 : 3.5)) * 60
+        var layout = Layout(seed: seed &* 3 &+ UInt64(Programme.Kind.allCases.firstIndex(of: kind)!))
+        switch kind {
+        case .magazine: layout.magazine(seconds: seconds)
+        case .drama: layout.drama(seconds: seconds)
+        case .lecture: layout.lecture(seconds: seconds)
+        }
+        return layout
+    }
 
     init(seed: UInt64) {
         random = SeededRandom(seed: seed)
@@ -637,14 +644,23 @@ extension Programme {
     private static let testLock = NSLock()
     nonisolated(unsafe) private static var made: [Kind: Programme] = [:]
 
-    /// The programme of `kind` (default length and seed) made for this test run: once per process, in a
-    /// temporary folder, one at a time whichever tests ask at once.
+    /// Bumped whenever how a programme is mixed changes (levels, voices, effects, encoding): programmes already made
+    /// by an older recipe are then made anew. What is said and when is in the recipe by itself.
+    static let recipeVersion = 1
+
+    /// The programme of `kind` (default length and seed) for tests: made once per machine in the shared test media
+    /// folder (TestMediaCache), by its recipe — what is said and played when, this mixing's version and the tools'
+    /// versions — and once per process read back from there.
     public static func forTests(_ kind: Kind) throws -> Programme {
         testLock.lock()
         defer { testLock.unlock() }
         if let programme = made[kind] { return programme }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-programmes-\(getpid())")
-        let programme = try make(kind, in: directory)
+        let layout = Layout.of(kind, minutes: nil, seed: 17)
+        let recipe = "Programme v\(recipeVersion) \(kind) \(layout.items) music from \(layout.musicStart) s of \(musicTracks)"
+        let folder = try TestMediaCache.folder("programme-\(kind.rawValue)", recipe: recipe, tools: ["festival", "espeak-ng", "sox", "ffmpeg"]) {
+            _ = try make(kind, in: $0)
+        }
+        let programme = try make(kind, in: folder)
         made[kind] = programme
         return programme
     }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Speech placed at known times, made for one test run: each sentence is spoken by espeak-ng, its leading
-/// and trailing silence trimmed by sox, and placed on a 16 kHz timeline after a gap of its own (irregular
-/// gaps, so that only one alignment fits). The mix is encoded to AAC in MP4 by the ffmpeg CLI, so the tests
-/// go through real decoding, resampling and the encoder's priming delay.
+/// Speech placed at known times: each sentence is spoken by espeak-ng, its leading and trailing silence trimmed by
+/// sox, and placed on a 16 kHz timeline after a gap of its own (irregular gaps, so that only one alignment fits).
+/// The mix is encoded to AAC in MP4 by the ffmpeg CLI, so the tests go through real decoding, resampling and the
+/// encoder's priming delay. Sentences and media are made once per machine (TestMediaCache); the caption files the
+/// tests write go to a folder of this process.
 public enum SpeechClips {
     public struct Sentence: Sendable {
         public var text: String
@@ -44,6 +45,7 @@ public enum SpeechClips {
         0.95, 1.6, 0.7, 2.4, 1.0, 1.8, 0.8, 1.2, 2.0, 0.9,
     ]
 
+    /// Where this process's caption files go.
     public static let directory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-speech-\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -61,14 +63,7 @@ public enum SpeechClips {
         var sentences: [Sentence] = []
         var samples: [Float] = []
         for (index, text) in texts.enumerated() {
-            let raw = directory.appendingPathComponent("sentence\(index).raw").path
-            try ExternalTool.shell(
-                "espeak-ng -v en-us -s 165 --stdout '\(text)' | sox -t wav - -t raw -r \(sampleRate) -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse"
-            )
-            let data = try Data(contentsOf: URL(fileURLWithPath: raw))
-            let spoken = data.withUnsafeBytes { bytes in
-                bytes.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32768 }
-            }
+            let spoken = try readRaw(sentence(text))
             samples += [Float](repeating: 0, count: Int(gaps[index] * Double(sampleRate)))
             let start = Double(samples.count) / Double(sampleRate)
             samples += spoken
@@ -78,12 +73,25 @@ public enum SpeechClips {
         return Script(sentences: sentences, samples: samples)
     }
 
-    /// The speech as AAC in MP4 (made once per run); with `noiseBelowSpeech` dB, under a steady white noise
+    /// One sentence spoken by espeak-ng, 16 kHz signed 16-bit raw PCM with its silence trimmed (from the cache).
+    static func sentence(_ text: String) throws -> String {
+        let command = { (raw: String) in
+            "espeak-ng -v en-us -s 165 --stdout '\(text)' | sox -t wav - -t raw -r \(sampleRate) -e signed -b 16 -c 1 '\(raw)' silence 1 0.02 0.5% reverse silence 1 0.02 0.5% reverse"
+        }
+        return try TestMediaCache.file("sentence.raw", recipe: command("{output}"), tools: ["espeak-ng", "sox"]) { try ExternalTool.shell(command($0)) }
+    }
+
+    /// The speech as AAC in MP4 (made once per machine); with `noiseBelowSpeech` dB, under a steady white noise
     /// bed that many dB below the speech's RMS level.
     public static func media(noiseBelowSpeech: Double? = nil) throws -> String {
         let name = "speech" + (noiseBelowSpeech.map { "-noise\(Int($0))" } ?? "") + ".m4a"
-        let path = directory.appendingPathComponent(name).path
-        if FileManager.default.fileExists(atPath: path) { return path }
+        let recipe = "SpeechClips v1 \(texts) \(gaps) noise \(noiseBelowSpeech ?? 0) seed 20, AAC 64k"
+        return try TestMediaCache.file(name, recipe: recipe, tools: ["espeak-ng", "sox", "ffmpeg"]) { path in
+            try encode(noiseBelowSpeech: noiseBelowSpeech, to: path)
+        }
+    }
+
+    private static func encode(noiseBelowSpeech: Double?, to path: String) throws {
         var samples = try script.get().samples
         if let noiseBelowSpeech {
             let sentences = try script.get().sentences
@@ -106,10 +114,8 @@ public enum SpeechClips {
         let raw = path + ".raw"
         let bytes = samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))).littleEndian }
         try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
-        try ExternalTool.shell(
-            "ffmpeg -nostdin -v error -y -f s16le -ar \(sampleRate) -ac 1 -i '\(raw)' -c:a aac -b:a 64k '\(path).part.m4a' && mv '\(path).part.m4a' '\(path)'")
-        try? FileManager.default.removeItem(atPath: raw)
-        return path
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "s16le", "-ar", "\(sampleRate)", "-ac", "1", "-i", raw, "-c:a", "aac", "-b:a", "64k", path])
     }
 
     /// Cues as a WebVTT file: the true times passed through `transform` (caption = transform(media)).

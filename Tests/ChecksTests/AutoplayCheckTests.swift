@@ -16,18 +16,16 @@ enum AutoplaySite {
     }()
     static var site: String { directory.appendingPathComponent("site").path }
 
-    /// Media named after what they hold (made once per run).
+    /// Media named after what they hold (made once per machine, copied into this run's site).
     static let media: Result<Void, Error> = Result {
         // A talk: espeak-ng reading a paragraph, cut to 20 s.
-        let talk = directory.appendingPathComponent("talk.wav").path
-        try ExternalTool.run(
-            "espeak-ng",
-            [
-                "-v", "en-us", "-s", "150", "-w", talk,
-                "Good morning and welcome to the open day. Today we will walk through the library, the new studios and the garden. "
-                    + "Please keep your badge with you at all times, and ask any of our volunteers if you need help finding your way. "
-                    + "Refreshments are served in the main hall from eleven until two, and the last tour leaves at four.",
-            ])
+        let text =
+            "Good morning and welcome to the open day. Today we will walk through the library, the new studios and the garden. "
+            + "Please keep your badge with you at all times, and ask any of our volunteers if you need help finding your way. "
+            + "Refreshments are served in the main hall from eleven until two, and the last tour leaves at four."
+        let talk = try TestMediaCache.file("talk.wav", recipe: "espeak-ng -v en-us -s 150 \(text)", tools: ["espeak-ng"]) { path in
+            try ExternalTool.run("espeak-ng", ["-v", "en-us", "-s", "150", "-w", path, text])
+        }
         let clips: [(String, [String])] = [
             ("talk-20s.m4a", ["-i", talk, "-t", "20", "-c:a", "aac"]),
             ("chime-2s.m4a", ["-f", "lavfi", "-i", "sine=frequency=880:duration=2", "-c:a", "aac"]),
@@ -42,7 +40,8 @@ enum AutoplaySite {
             ("video-no-audio.mp4", ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=3", "-c:v", "libx264", "-pix_fmt", "yuv420p"]),
         ]
         for (name, arguments) in clips {
-            try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments + [site + "/media/" + name])
+            let made = try TestMediaCache.ffmpeg(name, arguments + [TestMediaCache.output])
+            try TestMediaCache.copy(made, to: URL(fileURLWithPath: site + "/media/" + name))
         }
         try Data("not read".utf8).write(to: directory.appendingPathComponent("outside.m4a"))
     }

@@ -39,13 +39,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let (scc, _, expected) = try Self.scc(in: directory)
         #expect(expected.map(\.text) == Self.cues.map(\.text))
-        let video = directory.appendingPathComponent("video.mp4").path, mov = directory.appendingPathComponent("captioned.mov").path
-        try ExternalTool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001:duration=12", "-c:v", "libx264", "-preset",
-                "ultrafast", video,
-            ])
+        let mov = directory.appendingPathComponent("captioned.mov").path
+        let video = try TestMediaCache.ffmpeg(
+            "testsrc2-ntsc.mp4",
+            ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001:duration=12", "-c:v", "libx264", "-preset", "ultrafast", TestMediaCache.output])
         try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", video, "-i", scc, "-map", "0:v", "-map", "1", "-c", "copy", mov])
         let info = try MediaProbe.probe(mov)
         let track = try #require(info.textSubtitleTracks.first)
@@ -136,13 +133,11 @@ import TestSupport
     /// and the MP4 muxed from it, and how many pictures got the data.
     static func captionedH264(in directory: URL, scc: [UInt8], keyFrameInterval: Int? = nil) throws -> (raw: String, mp4: String, frames: Int) {
         let raw = directory.appendingPathComponent("video.h264").path, mp4 = directory.appendingPathComponent("captioned.mp4").path
-        try ExternalTool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001:duration=12", "-c:v", "libx264",
-                "-preset", "ultrafast", "-bf", "0",
-            ] + (keyFrameInterval.map { ["-g", String($0)] } ?? []) + ["-bsf:v", "h264_mp4toannexb", "-f", "h264", raw])
-        let (injected, frames) = A53Injection.inject(pairsByFrame(scc), into: try Array(Data(contentsOf: URL(fileURLWithPath: raw))))
+        let plain = try TestMediaCache.ffmpeg(
+            "testsrc2-ntsc.h264",
+            ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30000/1001:duration=12", "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0"]
+                + (keyFrameInterval.map { ["-g", String($0)] } ?? []) + ["-bsf:v", "h264_mp4toannexb", "-f", "h264", TestMediaCache.output])
+        let (injected, frames) = A53Injection.inject(pairsByFrame(scc), into: try Array(Data(contentsOf: URL(fileURLWithPath: plain))))
         try Data(injected).write(to: URL(fileURLWithPath: raw))
         try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-framerate", "30000/1001", "-i", raw, "-c", "copy", mp4])
         return (raw, mp4, frames)

@@ -13,11 +13,14 @@ import Testing
     private static let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Media")
 
-    /// A damaged copy of a bundled sample, made in this run's clip folder.
+    /// This process's damaged files.
+    private static let scratch = Result { try TemporaryFolder.make("flash-coverage") }
+
+    /// A damaged copy of a bundled sample.
     private func damaged(_ sample: String, _ name: String, _ damage: (inout Data) -> Void) throws -> String {
         var data = try Data(contentsOf: Self.media.appendingPathComponent(sample))
         damage(&data)
-        let path = GeneratedClips.directory.appendingPathComponent(name).path
+        let path = try Self.scratch.get().appendingPathComponent(name).path
         try data.write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -73,17 +76,10 @@ import Testing
 
     /// MPEG-TS states no duration: cut to its first frame, the result is unverified, not a pass.
     @Test func aTransportStreamCutToOneFrameIsUnverified() throws {
-        let whole = GeneratedClips.directory.appendingPathComponent("speech.ts").path
-        if !FileManager.default.fileExists(atPath: whole) {
-            try ExternalTool.run(
-                "ffmpeg",
-                [
-                    "-nostdin", "-v", "error", "-y", "-i", Self.media.appendingPathComponent("speech.mp4").path,
-                    "-c", "copy", "-f", "mpegts", whole,
-                ])
-        }
+        let whole = try TestMediaCache.ffmpeg(
+            "speech.ts", ["-i", Self.media.appendingPathComponent("speech.mp4").path, "-c", "copy", "-f", "mpegts", TestMediaCache.output])
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
-        let path = GeneratedClips.directory.appendingPathComponent("one-frame.ts").path
+        let path = try Self.scratch.get().appendingPathComponent("one-frame.ts").path
         try data.prefix(3820).write(to: URL(fileURLWithPath: path))
         let result = try GeneratedClips.check(path)
         #expect(result.verdict == .unverified)

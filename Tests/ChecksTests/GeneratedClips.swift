@@ -5,23 +5,12 @@ import Findings
 import Reports
 import TestSupport
 
-/// Clips made with the ffmpeg CLI for one test run (in a temporary directory), each from a lavfi source
-/// whose content is known by construction.
+/// Clips made with the ffmpeg CLI from lavfi sources whose content is known by construction: made once per machine
+/// and kept by recipe (TestMediaCache).
 enum GeneratedClips {
-    static let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-flash-clips-\(getpid())")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
-
-    /// Makes `name` (unless made already in this run) with `ffmpeg -f lavfi -i SOURCE ARGUMENTS name`.
+    /// `ffmpeg -f lavfi -i SOURCE ARGUMENTS name`, from the cache.
     static func make(_ name: String, source: String, arguments: [String] = ["-c:v", "ffv1"]) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        if FileManager.default.fileExists(atPath: path) { return path }
-        try ExternalTool.run(
-            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source] + arguments + [path + ".part.\((name as NSString).pathExtension)"])
-        try FileManager.default.moveItem(atPath: path + ".part.\((name as NSString).pathExtension)", toPath: path)
-        return path
+        try TestMediaCache.ffmpeg(name, ["-f", "lavfi", "-i", source] + arguments + [TestMediaCache.output])
     }
 
     /// A full-frame picture alternating between luma codes `a` and `b` every `period` frames, on 4:2:0 grey.

@@ -7,19 +7,24 @@ import TestSupport
 /// section and its fragments — read as one stream, as a player appends them: one demuxer and one decoder across the
 /// cuts. Segments cut from Media/speech.mp4 (12 s, 25 fps) by the ffmpeg CLI.
 @Suite struct ContinuedFilesTests {
-    /// The speech clip cut into 4-s segments of `type` (`mpegts` or `fmp4`) in a new folder: the files in playing order
-    /// (for fMP4 the initialisation section first).
+    /// The speech clip cut into 4-s segments of `type` (`mpegts` or `fmp4`), copied into a new folder: the files in
+    /// playing order (for fMP4 the initialisation section first).
     static func segments(_ type: String) throws -> (folder: URL, files: [String]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-continued-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let suffix = type == "fmp4" ? "m4s" : "ts"
-        try ExternalTool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-y", "-i", "Media/speech.mp4", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac",
-                "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_segment_type", type, "-hls_fmp4_init_filename", "init.mp4",
-                "-hls_segment_filename", folder.appendingPathComponent("s_%02d.\(suffix)").path, folder.appendingPathComponent("v.m3u8").path,
-            ])
+        let media = TestMediaCache.packageRoot.appendingPathComponent("Media/speech.mp4").path
+        let made = try TestMediaCache.folder("segments-\(type)", recipe: "hls \(type) of \(try TestMediaCache.fingerprint(ofFile: media))", tools: ["ffmpeg"]) {
+            made in
+            try ExternalTool.run(
+                "ffmpeg",
+                [
+                    "-nostdin", "-v", "error", "-y", "-i", media, "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac",
+                    "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod", "-hls_segment_type", type, "-hls_fmp4_init_filename", "init.mp4",
+                    "-hls_segment_filename", made.appendingPathComponent("s_%02d.\(suffix)").path, made.appendingPathComponent("v.m3u8").path,
+                ])
+        }
+        let folder = try TemporaryFolder.make("continued")
+        try FileManager.default.removeItem(at: folder)
+        try TestMediaCache.copy(made.path, to: folder)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".\(suffix)") }.sorted()
         let files = (type == "fmp4" ? ["init.mp4"] : []) + names
         return (folder, files.map { folder.appendingPathComponent($0).path })

@@ -39,20 +39,9 @@ import TestSupport
         }
     }
 
-    private static let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-segments-\(getpid())")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
-
-    /// 8 s of a moving test picture at 320×240, 30 fps, encoded as `arguments` say.
+    /// 8 s of a moving test picture at 320×240, 30 fps, encoded as `arguments` say (made once per machine).
     private static func clip(_ name: String, _ arguments: [String]) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        if !FileManager.default.fileExists(atPath: path) {
-            try ExternalTool.run(
-                "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=8"] + arguments + [path])
-        }
-        return path
+        try TestMediaCache.ffmpeg(name, ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=8"] + arguments + [TestMediaCache.output])
     }
 
     private static func sequential(_ path: String) throws -> [Picture] {

@@ -228,12 +228,11 @@ import TestSupport
         #expect(good.stdout.contains("master.m3u8  PASS  flash\n  300 frames · 25 fps"), "every picture of the package's 12 s: \(good.stdout)")
         #expect(good.stdout.contains("sub_0.m3u8 · offset +0.0"), "\(good.stdout)")
         // The package's video is bound by the memory a file may take, as a single file's is: 3840×2160 needs ~300 MB.
-        let big = directory.appendingPathComponent("big.mp4").path
-        try ExternalTool.run(
-            "ffmpeg",
+        let big = try TestMediaCache.ffmpeg(
+            "uhd.mp4",
             [
-                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=3840x2160:r=25:d=0.4", "-f", "lavfi", "-i", "sine=d=0.4",
-                "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", big,
+                "-f", "lavfi", "-i", "color=c=gray:s=3840x2160:r=25:d=0.4", "-f", "lavfi", "-i", "sine=d=0.4",
+                "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", TestMediaCache.output,
             ])
         try HLSTestPackage.build(in: directory.appendingPathComponent("uhd"), media: big, subtitles: [("Media/speech.vtt", nil)])
         let bounded = try Medialint.run(["check", directory.appendingPathComponent("uhd").path, "--no-store", "--max-file-memory", "64"])

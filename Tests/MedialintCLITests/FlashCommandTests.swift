@@ -95,13 +95,12 @@ import TestSupport
     @Test func patternsAndExactDecodeOptions() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let clip = directory.appendingPathComponent("stripes.mkv").path
-        try ExternalTool.run(
-            "ffmpeg",
+        let clip = try TestMediaCache.ffmpeg(
+            "stripes.mkv",
             [
-                "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                "-f", "lavfi", "-i",
                 "nullsrc=s=320x240:r=30:d=2,format=yuv420p,geq=lum='if(between(X,88,231)*between(Y,40,199),if(lt(mod(X-88,24),12),235,16),128)':cb=128:cr=128",
-                "-c:v", "ffv1", clip,
+                "-c:v", "ffv1", TestMediaCache.output,
             ])
         let rule = "[pattern.regular]"
         #expect(try !Medialint.run(["flash", clip]).stdout.contains(rule))

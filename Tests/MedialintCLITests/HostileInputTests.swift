@@ -262,15 +262,11 @@ private func PathContainment(_ path: String) -> String {
         defer { try? FileManager.default.removeItem(at: directory) }
         // A one-frame 4000×4000 video (tiny on disk, 576 MB to decode the way check holds pictures).
         let huge = directory.appendingPathComponent("huge.mp4").path
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ffmpeg.arguments = [
-            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=4000x4000:d=0.04", "-frames:v", "1",
-            "-c:v", "mpeg4", "-pix_fmt", "yuv420p", huge,
-        ]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        #expect(ffmpeg.terminationStatus == 0)
+        try TestMediaCache.copy(
+            try TestMediaCache.ffmpeg(
+                "huge.mp4",
+                ["-f", "lavfi", "-i", "color=c=gray:s=4000x4000:d=0.04", "-frames:v", "1", "-c:v", "mpeg4", "-pix_fmt", "yuv420p", TestMediaCache.output]),
+            to: URL(fileURLWithPath: huge))
         // A 6 MB caption file (about 19 MB once parsed).
         let captions = directory.appendingPathComponent("long.srt").path
         var text = ""
