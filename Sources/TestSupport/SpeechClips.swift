@@ -115,7 +115,8 @@ public enum SpeechClips {
         let bytes = samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))).littleEndian }
         try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
         defer { try? FileManager.default.removeItem(atPath: raw) }
-        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "s16le", "-ar", "\(sampleRate)", "-ac", "1", "-i", raw, "-c:a", "aac", "-b:a", "64k", path])
+        try ExternalTool.run(
+            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "s16le", "-ar", "\(sampleRate)", "-ac", "1", "-i", raw, "-c:a", "aac", "-b:a", "64k", path])
     }
 
     /// Cues as a WebVTT file: the true times passed through `transform` (caption = transform(media)).
