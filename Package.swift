@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The pure analysis modules' pixel and sample loops run ~70× slower unoptimised, and the tests run them on real media:
+/// debug builds of this package (its tests, `swift run`) compile these modules with -O too. Not when the package is a
+/// dependency checked out by another (SwiftPM allows no unsafe flags there): it then builds as any package does.
+let optimisedInDebug: [SwiftSetting] =
+    Context.packageDirectory.contains("/checkouts/") ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "MediaLint",
     products: [
@@ -34,12 +40,12 @@ let package = Package(
         .target(name: "Findings"),
         .target(name: "Reports", dependencies: ["Findings"]),
         .target(name: "Captions", dependencies: ["FileAccess"], exclude: ["Generators"]),
-        .target(name: "FlashDetection"),
+        .target(name: "FlashDetection", swiftSettings: optimisedInDebug),
         .target(name: "Streaming", dependencies: ["Captions"]),
-        .target(name: "SyncAnalysis", dependencies: ["Captions"]),
+        .target(name: "SyncAnalysis", dependencies: ["Captions"], swiftSettings: optimisedInDebug),
         .target(name: "CaptionQuality", dependencies: ["Captions", "Findings"]),
         .target(name: "Transcripts", dependencies: ["Captions", "Findings"]),
-        .target(name: "Autoplay", dependencies: ["Captions"]),
+        .target(name: "Autoplay", dependencies: ["Captions"], swiftSettings: optimisedInDebug),
         .target(
             name: "Checks",
             dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess", "Streaming"],
