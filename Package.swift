@@ -77,19 +77,24 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Findings", "Reports", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection", "TestSupport", "TestTraits"]),
-        .testTarget(name: "SyncAnalysisTests", dependencies: ["SyncAnalysis", "Captions", "TestSupport"]),
+        .testTarget(name: "SyncAnalysisTests", dependencies: ["SyncAnalysis", "Captions", "TestSupport", "TestTraits"]),
         .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "Findings"], exclude: ["Fixtures"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),
         .testTarget(name: "AutoplayTests", dependencies: ["Autoplay", "Captions"]),
         .testTarget(
             name: "ChecksTests",
             dependencies: [
-                "Checks", "Findings", "Reports", "MediaIO", "Captions", "CaptionQuality", "FlashDetection",
-                "SyncAnalysis", "Autoplay", "FileAccess", "TestSupport", "TestTraits",
+                "Checks", "Findings", "MediaIO", "Captions", "CaptionQuality", "FlashDetection",
+                "SyncAnalysis", "Autoplay", "FileAccess", "Streaming", "TestSupport", "TestTraits",
             ]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Checks", "Findings", "MediaIO", "TestSupport"]),
         .testTarget(name: "HouseRulesTests"),
-        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "Captions", "MediaIO", "TestSupport"]),
-        .testTarget(name: "MedialintCLITests", dependencies: ["medialint", "Captions", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "Captions"]),
+        .testTarget(
+            name: "MedialintCLITests",
+            dependencies: [
+                "medialint", "Captions", "CaptionQuality", "Checks", "Findings", "Reports", "TestSupport", "TestTraits",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], exclude: ["Fixtures"]),
     ]
 )

@@ -91,26 +91,32 @@ public enum SpeechClips {
         }
     }
 
-    private static func encode(noiseBelowSpeech: Double?, to path: String) throws {
+    /// The speech's 16 kHz PCM; with `noiseBelowSpeech` dB, under a steady white noise bed (seeded: the same on every
+    /// machine) that many dB below the speech's RMS level.
+    public static func samples(noiseBelowSpeech: Double? = nil) throws -> [Float] {
         var samples = try script.get().samples
-        if let noiseBelowSpeech {
-            let sentences = try script.get().sentences
-            var power = 0.0, count = 0
-            for sentence in sentences {
-                for i in Int(sentence.start * 16_000)..<Int(sentence.end * 16_000) {
-                    power += Double(samples[i] * samples[i])
-                    count += 1
-                }
-            }
-            let noiseRMS = (power / Double(count)).squareRoot() * pow(10, -noiseBelowSpeech / 20)
-            var random = SeededRandom(seed: 20)
-            for i in samples.indices {
-                // Sum of uniform values: close enough to Gaussian, with the wanted RMS.
-                var sum = 0.0
-                for _ in 0..<4 { sum += Double.random(in: -1...1, using: &random) }
-                samples[i] += Float(sum * noiseRMS / (4.0 / 3).squareRoot())
+        guard let noiseBelowSpeech else { return samples }
+        let sentences = try script.get().sentences
+        var power = 0.0, count = 0
+        for sentence in sentences {
+            for i in Int(sentence.start * 16_000)..<Int(sentence.end * 16_000) {
+                power += Double(samples[i] * samples[i])
+                count += 1
             }
         }
+        let noiseRMS = (power / Double(count)).squareRoot() * pow(10, -noiseBelowSpeech / 20)
+        var random = SeededRandom(seed: 20)
+        for i in samples.indices {
+            // Sum of uniform values: close enough to Gaussian, with the wanted RMS.
+            var sum = 0.0
+            for _ in 0..<4 { sum += Double.random(in: -1...1, using: &random) }
+            samples[i] += Float(sum * noiseRMS / (4.0 / 3).squareRoot())
+        }
+        return samples
+    }
+
+    private static func encode(noiseBelowSpeech: Double?, to path: String) throws {
+        let samples = try samples(noiseBelowSpeech: noiseBelowSpeech)
         let raw = path + ".raw"
         let bytes = samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))).littleEndian }
         try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
@@ -119,10 +125,10 @@ public enum SpeechClips {
             "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "s16le", "-ar", "\(sampleRate)", "-ac", "1", "-i", raw, "-c:a", "aac", "-b:a", "64k", path])
     }
 
-    /// Cues as a WebVTT file: the true times passed through `transform` (caption = transform(media)).
-    public static func captions(
-        _ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],
-        transform: (Double) -> Double = { $0 }
+    /// Cues as WebVTT text: the true times passed through `transform` (caption = transform(media)), the sentences at
+    /// `dropped` left out, `extra` cues after them.
+    public static func captionText(
+        dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [], transform: (Double) -> Double = { $0 }
     ) throws -> String {
         var text = "WEBVTT\n"
         var cues = try script.get().sentences.enumerated().filter { !dropped.contains($0.offset) }
@@ -131,8 +137,16 @@ public enum SpeechClips {
         for cue in cues {
             text += "\n\(stamp(cue.0)) --> \(stamp(cue.1))\n\(cue.2)\n"
         }
+        return text
+    }
+
+    /// `captionText` as a WebVTT file `name` in this process's folder; its path.
+    public static func captions(
+        _ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],
+        transform: (Double) -> Double = { $0 }
+    ) throws -> String {
         let path = directory.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try captionText(dropping: dropped, extra: extra, transform: transform).write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Captions
+import TestTraits
 
 /// SCC files written by hand from CEA-608's tables (every byte with odd parity): pop-on, roll-up and paint-on
 /// captions, special and extended characters, mid-row styles, channels, drop-frame timecodes. Each pair takes effect
@@ -161,7 +162,7 @@ import TestSupport
     /// difference explained: ffmpeg shows a line's captions at the line's timecode read as clock time (frames as
     /// 33 ms, drop-frame ignored), where the pairs take effect one a frame — a pop-on caption at its End Of Caption,
     /// `index` pairs later — on the 29.97 fps clock.
-    @Test func secondOpinionFromFFmpeg() throws {
+    @Test(.tags(.media), .notInFastRun) func secondOpinionFromFFmpeg() throws {
         let lines = [
             "00:00:01;00\t9420 9420 94ae 94ae 94f2 94f2 c845 4c4c 4f2c 2057 4f52 4cc4 942f 942f", "00:00:03;00\t942c 942c",
             "00:00:30;00\t9420 9420 94ae 94ae 94f2 94f2 9137 9137 20cd e073 e9e3 6180 91ae 91ae d580 92a4 92a4 62e5 f220 9137 9137 942f 942f",

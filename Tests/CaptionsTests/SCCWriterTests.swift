@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Captions
+import TestTraits
 
 /// Pop-on SCC written from cues: read back, the same cues to the frame (text, styles, rows and columns); written
 /// again, the same bytes; FFmpeg reads the same text from it; what 608 cannot hold is reported.
@@ -41,7 +42,7 @@ import TestSupport
 
     /// FFmpeg's SCC demuxer and 608 decoder read the same words from the written file (it keeps rows' indents
     /// relative to the leftmost row as hard spaces, `\\h`: not words).
-    @Test func ffmpegReadsTheSameText() throws {
+    @Test(.tags(.media), .notInFastRun) func ffmpegReadsTheSameText() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-sccw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,11 +4,12 @@ import MediaIO
 import Testing
 import TestSupport
 @testable import Checks
+import TestTraits
 
 /// CEA-608 captions inside media, made here from an SCC file the SCC writer wrote: a QuickTime `c608` track muxed by
 /// the ffmpeg CLI, and ATSC A/53 data put into an H.264 stream's SEI (one pair a frame, as broadcast video carries
 /// them). Both read back as the SCC file's cues; FFmpeg's own 608 decoder and ffprobe are the second opinions.
-@Suite(.serialized) struct ClosedCaptionTests {
+@Suite(.tags(.media), .notInFastRun) struct ClosedCaptionTests {
     /// Cues on whole 29.97 fps frames (pop-on, loadable in the gaps), in WebVTT syntax.
     static let cues: [Cue] = {
         func frames(_ n: Int) -> CaptionTime { CaptionTime(milliseconds: Int64((Double(n) * 1001 / 30).rounded())) }

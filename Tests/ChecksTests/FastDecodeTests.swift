@@ -3,10 +3,11 @@ import Testing
 import Checks
 import Findings
 import FlashDetection
+import TestTraits
 
 /// The fast decode (H.264 of 1080p and larger without its in-loop deblocking filter, the default) against the
 /// exact one: the same verdicts, findings and incident times, and each frame's mean luminance close.
-@Suite(.serialized) struct FastDecodeTests {
+@Suite(.tags(.media), .notInFastRun) struct FastDecodeTests {
     /// Lossy H.264 (the deblocking filter at work), one encoder thread so the stream is the same on every machine.
     private static let h264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-x264-params", "threads=1:log-level=error"]
 

@@ -1,10 +1,10 @@
 import Foundation
 import MediaIO
 import Findings
-import Reports
 import TestSupport
 import Testing
 @testable import Checks
+import TestTraits
 
 /// A seizure-risk check never says PASS on video it did not see: files cut to their header, with a broken sample
 /// description, or cut in half are errors (with the reason probe gives), a video stream that merely ends before
@@ -55,7 +55,7 @@ import Testing
     }
 
     /// 2 s of video and 6 s of audio in Matroska (no per-stream duration): the video was seen whole.
-    @Test func videoShorterThanTheAudioPasses() throws {
+    @Test(.tags(.media), .notInFastRun) func videoShorterThanTheAudioPasses() throws {
         let path = try GeneratedClips.make(
             "short-video.mkv", source: "testsrc=size=64x36:rate=25:duration=2",
             arguments: ["-f", "lavfi", "-i", "sine=duration=6", "-c:v", "mpeg4", "-c:a", "libvorbis"])
@@ -75,7 +75,7 @@ import Testing
     }
 
     /// MPEG-TS states no duration: cut to its first frame, the result is unverified, not a pass.
-    @Test func aTransportStreamCutToOneFrameIsUnverified() throws {
+    @Test(.tags(.media), .notInFastRun) func aTransportStreamCutToOneFrameIsUnverified() throws {
         let whole = try TestMediaCache.ffmpeg(
             "speech.ts", ["-i", Self.media.appendingPathComponent("speech.mp4").path, "-c", "copy", "-f", "mpegts", TestMediaCache.output])
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))

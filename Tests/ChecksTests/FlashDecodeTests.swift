@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import Checks
 import Findings
-import Reports
 import TestTraits
 
 /// The flash check through real decoding, one case per codec path and per profile, on clips the ffmpeg CLI draws

@@ -2,7 +2,6 @@ import Foundation
 import Checks
 import FlashDetection
 import Findings
-import Reports
 import TestSupport
 
 /// Clips made with the ffmpeg CLI from lavfi sources whose content is known by construction: made once per machine

@@ -5,6 +5,7 @@ import Glibc
 import Testing
 import TestSupport
 @testable import Checks
+import TestTraits
 
 /// An HLS package written by hand, then edited one way at a time: each edit gives exactly its finding.
 @Suite struct HLSPackageCheckTests {
@@ -108,7 +109,7 @@ import TestSupport
 
 /// Packages the ffmpeg CLI builds, then edited as a publisher's tools or hands would: each edit gives exactly its
 /// finding.
-@Suite struct FFmpegHLSPackageCheckTests {
+@Suite(.tags(.media), .notInFastRun) struct FFmpegHLSPackageCheckTests {
     static func findings(muxDelay: Double? = 0, edit: (URL) throws -> Void = { _ in }) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-hlsedit-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,10 +5,11 @@ import MediaIO
 import Testing
 import TestSupport
 @testable import Checks
+import TestTraits
 
 /// A package's media as one presentation: speech decoded across its audio segments for sync, flashing measured across
 /// its video segments — in packages the ffmpeg CLI cuts, one of them across the MPEG-2 clock's 33-bit wrap.
-@Suite struct HLSPackageMediaTests {
+@Suite(.tags(.media), .notInFastRun) struct HLSPackageMediaTests {
     static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("medialint-hlsmedia-\(UUID().uuidString)")
     }

@@ -4,16 +4,18 @@ import Findings
 import Foundation
 import MediaIO
 import SyncAnalysis
+import Synchronization
 import Testing
 import TestSupport
+import TestTraits
 
 /// Caption timing on programmes that sound like television (TestSupport.Programme): festival's voices over
 /// recorded music, with music-only intros, breaks and effects, and captions with known errors — late, early,
 /// drifted, cut, with sentences left out, and from a late live captioner. Every assertion is against where
 /// the programme's sentences really are.
-@Suite(.serialized) struct ProgrammeSyncTests {
-    /// Each programme's speech, found once per run.
-    nonisolated(unsafe) static var speechCache: [Programme.Kind: MediaSpeech] = [:]
+@Suite(.tags(.media), .notInFastRun) struct ProgrammeSyncTests {
+    /// Each programme's speech, found once per process (whichever test asks first; the others wait for it).
+    static let speech = Mutex<[Programme.Kind: MediaSpeech]>([:])
 
     struct Checked {
         var programme: Programme
@@ -26,12 +28,11 @@ import TestSupport
 
     func check(_ kind: Programme.Kind, _ variant: Programme.Variant) throws -> Checked {
         let programme = try Programme.forTests(kind)
-        let speech: MediaSpeech
-        if let cached = Self.speechCache[kind] {
-            speech = cached
-        } else {
-            speech = try MediaSpeech.detect(path: programme.media)
-            Self.speechCache[kind] = speech
+        let speech = try Self.speech.withLock { found in
+            if let known = found[kind] { return known }
+            let detected = try MediaSpeech.detect(path: programme.media)
+            found[kind] = detected
+            return detected
         }
         let captions = try CaptionFile.read(Array(programme.captions(variant).utf8), format: .srt)
         let outcome = SyncCheck().check(

@@ -3,12 +3,13 @@ import Testing
 import Checks
 import Findings
 import FlashDetection
+import TestTraits
 
 /// The flash check on MP4 decoded in segments from key frames, several at once (the default on more than one core),
 /// against one decoder from the start: every frame's measurement, every finding and its times the same — including a
 /// pattern's motion judged across the joins, where one segment's first look is compared with the last of the segment
 /// before.
-@Suite(.serialized) struct SegmentedFlashTests {
+@Suite(.tags(.media), .notInFastRun) struct SegmentedFlashTests {
     /// A key frame every half second, exactly (no scene cuts), B-frames.
     private static let h264 = [
         "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",

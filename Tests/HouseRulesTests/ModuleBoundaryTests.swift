@@ -31,11 +31,12 @@ import Testing
         return allowed
     }
 
-    /// Each module's source folder and what its files import.
-    static func imports() throws -> [String: Set<String>] {
-        var folders: [(String, URL)] = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)
-            .filter { !$0.hasPrefix(".") }.map { ($0, root.appendingPathComponent("Sources/\($0)")) }
-        folders.append(("luma-timeline", root.appendingPathComponent("Examples/luma-timeline")))
+    /// Each module's source folder and what its files import (`tests`: each test target's, in `Tests/`).
+    static func imports(tests: Bool = false) throws -> [String: Set<String>] {
+        let top = tests ? "Tests" : "Sources"
+        var folders: [(String, URL)] = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(top).path)
+            .filter { !$0.hasPrefix(".") }.map { ($0, root.appendingPathComponent("\(top)/\($0)")) }
+        if !tests { folders.append(("luma-timeline", root.appendingPathComponent("Examples/luma-timeline"))) }
         let pattern = try NSRegularExpression(
             pattern: #"^\s*(?:@testable\s+|@_exported\s+)?import\s+(?:(?:struct|class|enum|func|protocol)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#,
             options: .anchorsMatchLines)
@@ -64,6 +65,33 @@ import Testing
             }
             let breaking = imports.subtracting(permitted).subtracting(Self.standard).subtracting([module]).sorted()
             #expect(breaking.isEmpty, "\(module) imports \(breaking), which its row does not allow")
+        }
+    }
+
+    /// A module's tests (`Tests/<Module>Tests`) import that module, what its row allows it, and the test helpers — so
+    /// an analysis module's tests use nothing above it; `MedialintCLITests` may use any module (as the command line does).
+    @Test func testTargetsImportTheirModuleAndWhatItMayImport() throws {
+        let allowed = try Self.allowed()
+        // The test helpers, and Foundation's XML parser (tests read the XML that reports and transcripts write).
+        let helpers: Set<String> = ["TestSupport", "TestTraits", "FoundationXML"]
+        let found = try Self.imports(tests: true)
+        #expect(found["FlashDetectionTests"] != nil && found["ChecksTests"]?.contains("Checks") == true)
+        for (target, imports) in found {
+            guard target != "HouseRulesTests" else {
+                #expect(imports.subtracting(Self.standard).isEmpty, "the house rules read files, they import no module: \(imports)")
+                continue
+            }
+            let module = target == "MedialintCLITests" ? "medialint" : String(target.dropLast("Tests".count))
+            guard let permitted = allowed[module] else {
+                Issue.record("Tests/\(target) tests no module of docs/architecture.md's table")
+                continue
+            }
+            let breaking = imports.subtracting(permitted).subtracting(Self.standard).subtracting(helpers).subtracting([module]).sorted()
+            #expect(breaking.isEmpty, "\(target) imports \(breaking), which \(module)'s row does not allow")
+        }
+        for module in ["FlashDetection", "SyncAnalysis", "CaptionQuality", "Autoplay", "Captions", "Findings", "Transcripts", "Streaming"] {
+            let above: Set<String> = ["Checks", "Library", "Reports", "MediaIO", "medialint"]
+            #expect(found["\(module)Tests"]?.isDisjoint(with: above) == true, "\(module)Tests imports a layer above it: \(found["\(module)Tests"] ?? [])")
         }
     }
 

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 @testable import MediaIO
+import TestTraits
 
 /// Files that continue one another — an HLS rendition's MPEG-TS segments, or a fragmented MP4's initialisation
 /// section and its fragments — read as one stream, as a player appends them: one demuxer and one decoder across the
 /// cuts. Segments cut from Media/speech.mp4 (12 s, 25 fps) by the ffmpeg CLI.
-@Suite struct ContinuedFilesTests {
+@Suite(.tags(.media), .notInFastRun) struct ContinuedFilesTests {
     /// The speech clip cut into 4-s segments of `type` (`mpegts` or `fmp4`), copied into a new folder: the files in
     /// playing order (for fMP4 the initialisation section first).
     static func segments(_ type: String) throws -> (folder: URL, files: [String]) {

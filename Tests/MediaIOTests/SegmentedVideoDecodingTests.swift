@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 @testable import MediaIO
+import TestTraits
 
 /// Decoding in segments from key frames, several at once: the same frames, in the same order, with the same pixels
 /// as one decoder from the start — with B-frames, open GOPs (leading pictures shown before their key frame), HEVC and
 /// MPEG-4 part 2 — and each segment's work sees the next segment's first frames after its own.
-@Suite(.serialized) struct SegmentedVideoDecodingTests {
+@Suite(.tags(.media), .notInFastRun) struct SegmentedVideoDecodingTests {
     /// A frame's time and a checksum of its luma plane.
     struct Picture: Equatable, Sendable, CustomStringConvertible {
         var time: Double

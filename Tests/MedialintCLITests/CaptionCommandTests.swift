@@ -2,6 +2,7 @@ import Captions
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// `medialint cues`, `convert` and `shift`, run as a user would.
 @Suite struct CaptionCommandTests {
@@ -156,7 +157,7 @@ import TestSupport
     /// 608 captions inside media: a QuickTime c608 track (muxed by the ffmpeg CLI from SCC the SCC writer wrote) is
     /// listed by probe, read by cues/transcript with --track, and is the media's captions for check (synced with its
     /// speech, no captions.missing).
-    @Test func closedCaptionTrackThroughTheCommands() throws {
+    @Test(.tags(.media), .notInFastRun) func closedCaptionTrackThroughTheCommands() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let scc = directory.appendingPathComponent("speech.scc").path, mov = directory.appendingPathComponent("speech.mov").path
@@ -181,7 +182,7 @@ import TestSupport
 
     /// An HLS package (built by the ffmpeg CLI): `cues` and `convert` give its subtitle rendition as one timeline;
     /// a rendition that leaves the package's folder is refused, never read.
-    @Test func hlsPackageSubtitlesAsOneTimeline() throws {
+    @Test(.tags(.media), .notInFastRun) func hlsPackageSubtitlesAsOneTimeline() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try HLSTestPackage.build(in: directory, subtitles: [("Media/speech.vtt", nil)])
@@ -211,7 +212,7 @@ import TestSupport
     /// check on HLS packages the ffmpeg CLI builds: the package is one item (its segments are not checked one by one),
     /// its subtitles are linted and synced against its audio, its video checked for flashing across its segments;
     /// subtitles made 1.5 s late fail with that offset.
-    @Test func hlsPackageCheckSyncsItsSubtitles() throws {
+    @Test(.tags(.media), .notInFastRun) func hlsPackageCheckSyncsItsSubtitles() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let late = directory.appendingPathComponent("late.vtt").path
@@ -256,7 +257,7 @@ import TestSupport
 
     /// A package with two subtitle renditions (English and French) built by the ffmpeg CLI: each read with --track,
     /// each linted and synced by check; ffmpeg marks both DEFAULT=YES, which RFC 8216 forbids (hls.rendition-default).
-    @Test func hlsPackageWithTwoSubtitleRenditions() throws {
+    @Test(.tags(.media), .notInFastRun) func hlsPackageWithTwoSubtitleRenditions() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let french = directory.appendingPathComponent("fr.vtt").path
@@ -277,9 +278,9 @@ import TestSupport
         let same = try Medialint.run(["convert", "Media/speech.srt", "Media/speech.srt"])
         #expect(same.status == 2)
         #expect(same.stderr.contains("is the input file"))
-        let unknown = try Medialint.run(["convert", "Media/speech.srt", "/tmp/out.txt"])
-        #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("give --to vtt, srt, scc or ttml"))
+        let unknown = CommandLineParsing.refusal(["convert", "Media/speech.srt", "/tmp/out.txt"])
+        #expect(unknown?.status == 2)
+        #expect(unknown?.message.contains("give --to vtt, srt, scc or ttml") == true)
         // Sniffed as SRT (no .vtt extension, no WEBVTT signature): text without a single cue is not captions.
         let notVTT = try Medialint.run(["cues", "Media/not-media.mp4", "--format", "json"])
         #expect(notVTT.status == 2)

@@ -4,6 +4,7 @@ import Foundation
 #endif
 import Testing
 import TestSupport
+import TestTraits
 
 /// `medialint check` over a small library made from the bundled samples.
 @Suite struct CheckCommandTests {
@@ -61,7 +62,7 @@ import TestSupport
 
     /// Audio-only media: speech with no transcript or captions next to it fails `transcript.missing`; a transcript
     /// next to it passes; a tone (Media/audio-only.ogg) is sound, not speech, and needs none.
-    @Test func audioOnlySpeechNeedsATranscript() throws {
+    @Test(.tags(.media), .notInFastRun) func audioOnlySpeechNeedsATranscript() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let podcast = directory.appendingPathComponent("podcast.m4a").path

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// `medialint flash`: the report contract, exit statuses, per-frame output, settings files.
 @Suite struct FlashCommandTests {
@@ -85,14 +86,14 @@ import TestSupport
         let unknown = try Medialint.run(["flash", "Media/flashing.mp4", "--config", config])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("unknown setting 'flash.flashes'"))
-        let badProfile = try Medialint.run(["flash", "Media/flashing.mp4", "--profile", "nope"])
-        #expect(badProfile.status == 2)
-        #expect(badProfile.stderr.contains("Unknown profile 'nope'"))
+        let badProfile = CommandLineParsing.refusal(["flash", "Media/flashing.mp4", "--profile", "nope"])
+        #expect(badProfile?.status == 2)
+        #expect(badProfile?.message.contains("Unknown profile 'nope'") == true)
     }
 
     /// `pattern.regular`: on for bt1702, `--patterns`/`--no-patterns` or `flash.patterns` for any profile; the exact
     /// decode by option or setting.
-    @Test func patternsAndExactDecodeOptions() throws {
+    @Test(.tags(.media), .notInFastRun) func patternsAndExactDecodeOptions() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = try TestMediaCache.ffmpeg(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 
 /// Inputs that are not regular files — FIFOs named like captions, sidecars or pages, devices — are refused
 /// without being opened for a blocking read: a clear error, never a hang (every run here has a 60 s limit,
@@ -196,13 +197,26 @@ private func PathContainment(_ path: String) -> String {
     URL(fileURLWithPath: path).resolvingSymlinksInPath().path
 }
 
-/// Extreme numbers in options and settings are usage errors (exit 2, one message), never a trap (exit 132).
+/// Extreme numbers in options and settings are usage errors (exit 2, one message), never a trap (exit 132). Options
+/// checked when the command line is parsed are tested in this process; those checked once the settings files are
+/// merged with them, through the binary.
 @Suite struct NumberRangeTests {
     @Test(
         arguments: [
             (["shift", "Media/speech.srt", "--by=1e19"], "Error: --by (seconds) must be a number from -1000000000 to 1000000000 (got 1e+19)."),
             (["shift", "Media/speech.srt", "--by=-1e308"], "Error: --by (seconds) must be a number from -1000000000 to 1000000000 (got -1e+308)."),
             (["shift", "Media/speech.srt", "--scale=1e308"], "Error: --scale must be a number from 0.001 to 1000 (got 1e+308)."),
+            (["transcript", "Media/speech.srt", "--pause=1e308"], "Error: --pause (seconds) must be a number above 0 and at most 86400 (got 1e+308)."),
+            (["check", "Media/speech.srt", "--jobs=99999999"], "Error: --jobs must be a whole number from 1 to 1024 (got 99999999)."),
+        ] as [([String], String)])
+    func extremeOptionsAreRefusedWhenParsed(arguments: [String], message: String) throws {
+        let refusal = try #require(CommandLineParsing.refusal(arguments))
+        #expect(refusal.status == 2)
+        #expect(refusal.message.hasPrefix(message), "\(refusal.message)")
+    }
+
+    @Test(
+        arguments: [
             (
                 ["flash", "Media/flashing.mp4", "--max-flashes=inf"],
                 "Error: The most flashes a second (--max-flashes, flash.max-flashes) must be a number above 0 and at most 1000 (got inf)."
@@ -216,8 +230,6 @@ private func PathContainment(_ path: String) -> String {
                 "Error: The block size (--block-size, flash.block-size) must be a whole number from 1 to 4096 (got 99999999)."
             ),
             (["lint", "Media/speech.srt", "--max-cps=1e308"], "Error: --max-cps (lint.max-cps) must be a number above 0 and at most 1000 (got 1e+308)."),
-            (["transcript", "Media/speech.srt", "--pause=1e308"], "Error: --pause (seconds) must be a number above 0 and at most 86400 (got 1e+308)."),
-            (["check", "Media/speech.srt", "--jobs=99999999"], "Error: --jobs must be a whole number from 1 to 1024 (got 99999999)."),
             (
                 ["sync", "Media/speech.mp4", "--tolerance=1e308"],
                 "Error: The sync tolerance (--tolerance, sync.tolerance) must be a number above 0 and at most 60 (got 1e+308)."
@@ -257,7 +269,7 @@ private func PathContainment(_ path: String) -> String {
 /// `check --max-file-memory`: a file that would need more memory than a file may take is an error result,
 /// before it is read, and the rest of the library is checked.
 @Suite struct FileMemoryLimitTests {
-    @Test func filesOverTheLimitAreErrorResultsAndTheRunGoesOn() throws {
+    @Test(.tags(.media), .notInFastRun) func filesOverTheLimitAreErrorResultsAndTheRunGoesOn() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // A one-frame 4000×4000 video (tiny on disk, 576 MB to decode the way check holds pictures).
@@ -299,7 +311,7 @@ private func PathContainment(_ path: String) -> String {
 /// `--allow-playlists`: an HLS playlist (named like video) is read with the segments it names inside the folder
 /// checked; a segment outside it, or a FIFO, is never opened; without the option the playlist is refused.
 @Suite struct AllowPlaylistsTests {
-    @Test func playlistsAreReadOnlyInsideTheRootAndOnlyWhenAllowed() throws {
+    @Test(.tags(.media), .notInFastRun) func playlistsAreReadOnlyInsideTheRootAndOnlyWhenAllowed() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let site = directory.appendingPathComponent("site").path
@@ -376,7 +388,7 @@ private func PathContainment(_ path: String) -> String {
 /// block), a subtitle segment that is a link out of the library. Nothing hangs, nothing outside is read; each is said
 /// where it belongs, and what could not be seen leaves sync and flash unverified.
 @Suite struct HostileHLSPackageTests {
-    @Test func aFIFOSegmentAndALinkOutAreSaidNotRead() throws {
+    @Test(.tags(.media), .notInFastRun) func aFIFOSegmentAndALinkOutAreSaidNotRead() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("package")

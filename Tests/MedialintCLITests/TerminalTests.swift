@@ -49,7 +49,7 @@ import Testing
 /// Shell completions complete file paths where a command takes files, and profile names where it takes a profile.
 @Suite struct CompletionTests {
     @Test func bashCompletesPathsAndProfiles() throws {
-        let script = try Medialint.run(["--generate-completion-script", "bash"]).stdout
+        let script = CommandLineParsing.completionScript(.bash)
         /// The completion a bash function gives after `option` (its case branch).
         func completion(after option: String, in function: String) -> String? {
             guard let body = script.components(separatedBy: "\(function)() {").dropFirst().first?.components(separatedBy: "\n}\n").first,
