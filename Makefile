@@ -18,13 +18,14 @@ FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300
 FUZZ_DIR     := .build-fuzz
 
-.PHONY: all deps build release test demo bench fuzz fuzz-media media install man clean help format format-check
+.PHONY: all deps build release test test-fast demo bench fuzz fuzz-media media install man clean clean-test-media help format format-check
 
 all: build
 
 help:
 	@echo "make demo     install what is missing, build, run medialint on the bundled samples"
 	@echo "make test     install what is missing, build, run every test"
+	@echo "make test-fast  the tests that need no generated media and are not slow (tags .media, .slow): after every change"
 	@echo "make bench    release build; speed against reference tools measured in the same run"
 	@echo "make build    debug build            make release   release build"
 	@echo "make fuzz     fuzz each caption reader (FUZZ_READERS) with libFuzzer for FUZZ_SECONDS=$(FUZZ_SECONDS)"
@@ -35,6 +36,7 @@ help:
 	@echo "make man      the man page, generated from the command definitions"
 	@echo "make deps     install missing Debian packages (as root, or with sudo)"
 	@echo "make clean    remove build products and generated benchmark media"
+	@echo "make clean-test-media  remove the generated test media kept for this machine ($(TEST_MEDIA))"
 
 # Installs only the packages that are missing, as root or through sudo.
 deps:
@@ -63,9 +65,19 @@ release: deps
 	@echo "$(SWIFT) build -c release --static-swift-stdlib"
 	@bash -o pipefail -c '$(SWIFT) build -c release --static-swift-stdlib 2>&1 | { grep -v "the use of .mktemp. is dangerous" || true; }'
 
+# Every test. Media the tests generate (ffmpeg clips, espeak-ng and festival speech, HLS packages) is made once per
+# machine and kept by recipe in TEST_MEDIA (TestSupport/TestMediaCache.swift); a first run on a machine makes it.
+TEST_MEDIA   ?= $(or $(MEDIALINT_TEST_MEDIA),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/medialint/test-media)
+
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# What to run after every change: every test but those tagged .media (they need generated media) or .slow — each says
+# it was skipped. make test (and CI) runs them all.
+test-fast: deps
+	$(SWIFT) build --build-tests
+	MEDIALINT_TEST_FAST=1 $(SWIFT) test
 
 # The layout of every Swift file, by the toolchain's swift format and the repository's .swift-format.
 FORMAT_PATHS := Package.swift Sources Tests Examples
@@ -198,3 +210,6 @@ install: man
 
 clean:
 	rm -rf .build $(FUZZ_DIR)
+
+clean-test-media:
+	rm -rf "$(TEST_MEDIA)"

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Captions
+import TestTraits
 
 /// TTML read through the XML parser: every timing form to the millisecond, time containers, styles, speakers and
 /// regions as WebVTT text and settings, and what strict mode reports against IMSC 1.1's Text Profile.
@@ -261,7 +262,7 @@ import Testing
     }
 
     /// Over 10 MB: libxml2 refuses one chunk that large, so the reader streams it.
-    @Test func readsDocumentsOverTenMegabytes() throws {
+    @Test(.tags(.slow), .notInFastRun) func readsDocumentsOverTenMegabytes() throws {
         let line = String(repeating: "All work and no play makes a long caption. ", count: 128)
         var body = "<div>"
         for k in 0..<2000 { body += #"<p begin="\#(k)s" end="\#(k)s500ms">\#(line)</p>"# }

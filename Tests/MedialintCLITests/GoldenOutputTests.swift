@@ -69,15 +69,24 @@ import Testing
     static let fixtures = Medialint.root.appendingPathComponent("Tests/MedialintCLITests/Fixtures/Golden")
     static var recording: Bool { ProcessInfo.processInfo.environment["MEDIALINT_RECORD_GOLDEN"] == "1" }
 
+    /// The results store the `report` cases read (`$DB`): filled once per run by `check Media --jobs 1 --db`, in a folder
+    /// of its own; `report` only reads it.
+    static let filledStore = Result<String, any Error> {
+        let directory = try Medialint.temporaryDirectory()
+        let store = directory.appendingPathComponent("results.sqlite").path
+        let filled = try Medialint.run(["check", "Media", "--jobs", "1", "--db", store, "--format", "json", "-o", "/dev/null"])
+        guard filled.status == 1 else {
+            throw CocoaError(
+                .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "check Media (some samples are unreadable on purpose: exit 1): \(filled.stderr)"])
+        }
+        return store
+    }
+
     @Test(arguments: cases) func outputIsUnchanged(_ golden: Case) throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out").path
-        let store = directory.appendingPathComponent("results.sqlite").path
-        if golden.arguments.contains("$DB") {
-            let filled = try Medialint.run(["check", "Media", "--jobs", "1", "--db", store, "--format", "json", "-o", "/dev/null"])
-            try #require(filled.status == 1, "check Media (some samples are unreadable on purpose: exit 1): \(filled.stderr)")
-        }
+        let store = golden.arguments.contains("$DB") ? try Self.filledStore.get() : ""
         let arguments = golden.arguments.map { $0 == "$OUT" ? output : $0 == "$DB" ? store : $0 }
         let result = try Medialint.run(arguments)
         var record = "$ medialint \(golden.arguments.joined(separator: " "))\nexit \(result.status)\n--- stdout\n\(result.stdout)"
@@ -86,6 +95,7 @@ import Testing
             record += "--- $OUT\n" + ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "(not written)\n")
         }
         record = record.replacingOccurrences(of: directory.path, with: "$TMP")
+        if !store.isEmpty { record = record.replacingOccurrences(of: (store as NSString).deletingLastPathComponent, with: "$TMP") }
         // JUnit's times change from run to run.
         record = record.replacingOccurrences(of: #" time="[0-9]+\.[0-9]{3}""#, with: #" time="…""#, options: .regularExpression)
         // SARIF names the working directory (the repository, where the tests run) as its base.

@@ -6,6 +6,7 @@ import Findings
 import Reports
 import Testing
 import TestSupport
+import TestTraits
 
 /// SARIF validated against the SARIF 2.1.0 schema (shipped as a fixture), and JUnit XML parsed back.
 struct MachineReportTests {
@@ -212,7 +213,7 @@ struct HTMLReportTests {
 
     /// In a real browser (skipped when Chromium is absent): the report loads without console messages, while a
     /// page with a script error does log one — the harness can tell.
-    @Test(.enabled(if: browser != nil, "Chromium is not installed")) func opensInHeadlessChromium() throws {
+    @Test(.tags(.slow), .notInFastRun, .enabled(if: browser != nil, "Chromium is not installed")) func opensInHeadlessChromium() throws {
         #expect(try Self.consoleMessages(of: HTMLReport().report(Self.results)) == [])
         // Laid out on a desktop and on a phone, nothing is wider than the window (the charts scale down).
         let probed = HTMLReport().report(Self.results).replacingOccurrences(of: "</body>", with: Self.layoutProbe + "</body>")

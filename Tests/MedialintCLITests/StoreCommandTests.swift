@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import TestTraits
 
-/// The results store behind `medialint check`: unchanged files are not checked again, a killed run resumes,
-/// `medialint report` shows what is stored.
-@Suite(.serialized) struct ResultStoreTests {
+/// The results store as `medialint check --db` and `medialint report` use it: the run's summary says what came from the
+/// store, `report` prints what `check` printed, a run killed with `kill -9` resumes. (The store itself, through the
+/// library's API, is LibraryTests' ResultStoreTests.)
+@Suite struct StoreCommandTests {
     /// 16 captioned talks (copies of the sample) and 2 uncaptioned ones, in one folder.
     func library() throws -> URL {
         let root = try Medialint.temporaryDirectory()
@@ -45,7 +47,7 @@ import Testing
     }
 
     /// `kill -9` part-way, then a second run: the results equal a clean run's, none lost or doubled.
-    @Test func aKilledRunResumes() throws {
+    @Test(.tags(.slow), .notInFastRun) func aKilledRunResumes() throws {
         let root = try library()
         defer { try? FileManager.default.removeItem(at: root) }
         let db = root.appendingPathComponent("killed.sqlite").path
@@ -116,7 +118,7 @@ import Testing
 /// Ctrl-C during `check`: the files being checked finish and are stored, the run ends with 130, and the next
 /// run resumes.
 @Suite struct InterruptTests {
-    @Test func ctrlCStopsCleanly() throws {
+    @Test(.tags(.slow), .notInFastRun) func ctrlCStopsCleanly() throws {
         let root = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         for index in 0..<12 {
