@@ -51,19 +51,20 @@ public enum ExternalTool {
     nonisolated(unsafe) private static var versions: [String: String] = [:]
 }
 
-/// Reads a pipe to its end on a thread of its own.
-final class PipeDrain: @unchecked Sendable {
+/// Reads a pipe to its end on a thread of its own (so that a child writing to two pipes never blocks on one).
+public final class PipeDrain: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ pipe: Pipe) {
+    public init(_ pipe: Pipe) {
         Thread.detachNewThread { [self] in
             data = pipe.fileHandleForReading.readDataToEndOfFile()
             done.signal()
         }
     }
 
-    func wait() -> Data {
+    /// Everything the pipe gave, once it is closed.
+    public func wait() -> Data {
         done.wait()
         return data
     }

@@ -140,6 +140,20 @@ public enum SpeechClips {
         return text
     }
 
+    /// 18 short cues with long gaps, at times that follow no sentence of the script: captions written for other speech
+    /// (seeded: the same everywhere), to give `captionText` as `extra` with every sentence dropped.
+    public static func unrelatedCues() -> [(Double, Double, String)] {
+        var random = SeededRandom(seed: 3)
+        var t = 0.5
+        var cues: [(Double, Double, String)] = []
+        for _ in 0..<18 {
+            let length = Double.random(in: 0.4...0.9, using: &random)
+            cues.append((t, t + length, "Something else."))
+            t += length + Double.random(in: 3.5...6, using: &random)
+        }
+        return cues
+    }
+
     /// `captionText` as a WebVTT file `name` in this process's folder; its path.
     public static func captions(
         _ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],

@@ -177,15 +177,7 @@ import TestTraits
     /// Captions written for other speech: the cue pattern matches nothing, and the check says so rather than guessing
     /// an offset.
     @Test func captionsForOtherSpeechAreUnverified() throws {
-        var random = SeededRandom(seed: 3)
-        var t = 0.5
-        var extra: [(Double, Double, String)] = []
-        for _ in 0..<18 {
-            let length = Double.random(in: 0.4...0.9, using: &random)
-            extra.append((t, t + length, "Something else."))
-            t += length + Double.random(in: 3.5...6, using: &random)
-        }
-        let outcome = try check(dropping: Set(0..<22), extra: extra)
+        let outcome = try check(dropping: Set(0..<22), extra: SpeechClips.unrelatedCues())
         #expect(outcome.result.verdict == .unverified, "\(outcome.result.findings.map(\.message)) \(outcome.result.metrics)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `medialint` binary, as a user would, and captures what it prints.
 struct CommandResult {
@@ -61,7 +62,7 @@ enum Medialint {
         }
         whileRunning?(process)
         // Read both pipes fully before waiting, so a large output cannot block the child.
-        let errReader = PipeReader(err)
+        let errReader = PipeDrain(err)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = errReader.wait()
         process.waitUntilExit()
@@ -86,22 +87,4 @@ final class KillFlag: @unchecked Sendable {
     private var value = false
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-final class PipeReader: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ pipe: Pipe) {
-        Thread.detachNewThread { [self] in
-            data = pipe.fileHandleForReading.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
-    }
 }

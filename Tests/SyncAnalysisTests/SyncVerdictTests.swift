@@ -154,15 +154,7 @@ import TestTraits
     /// Captions written for other speech: the cue pattern matches nothing, and the fit says so — too few cues start on
     /// speech, or too little confidence (what the sync check calls unverified, rather than guessing an offset).
     @Test func captionsForOtherSpeechMatchNothing() throws {
-        var random = SeededRandom(seed: 3)
-        var t = 0.5
-        var extra: [(Double, Double, String)] = []
-        for _ in 0..<18 {
-            let length = Double.random(in: 0.4...0.9, using: &random)
-            extra.append((t, t + length, "Something else."))
-            t += length + Double.random(in: 3.5...6, using: &random)
-        }
-        let report = Self.align(try Self.captions(dropping: Set(0..<22), extra: extra), try Self.clean.get())
+        let report = Self.align(try Self.captions(dropping: Set(0..<22), extra: SpeechClips.unrelatedCues()), try Self.clean.get())
         #expect(report.matchedCues < 3 || report.confidence < 0.3, "\(report.matchedCues) matched, confidence \(report.confidence)")
     }
 }
