@@ -42,6 +42,8 @@ public struct Programme: Sendable {
     public var kind: Kind
     /// The programme: AAC, 48 kHz stereo, in an .m4a file.
     public var media: String
+    /// The same mix before encoding: 16 kHz mono signed 16-bit PCM (`samples()` reads it).
+    public var pcm: String
     public var duration: Double
     public var lines: [Line]
     public var sounds: [Sound]
@@ -69,14 +71,18 @@ public struct Programme: Sendable {
         let name = "\(kind.rawValue)-\(Int((minutes * 60).rounded()))s-\(seed)"
         let layout = Layout.of(kind, minutes: minutes, seed: seed)
         let media = directory.appendingPathComponent(name + ".m4a").path
+        let pcm = directory.appendingPathComponent(name + ".pcm").path
         let plan = try layout.place(in: directory)
-        if !FileManager.default.fileExists(atPath: media) {
-            try plan.mix(to: media, in: directory)
+        if !FileManager.default.fileExists(atPath: media) || !FileManager.default.fileExists(atPath: pcm) {
+            try plan.mix(to: media, pcm: pcm, in: directory)
         }
         return Programme(
-            kind: kind, media: media, duration: plan.duration, lines: plan.lines, sounds: plan.sounds,
+            kind: kind, media: media, pcm: pcm, duration: plan.duration, lines: plan.lines, sounds: plan.sounds,
             bedBelowSpeech: layout.bedBelowSpeech)
     }
+
+    /// The mix as it was before encoding, 16 kHz mono: the programme's PCM without the AAC encoder and decoder.
+    public func samples() throws -> [Float] { try readRaw(pcm) }
 }
 
 // MARK: - Caption variants
@@ -458,9 +464,9 @@ extension PlacedProgramme {
     /// The active level every sentence is brought to (RMS over its speech), before each voice's own gain.
     static let speechRMS: Float = 0.1
 
-    /// Mixes the programme and encodes it to AAC (48 kHz stereo) at `path` (written under a temporary name,
-    /// then renamed).
-    func mix(to path: String, in directory: URL) throws {
+    /// Mixes the programme, keeps the mix as 16 kHz PCM at `pcm` and encodes it to AAC (48 kHz stereo) at `path` (each
+    /// written under a temporary name, then renamed).
+    func mix(to path: String, pcm: String, in directory: URL) throws {
         let rate = Programme.rate
         let count = Int(duration * Double(rate))
         var mix = [Float](repeating: 0, count: count)
@@ -501,10 +507,9 @@ extension PlacedProgramme {
         }
         let peak = mix.reduce(0) { max($0, abs($1)) }
         let scale: Float = peak > 0.97 ? 0.97 / peak : 1
-        let raw = path + ".raw"
+        let raw = pcm + ".part"
         let bytes = mix.map { Int16(max(-32767, min(32767, ($0 * scale * 32767).rounded()))).littleEndian }
         try bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: URL(fileURLWithPath: raw)) }
-        defer { try? FileManager.default.removeItem(atPath: raw) }
         let partial = path + ".partial.m4a"
         try ExternalTool.run(
             "ffmpeg",
@@ -512,7 +517,10 @@ extension PlacedProgramme {
                 "-nostdin", "-v", "error", "-y", "-f", "s16le", "-ar", "\(rate)", "-ac", "1", "-i", raw,
                 "-ar", "48000", "-ac", "2", "-c:a", "aac", "-b:a", "96k", partial,
             ])
-        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        for (from, to) in [(raw, pcm), (partial, path)] {
+            try? FileManager.default.removeItem(atPath: to)
+            try FileManager.default.moveItem(atPath: from, toPath: to)
+        }
     }
 
     static func rms(_ samples: [Float]) -> Float {
@@ -646,7 +654,7 @@ extension Programme {
 
     /// Bumped whenever how a programme is mixed changes (levels, voices, effects, encoding): programmes already made
     /// by an older recipe are then made anew. What is said and when is in the recipe by itself.
-    static let recipeVersion = 1
+    static let recipeVersion = 2
 
     /// The programme of `kind` (default length and seed) for tests: made once per machine in the shared test media
     /// folder (TestMediaCache), by its recipe — what is said and played when, this mixing's version and the tools'

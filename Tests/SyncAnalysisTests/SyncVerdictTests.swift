@@ -119,7 +119,7 @@ import TestTraits
         #expect(abs(step.before) <= 0.05 && abs(step.after - 2) <= 0.05, "\(step)")
         #expect(step.cue == 14, "the 15th cue starts the second part")
         #expect(abs(report.offsetSeconds) <= 0.05)
-        SyncFix(report, dialogue: Array(0..<22)).apply(to: &captions)
+        _ = SyncFix(report, dialogue: Array(0..<22)).apply(to: &captions)
         for (cue, sentence) in zip(captions.cues, Self.sentences) {
             #expect(abs(cue.start.seconds - sentence.start) <= 0.05, "\(cue.start.seconds) \(sentence.start)")
         }
@@ -144,7 +144,7 @@ import TestTraits
         for transform in [{ (t: Double) in t + 1.5 }, { $0 * 1.010 - 0.4 }, { $0 * 25 / 23.976 }] {
             var captions = try Self.captions(transform: transform)
             let report = Self.align(captions, try Self.clean.get())
-            SyncFix(report, dialogue: Array(0..<22)).apply(to: &captions)
+            _ = SyncFix(report, dialogue: Array(0..<22)).apply(to: &captions)
             let again = Self.align(captions, try Self.clean.get())
             #expect(abs(again.offsetSeconds) <= 0.05 && abs(again.driftRatio - 1) <= 2e-4, "\(again.offsetSeconds) \(again.driftRatio)")
             #expect(again.breaks.isEmpty && again.uncaptionedSpeech.isEmpty)
