@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "MediaLintBench",
             dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "SyncAnalysis", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["Captions"]),
+        .target(name: "TestSupport", dependencies: ["Captions", "SyncAnalysis"]),
         .target(name: "TestTraits"),
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "MediaMutationSweep"),

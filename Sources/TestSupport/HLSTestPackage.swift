@@ -30,10 +30,7 @@ public enum HLSTestPackage {
                 into: made, media: media, subtitles: subtitles, segmentSeconds: segmentSeconds, muxDelay: muxDelay,
                 timestampOffset: timestampOffset, fragmentedMP4: fragmentedMP4, singleFile: singleFile)
         }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: package.path) {
-            try FileManager.default.copyItem(at: package.appendingPathComponent(name), to: folder.appendingPathComponent(name))
-        }
+        try TestMediaCache.copyContents(of: package, into: folder)
     }
 
     /// The ffmpeg CLI's HLS muxer writing the package into `folder`.

@@ -69,6 +69,14 @@ public enum TestMediaCache {
         try FileManager.default.copyItem(at: URL(fileURLWithPath: cached), to: destination)
     }
 
+    /// Copies what a cached folder holds into `destination` (made if missing), for a test that changes it.
+    public static func copyContents(of cached: URL, into destination: URL) throws {
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: cached.path) {
+            try FileManager.default.copyItem(at: cached.appendingPathComponent(name), to: destination.appendingPathComponent(name))
+        }
+    }
+
     /// The arguments as a recipe: each one that names an existing regular file replaced by a hash of its bytes.
     public static func recipe(_ arguments: [String]) throws -> String {
         try arguments.map { argument in
@@ -113,21 +121,5 @@ public enum TestMediaCache {
             throw error
         }
         return final
-    }
-}
-
-/// A fresh folder under the system's temporary folder for one test's files, named `medialint-PREFIX-UUID`.
-public enum TemporaryFolder {
-    public static func make(_ prefix: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Runs `body` with a fresh folder, removed afterwards whatever `body` does.
-    public static func with<T>(_ prefix: String, _ body: (URL) throws -> T) throws -> T {
-        let folder = try make(prefix)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(folder)
     }
 }

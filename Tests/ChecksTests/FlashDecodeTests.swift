@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Checks
 import Findings
 import TestTraits
@@ -58,7 +59,7 @@ import TestTraits
         #expect(screen.rules == ["flash.general"])
         expectSpan(screen.finding("flash.general"), 3 * frame, 87 * frame)
 
-        let bright = try GeneratedClips.toggling("dark85.mkv", a: 235, b: GeneratedClips.code(forLuminance: 0.85), period: 3)
+        let bright = try GeneratedClips.toggling("dark85.mkv", a: 235, b: SignalLevels.lumaCode(forLuminance: 0.85), period: 3)
         #expect(try GeneratedClips.check(bright).verdict == .pass)
         #expect(try GeneratedClips.check(bright, profile: "wcag-aaa").verdict == .fail)
     }
@@ -99,19 +100,13 @@ import TestTraits
         expectSpan(result.finding("flash.general"), 3 * frame, 87 * frame)
     }
 
-    /// The PQ signal (0–1) of `nits` cd/m²: ST 2084's inverse EOTF.
-    private func pqSignal(nits: Double) -> Double {
-        let y = pow(nits / 10_000, 0.1593017578125)
-        return pow((0.8359375 + 18.8515625 * y) / (1 + 18.6875 * y), 78.84375)
-    }
-
     /// A file's HDR tags are read and used: PQ 50 ⇄ 100 cd/m² in lossless HEVC and HLG 50% ⇄ 75% in FFV1 (BT.2020
     /// primaries and matrix) flash, with the note of how HDR was measured and `hdr` in the metrics; PQ 203 ⇄ 1000 cd/m²
     /// (all at or above reference white) passes.
     @Test func hdrTagsAreReadFromTheFile() throws {
         let cases: [(name: String, transfer: String, from: Double, to: Double, fails: Bool)] = [
-            ("pq-50-100.mp4", "smpte2084", pqSignal(nits: 50), pqSignal(nits: 100), true),
-            ("pq-203-1000.mp4", "smpte2084", pqSignal(nits: 203), pqSignal(nits: 1000), false),
+            ("pq-50-100.mp4", "smpte2084", SignalLevels.pqSignal(nits: 50), SignalLevels.pqSignal(nits: 100), true),
+            ("pq-203-1000.mp4", "smpte2084", SignalLevels.pqSignal(nits: 203), SignalLevels.pqSignal(nits: 1000), false),
             ("hlg-50-75.mkv", "arib-std-b67", 0.50, 0.75, true),
         ]
         for test in cases {

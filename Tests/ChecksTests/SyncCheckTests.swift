@@ -14,16 +14,6 @@ import TestTraits
 /// encoder's priming delay, resampling). The offsets, drifts and breaks themselves are SyncAnalysisTests'
 /// SyncVerdictTests.
 @Suite(.tags(.media), .notInFastRun) struct SyncCheckTests {
-    /// The script's speech timeline, clean and under white noise 20 dB below the speech: found once per process.
-    static let clean = Result { timeline(try SpeechClips.samples()) }
-    static let noisy = Result { timeline(try SpeechClips.samples(noiseBelowSpeech: 20)) }
-
-    static func timeline(_ samples: [Float]) -> SpeechTimeline {
-        var detector = SpeechDetector(sampleRate: SpeechClips.sampleRate)
-        detector.add(samples, at: 0)
-        return detector.finish()
-    }
-
     static var sentences: [SpeechClips.Sentence] { (try? SpeechClips.script.get().sentences) ?? [] }
     static var duration: Double { (try? SpeechClips.script.get().duration) ?? 0 }
 
@@ -35,7 +25,7 @@ import TestTraits
         let captions = try CaptionFile.read(
             Array(SpeechClips.captionText(dropping: dropping, extra: extra, transform: transform).utf8), format: .webvtt)
         return SyncCheck().check(
-            path: "speech.m4a", duration: Self.duration, mediaStart: 0, speech: (try timeline ?? Self.clean.get(), 0), captions: captions,
+            path: "speech.m4a", duration: Self.duration, mediaStart: 0, speech: (try timeline ?? SpeechClips.timeline(), 0), captions: captions,
             source: "speech.vtt", silence: "no speech was found in the audio", noAudio: "the media has no audio stream")
     }
 
@@ -142,7 +132,7 @@ import TestTraits
     }
 
     @Test func noisyAudio() throws {
-        let noisy = try Self.noisy.get()
+        let noisy = try SpeechClips.timeline(noiseBelowSpeech: 20)
         let right = try check(timeline: noisy)
         #expect(right.result.verdict == .pass, "\(right.result.findings.map(\.message))")
         #expect(try #require(metric(right, "noiseFloorDecibels")) > -60)
@@ -160,7 +150,7 @@ import TestTraits
             _ = try #require(outcome.fix).apply(to: &document)
             let written = CaptionFile.encode(document, as: .webvtt).bytes
             let again = SyncCheck().check(
-                path: "speech.m4a", duration: Self.duration, mediaStart: 0, speech: (try Self.clean.get(), 0),
+                path: "speech.m4a", duration: Self.duration, mediaStart: 0, speech: (try SpeechClips.timeline(), 0),
                 captions: try CaptionFile.read(written, format: .webvtt), source: name, silence: "", noAudio: "")
             #expect(again.result.verdict == .pass, "\(name): \(again.result.findings.map(\.message))")
             #expect(abs(try #require(metric(again, "offsetSeconds"))) <= 0.05)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FlashDetection
 
 /// Verdicts on videos made in memory whose flashing is known by construction (320×240 unless said otherwise; 30 fps;
@@ -94,9 +95,9 @@ import Testing
 
     /// Luminance changes of 0.08 (not a transition) and 0.12 (a transition), from a darker state of 0.20.
     @Test func changesAroundATenth() {
-        let base = SyntheticVideo.code(forLuminance: 0.20)
-        #expect(!SyntheticVideo.toggling(a: base, b: SyntheticVideo.code(forLuminance: 0.28), period: 3).analyse().fails)
-        let large = SyntheticVideo.toggling(a: base, b: SyntheticVideo.code(forLuminance: 0.32), period: 3).analyse()
+        let base = SignalLevels.lumaCode(forLuminance: 0.20)
+        #expect(!SyntheticVideo.toggling(a: base, b: SignalLevels.lumaCode(forLuminance: 0.28), period: 3).analyse().fails)
+        let large = SyntheticVideo.toggling(a: base, b: SignalLevels.lumaCode(forLuminance: 0.32), period: 3).analyse()
         #expect(large.fails)
         #expect(large.incidents.map(\.kind) == [.general])
         expectSpan(large.incidents.first, 3 * frame, 117 * frame)
@@ -104,11 +105,11 @@ import Testing
 
     /// Between 0.75 and 1.0 the darker state is below 0.80 (flashing); between 0.85 and 1.0 it is not.
     @Test func darkerStateAroundEightTenths() {
-        let dark = SyntheticVideo.toggling(a: 235, b: SyntheticVideo.code(forLuminance: 0.75), period: 3).analyse()
+        let dark = SyntheticVideo.toggling(a: 235, b: SignalLevels.lumaCode(forLuminance: 0.75), period: 3).analyse()
         #expect(dark.fails)
         #expect(dark.incidents.map(\.kind) == [.general])
         expectSpan(dark.incidents.first, 3 * frame, 117 * frame)
-        let bright = SyntheticVideo.toggling(a: 235, b: SyntheticVideo.code(forLuminance: 0.85), period: 3)
+        let bright = SyntheticVideo.toggling(a: 235, b: SignalLevels.lumaCode(forLuminance: 0.85), period: 3)
         #expect(!bright.analyse().fails)
         // WCAG 2.3.2 (AAA) has no darker-state exception.
         #expect(bright.analyse(profile: "wcag-aaa").fails)
@@ -173,7 +174,7 @@ import Testing
 
     /// The left half flashing by ΔL 0.15 (0.30 ⇄ 0.45), the right half still.
     @Test func halfFrameFlash() {
-        let codes = [0.45, 0.30].map(SyntheticVideo.code(forLuminance:))
+        let codes = [0.45, 0.30].map(SignalLevels.lumaCode(forLuminance:))
         let pictures = codes.map { rectangle(0, 0, 160, 240, code: $0) }
         let report = SyntheticVideo(width: 320, height: 240, frames: 90) { pictures[$0 / 3 % 2] }.analyse()
         #expect(report.fails)
@@ -246,19 +247,13 @@ import Testing
         #expect(report.incidents.map(\.kind) == [.extended])
     }
 
-    /// The PQ signal (0–1) of `nits` cd/m²: ST 2084's inverse EOTF.
-    static func pqSignal(nits: Double) -> Double {
-        let y = pow(nits / 10_000, 0.1593017578125)
-        return pow((0.8359375 + 18.8515625 * y) / (1 + 18.6875 * y), 78.84375)
-    }
-
     /// HDR is measured through BT.2100 with 203 cd/m² as white. PQ 50 ⇄ 100 cd/m² (0.25 ⇄ 0.49) flashes — the SDR
     /// approximation (the signal read through the sRGB curve: 0.16 ⇄ 0.22) missed it — while 203 ⇄ 1000 cd/m², all at
     /// or above reference white, does not — the approximation (0.30 ⇄ 0.52) failed it. HLG 50% ⇄ 75% signal (51 ⇄ 203
     /// cd/m² on the 1000 cd/m² reference display) flashes; 75% ⇄ 90% (203 ⇄ 522 cd/m²) does not.
     @Test(arguments: [
-        ("PQ 50 ⇄ 100 cd/m²", TransferFunction.pq, pqSignal(nits: 50), pqSignal(nits: 100), true),
-        ("PQ 203 ⇄ 1000 cd/m²", .pq, pqSignal(nits: 203), pqSignal(nits: 1000), false),
+        ("PQ 50 ⇄ 100 cd/m²", TransferFunction.pq, SignalLevels.pqSignal(nits: 50), SignalLevels.pqSignal(nits: 100), true),
+        ("PQ 203 ⇄ 1000 cd/m²", .pq, SignalLevels.pqSignal(nits: 203), SignalLevels.pqSignal(nits: 1000), false),
         ("HLG 50% ⇄ 75%", .hlg, 0.50, 0.75, true), ("HLG 75% ⇄ 90%", .hlg, 0.75, 0.90, false),
     ])
     func hdrLuminanceThroughBT2100(name: String, transfer: TransferFunction, from a: Double, to b: Double, fails: Bool) {

@@ -133,10 +133,4 @@ struct SyntheticVideo {
         }
         return analyzer.finish()
     }
-
-    /// The luma code (limited range, 8-bit) whose relative luminance is nearest to `luminance` (through the sRGB curve).
-    static func code(forLuminance luminance: Double) -> Int {
-        let encoded = luminance <= 0.0031308 ? luminance * 12.92 : 1.055 * pow(luminance, 1 / 2.4) - 0.055
-        return Int((16 + 219 * encoded).rounded())
-    }
 }

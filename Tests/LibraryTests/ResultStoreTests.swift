@@ -10,20 +10,20 @@ import TestTraits
 /// those of a clean run, none lost or doubled. (The command's side — `check --db`, `report`, a `kill -9` and Ctrl-C —
 /// is MedialintCLITests' StoreCommandTests.)
 @Suite struct ResultStoreTests {
-    static let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Media")
-
     /// The library in a new folder, and the store's path beside it.
     static func library() throws -> (folder: URL, library: String, store: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-store-\(UUID().uuidString)")
         let library = folder.appendingPathComponent("library")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
         for index in 0..<16 {
-            try FileManager.default.copyItem(at: media.appendingPathComponent("speech.mp4"), to: library.appendingPathComponent("talk\(index).mp4"))
-            try FileManager.default.copyItem(at: media.appendingPathComponent("speech.vtt"), to: library.appendingPathComponent("talk\(index).vtt"))
+            try FileManager.default.copyItem(
+                at: LibraryCheckerTests.media.appendingPathComponent("speech.mp4"), to: library.appendingPathComponent("talk\(index).mp4"))
+            try FileManager.default.copyItem(
+                at: LibraryCheckerTests.media.appendingPathComponent("speech.vtt"), to: library.appendingPathComponent("talk\(index).vtt"))
         }
         for index in 0..<2 {
-            try FileManager.default.copyItem(at: media.appendingPathComponent("speech.mp4"), to: library.appendingPathComponent("bare\(index).mp4"))
+            try FileManager.default.copyItem(
+                at: LibraryCheckerTests.media.appendingPathComponent("speech.mp4"), to: library.appendingPathComponent("bare\(index).mp4"))
         }
         return (folder, library.path, folder.appendingPathComponent("results.sqlite").path)
     }

@@ -24,8 +24,7 @@ import TestTraits
                 ])
         }
         let folder = try TemporaryFolder.make("continued")
-        try FileManager.default.removeItem(at: folder)
-        try TestMediaCache.copy(made.path, to: folder)
+        try TestMediaCache.copyContents(of: made, into: folder)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".\(suffix)") }.sorted()
         let files = (type == "fmp4" ? ["init.mp4"] : []) + names
         return (folder, files.map { folder.appendingPathComponent($0).path })

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The committed samples (Media/) and what ffprobe recorded of them (Fixtures/ffprobe/, written by Media/generate.sh).
 enum TestMedia {
@@ -27,11 +28,7 @@ enum TestMedia {
     }
 
     /// A fresh temporary directory, removed by the caller with `FileManager.default.removeItem`.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try TemporaryFolder.make("tests") }
 }
 
 /// The parts of ffprobe's JSON the tests compare (numbers are strings there, as ffprobe prints them).

@@ -31,11 +31,7 @@ enum Medialint {
     static func media(_ name: String) -> String { root.appendingPathComponent("Media/\(name)").path }
 
     /// A fresh temporary directory; the caller removes it.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try TemporaryFolder.make("cli") }
 
     /// Runs medialint; a command still running after `timeout` seconds is killed (a hang fails its test, it
     /// never stalls the run). `whileRunning` gets the process once started (to signal it, say).

@@ -10,19 +10,6 @@ import TestTraits
 /// and the cues, and the fix. Offset, drift, breaks, speech without cues and sound cues, against the sentences' true
 /// times. (What the sync check makes of these — findings, verdicts, messages — is ChecksTests' SyncCheckTests.)
 @Suite(.tags(.media), .notInFastRun) struct SyncVerdictTests {
-    /// The script's speech timeline, clean and under white noise 20 dB below the speech: found once per process.
-    static let clean = Result { timeline(try SpeechClips.samples()) }
-    static let noisy = Result { timeline(try SpeechClips.samples(noiseBelowSpeech: 20)) }
-
-    static func timeline(_ samples: [Float]) -> SpeechTimeline {
-        var detector = SpeechDetector(sampleRate: SpeechClips.sampleRate)
-        // In half-second chunks, as decoded audio arrives.
-        for start in stride(from: 0, to: samples.count, by: 8_000) {
-            detector.add(Array(samples[start..<min(samples.count, start + 8_000)]), at: Double(start) / Double(SpeechClips.sampleRate))
-        }
-        return detector.finish()
-    }
-
     static var sentences: [SpeechClips.Sentence] { (try? SpeechClips.script.get().sentences) ?? [] }
 
     /// The script's captions (see `SpeechClips.captionText`) as a document.
@@ -40,7 +27,7 @@ import TestTraits
     }
 
     @Test func captionsOnTimeFitEverySentence() throws {
-        let report = Self.align(try Self.captions(), try Self.clean.get())
+        let report = Self.align(try Self.captions(), try SpeechClips.timeline())
         #expect(report.dialogueCues == 22 && report.matchedCues == 22)
         // Every cue's start is on its speech onset, and its time is mostly speech.
         #expect(report.residuals.count == 22 && report.residuals.allSatisfy { abs($0.residual) <= 0.05 }, "\(report.residuals)")
@@ -53,14 +40,14 @@ import TestTraits
     }
 
     @Test(arguments: [1.5, -0.8]) func constantOffset(shift: Double) throws {
-        let report = Self.align(try Self.captions { $0 + shift }, try Self.clean.get())
+        let report = Self.align(try Self.captions { $0 + shift }, try SpeechClips.timeline())
         #expect(abs(report.offsetSeconds - shift) <= 0.05)
         #expect(abs(report.driftRatio - 1) <= 1e-3)
         #expect(report.breaks.isEmpty && report.uncaptionedSpeech.isEmpty && report.cuesOverSilence.isEmpty)
     }
 
     @Test(arguments: [25 / 23.976, 1.010]) func drift(ratio: Double) throws {
-        let report = Self.align(try Self.captions { $0 * ratio }, try Self.clean.get())
+        let report = Self.align(try Self.captions { $0 * ratio }, try SpeechClips.timeline())
         #expect(abs(report.driftRatio - ratio) <= 1e-3)
         #expect(abs(report.offsetSeconds) <= 0.05)
     }
@@ -68,7 +55,7 @@ import TestTraits
     /// Three sentences with no cue: speech without a caption where each is.
     @Test func missingCuesAreFoundWhereTheSpeechIs() throws {
         let dropped: Set = [4, 11, 17]
-        let report = Self.align(try Self.captions(dropping: dropped), try Self.clean.get())
+        let report = Self.align(try Self.captions(dropping: dropped), try SpeechClips.timeline())
         #expect(report.uncaptionedSpeech.count == 3)
         for (gap, index) in zip(report.uncaptionedSpeech, dropped.sorted()) {
             #expect(abs(gap.start - Self.sentences[index].start) <= 0.1, "\(gap)")
@@ -81,7 +68,7 @@ import TestTraits
     /// say) is not uncaptioned speech, while the same sentence with no cue over it is.
     @Test func speechUnderASoundCueIsExpected() throws {
         let song = (Self.sentences[11].start - 0.2, Self.sentences[11].end + 0.2, "♪ ♪")
-        let report = Self.align(try Self.captions(dropping: [4, 11], extra: [song]), try Self.clean.get())
+        let report = Self.align(try Self.captions(dropping: [4, 11], extra: [song]), try SpeechClips.timeline())
         #expect(report.uncaptionedSpeech.count == 1, "\(report.uncaptionedSpeech)")
         #expect(abs((report.uncaptionedSpeech.first?.start ?? 0) - Self.sentences[4].start) <= 0.1)
     }
@@ -95,14 +82,14 @@ import TestTraits
         ]
         let captions = try Self.captions(extra: extra)
         #expect(DialogueCues.of(captions).count == 22 && DialogueCues.sounds(of: captions).count == 3)
-        let report = Self.align(captions, try Self.clean.get())
+        let report = Self.align(captions, try SpeechClips.timeline())
         #expect(report.dialogueCues == 22 && report.cuesOverSilence.isEmpty && report.uncaptionedSpeech.isEmpty)
         #expect(abs(report.offsetSeconds) <= 0.05)
     }
 
     /// A cue after the media's end does not move the fit.
     @Test func aCuePastTheEndLeavesTheFit() throws {
-        let report = Self.align(try Self.captions(extra: [(101, 103.5, "Goodbye, and see you next time.")]), try Self.clean.get())
+        let report = Self.align(try Self.captions(extra: [(101, 103.5, "Goodbye, and see you next time.")]), try SpeechClips.timeline())
         #expect(abs(report.offsetSeconds) <= 0.05 && abs(report.driftRatio - 1) <= 1e-3)
     }
 
@@ -112,7 +99,7 @@ import TestTraits
     @Test func aCutPartWayIsABreak() throws {
         let cut = Self.sentences[14].start - 0.3
         var captions = try Self.captions { $0 >= cut ? $0 + 2 : $0 }
-        let report = Self.align(captions, try Self.clean.get())
+        let report = Self.align(captions, try SpeechClips.timeline())
         try #require(report.breaks.count == 1, "\(report.breaks)")
         let step = report.breaks[0]
         #expect(step.time > Self.sentences[13].end && step.time < Self.sentences[14].start, "\(step.time)")
@@ -127,7 +114,7 @@ import TestTraits
 
     /// Under white noise 20 dB below the speech: the noise floor is measured, and offsets and drift are still found.
     @Test func noisyAudio() throws {
-        let noisy = try Self.noisy.get()
+        let noisy = try SpeechClips.timeline(noiseBelowSpeech: 20)
         #expect(noisy.noiseFloorDecibels > -60)
         let right = Self.align(try Self.captions(), noisy)
         #expect(abs(right.offsetSeconds) <= 0.1 && right.uncaptionedSpeech.isEmpty && right.breaks.isEmpty)
@@ -143,9 +130,9 @@ import TestTraits
     @Test func theFixPutsCaptionsBackInSync() throws {
         for transform in [{ (t: Double) in t + 1.5 }, { $0 * 1.010 - 0.4 }, { $0 * 25 / 23.976 }] {
             var captions = try Self.captions(transform: transform)
-            let report = Self.align(captions, try Self.clean.get())
+            let report = Self.align(captions, try SpeechClips.timeline())
             _ = SyncFix(report, dialogue: Array(0..<22)).apply(to: &captions)
-            let again = Self.align(captions, try Self.clean.get())
+            let again = Self.align(captions, try SpeechClips.timeline())
             #expect(abs(again.offsetSeconds) <= 0.05 && abs(again.driftRatio - 1) <= 2e-4, "\(again.offsetSeconds) \(again.driftRatio)")
             #expect(again.breaks.isEmpty && again.uncaptionedSpeech.isEmpty)
         }
@@ -154,7 +141,7 @@ import TestTraits
     /// Captions written for other speech: the cue pattern matches nothing, and the fit says so — too few cues start on
     /// speech, or too little confidence (what the sync check calls unverified, rather than guessing an offset).
     @Test func captionsForOtherSpeechMatchNothing() throws {
-        let report = Self.align(try Self.captions(dropping: Set(0..<22), extra: SpeechClips.unrelatedCues()), try Self.clean.get())
+        let report = Self.align(try Self.captions(dropping: Set(0..<22), extra: SpeechClips.unrelatedCues()), try SpeechClips.timeline())
         #expect(report.matchedCues < 3 || report.confidence < 0.3, "\(report.matchedCues) matched, confidence \(report.confidence)")
     }
 }

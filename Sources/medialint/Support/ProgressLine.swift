@@ -1,9 +1,9 @@
 import Foundation
 
 /// A one-line progress display on standard error, only on a terminal (and not with `--quiet`); drawn at the first
-/// update, then redrawn at most ten times a second, and cleared when done. Anything else written to that terminal — a message on standard error, a
-/// report line on standard output when it is the same terminal — clears the line first (`ProgressLine.clear()`); the
-/// next update draws it again. Not thread-safe for one line: callers on several threads serialise their updates.
+/// update, then redrawn at most ten times a second, and cleared when done. Anything else written to that terminal — a
+/// message on standard error, a report line on standard output when it is the same terminal — clears the line first
+/// (`ProgressLine.clear()`); the next update draws it again. Not thread-safe for one line: callers on several threads serialise their updates.
 final class ProgressLine: @unchecked Sendable {
     private let enabled: Bool
     private let label: String
