@@ -35,47 +35,54 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]
         ),
+        .target(name: "Basics", exclude: ["Generators"]),
         .target(name: "FileAccess"),
         .target(name: "MediaIO", dependencies: ["CFFmpeg", "FileAccess"]),
-        .target(name: "Findings"),
-        .target(name: "Reports", dependencies: ["Findings"]),
-        .target(name: "Captions", dependencies: ["FileAccess"], exclude: ["Generators"]),
+        .target(name: "Findings", dependencies: ["Basics"]),
+        .target(name: "Reports", dependencies: ["Basics", "Findings"]),
+        .target(name: "Captions", dependencies: ["Basics", "FileAccess"]),
         .target(name: "FlashDetection", swiftSettings: optimisedInDebug),
-        .target(name: "Streaming", dependencies: ["Captions"]),
-        .target(name: "SyncAnalysis", dependencies: ["Captions"], swiftSettings: optimisedInDebug),
-        .target(name: "CaptionQuality", dependencies: ["Captions", "Findings"]),
-        .target(name: "Transcripts", dependencies: ["Captions", "Findings"]),
-        .target(name: "Autoplay", dependencies: ["Captions"], swiftSettings: optimisedInDebug),
+        .target(name: "Streaming", dependencies: ["Basics", "Captions"]),
+        .target(name: "SyncAnalysis", dependencies: ["Basics", "Captions"], swiftSettings: optimisedInDebug),
+        .target(name: "CaptionQuality", dependencies: ["Basics", "Captions", "Findings"]),
+        .target(name: "Transcripts", dependencies: ["Basics", "Captions", "Findings"]),
+        .target(name: "Autoplay", dependencies: ["Basics"], swiftSettings: optimisedInDebug),
         .target(
             name: "Checks",
-            dependencies: ["MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess", "Streaming"],
+            dependencies: [
+                "Basics", "MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess", "Streaming",
+            ],
             exclude: ["Generators"]),
         .target(
             name: "Library",
             dependencies: [
-                "Checks", "MediaIO", "Captions", "Findings", "FileAccess",
+                "Basics", "Checks", "MediaIO", "Captions", "Findings", "FileAccess",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .executableTarget(
             name: "medialint",
             dependencies: [
-                "MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "Checks", "Library", "Findings", "Reports", "FileAccess",
+                "Basics", "MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "Checks", "Library", "Findings", "Reports",
+                "FileAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
             name: "MediaLintBench",
-            dependencies: ["MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "SyncAnalysis", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["Captions", "SyncAnalysis"]),
+            dependencies: [
+                "Basics", "MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "SyncAnalysis", "TestSupport",
+            ]),
+        .target(name: "TestSupport", dependencies: ["Basics", "Captions", "SyncAnalysis"]),
         .target(name: "TestTraits"),
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "MediaMutationSweep"),
         .executableTarget(name: "luma-timeline", dependencies: ["MediaIO"], path: "Examples/luma-timeline"),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
-        .testTarget(name: "FindingsTests", dependencies: ["Findings", "TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Findings", "Reports", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
-        .testTarget(name: "CaptionsTests", dependencies: ["Captions", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Basics", "Findings", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Basics", "Findings", "Reports", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
+        .testTarget(name: "CaptionsTests", dependencies: ["Basics", "Captions", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
         .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection", "TestSupport"]),
         .testTarget(name: "SyncAnalysisTests", dependencies: ["SyncAnalysis", "Captions", "TestSupport", "TestTraits"]),
         .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "Findings"], exclude: ["Fixtures"]),
@@ -84,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "ChecksTests",
             dependencies: [
-                "Checks", "Findings", "MediaIO", "Captions", "CaptionQuality", "FlashDetection",
+                "Basics", "Checks", "Findings", "MediaIO", "Captions", "CaptionQuality", "FlashDetection",
                 "SyncAnalysis", "Autoplay", "FileAccess", "Streaming", "TestSupport", "TestTraits",
             ]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Checks", "Findings", "MediaIO", "TestSupport", "TestTraits"]),
@@ -93,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "MedialintCLITests",
             dependencies: [
-                "medialint", "Captions", "CaptionQuality", "Checks", "Findings", "Reports", "TestSupport", "TestTraits",
+                "medialint", "Basics", "Captions", "CaptionQuality", "Checks", "Findings", "Reports", "TestSupport", "TestTraits",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Fixtures"]),
     ]

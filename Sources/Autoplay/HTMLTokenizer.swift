@@ -1,4 +1,5 @@
-import Captions
+import Basics
+
 /// A start tag as the HTML tokenizer reads it: lower-cased name, attributes in order (names lower-cased,
 /// values with character references decoded), and the line it starts on.
 public struct HTMLStartTag: Sendable, Equatable {

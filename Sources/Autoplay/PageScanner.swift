@@ -1,3 +1,5 @@
+import Basics
+
 /// An `<audio>` or `<video>` element that autoplays, as the page declares it.
 public struct AutoplayElement: Sendable, Equatable {
     public enum Kind: String, Sendable { case audio, video }
@@ -47,15 +49,15 @@ public enum PageScanner {
                         kind: tag.name == "audio" ? .audio : .video, line: tag.line,
                         autoplayValue: tag.attribute("autoplay") ?? "", muted: tag.has("muted"),
                         loop: tag.has("loop"), controls: tag.has("controls"), sources: [])
-                    if let src = tag.attribute("src"), !src.trimmingSpaces.isEmpty {
-                        element.sources = [src.trimmingSpaces]
+                    if let src = tag.attribute("src"), !src.trimmingSpaces().isEmpty {
+                        element.sources = [src.trimmingSpaces()]
                         element.hasSrcAttribute = true
                     }
                     open = element
                 case "source":
                     // <source> counts only inside a media element without a src attribute.
-                    if var element = open, !element.hasSrcAttribute, let src = tag.attribute("src"), !src.trimmingSpaces.isEmpty {
-                        element.sources.append(src.trimmingSpaces)
+                    if var element = open, !element.hasSrcAttribute, let src = tag.attribute("src"), !src.trimmingSpaces().isEmpty {
+                        element.sources.append(src.trimmingSpaces())
                         open = element
                     }
                 case "iframe":
@@ -94,14 +96,5 @@ public enum PageScanner {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             return parts.first?.lowercased() == "autoplay" && ["1", "true"].contains(parts.dropFirst().first?.lowercased() ?? "")
         }
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
     }
 }

@@ -1,13 +1,7 @@
+import Basics
 import Foundation
 
 // Byte-level helpers shared by the readers: they work on UTF-8 bytes, not Strings, to read fast.
-
-extension UInt8 {
-    /// ASCII whitespace as WebVTT and HTML define it: tab, LF, FF, CR, space.
-    @inlinable var isASCIIWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0C || self == 0x0D }
-    @inlinable var isASCIIDigit: Bool { self &- 0x30 < 10 }
-    @inlinable var isASCIIAlphanumeric: Bool { isASCIIDigit || (self | 0x20) &- 0x61 < 26 }
-}
 
 /// Read-only view of UTF-8 text with the operations the readers need.
 ///

@@ -1,3 +1,5 @@
+import Basics
+
 /// Decodes one channel of CEA-608 (line-21) caption data — byte pairs with their times — into timed cues: pop-on
 /// captions shown from their End Of Caption to the next erase or swap, roll-up captions as the window after each
 /// completed line (from the line's first character to the next line's), paint-on captions as the picture after each
@@ -340,12 +342,7 @@ public struct CEA608Decoder: Sendable {
                     text += closing(open) + opening(cell.style)
                     open = cell.style
                 }
-                switch cell.character {
-                case "&": text += "&amp;"
-                case "<": text += "&lt;"
-                case ">": text += "&gt;"
-                default: text.append(cell.character)
-                }
+                text += WebVTTText.escape(String(cell.character))
             }
             text += closing(open)
             lines.append(text)

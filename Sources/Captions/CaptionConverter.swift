@@ -1,3 +1,5 @@
+import Basics
+
 /// Converts a document between WebVTT and SRT: markup and positions are mapped where both formats can
 /// express them; what the target cannot hold is reported as a diagnostic (rule `captions.convert`).
 public enum CaptionConverter {
@@ -267,7 +269,7 @@ struct CueConversion: CaptionWriterInput {
                 lost.note("tags SubRip players do not know (such as <sub>): left out, their text kept")
             }
         } else {
-            text = Self.escapedWebVTT(cue.text)
+            text = WebVTTText.escape(cue.text)
         }
         var converted = Cue(identifier: cue.identifier, start: cue.start, end: cue.end, text: text)
         if let keypad = SRTMarkup.alignment(of: cue.text) {
@@ -290,7 +292,7 @@ struct CueConversion: CaptionWriterInput {
     private static func renderWebVTT(_ event: CueMarkupEvent, into text: inout String) {
         switch event {
         case .text(let value):
-            text += escapedWebVTT(value)
+            text += WebVTTText.escape(value)
         case .timestamp(let time):
             text += "<\(time.webVTTString)>"
         case .start(let element):
@@ -305,23 +307,5 @@ struct CueConversion: CaptionWriterInput {
         case .end(let kind):
             text += kind == .font || kind == .strike ? "</c>" : "</\(kind.rawValue)>"
         }
-    }
-
-    /// Text with `&`, `<` and `>` written as references.
-    static func escapedWebVTT(_ text: String) -> String {
-        guard text.withUTF8Bytes({ $0.contains { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") } }) else {
-            return text
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-            default: out.append(byte)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A caption format's writer, in the pieces a document is written in.

@@ -1,3 +1,5 @@
+import Basics
+
 /// A node of a cue's text, as WebVTT's cue text parsing rules build it (SRT markup maps onto the same nodes).
 public indirect enum CueNode: Sendable, Equatable {
     case text(String)

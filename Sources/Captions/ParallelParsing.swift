@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Where a parser puts the cues it reads: an array of its own, or its part of one array's storage that parsers

@@ -1,3 +1,5 @@
+import Basics
+
 /// SubRip's markup, as players read it (FFmpeg, ExoPlayer, VLC): `<b> <i> <u> <s>` and `<font color=… face=…
 /// size=…>` (any case, attributes on the others ignored), `<br>` (`<br/>`, `<BR />`) as a line break, and
 /// `{\anN}` positioning; other `{\…}` override blocks are dropped. Anything else that looks like a tag (`<sub>`,

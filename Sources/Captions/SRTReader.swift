@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Reads SubRip (SRT) leniently, the way real files need: the index line may be missing or out of order,

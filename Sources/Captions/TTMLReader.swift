@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 #if canImport(FoundationXML)
@@ -709,14 +710,7 @@ private final class TTMLParsing: NSObject, XMLParserDelegate {
                 text.append(UInt8(ascii: ">"))
                 open.append(tag)
             }
-            for byte in run.text {
-                switch byte {
-                case UInt8(ascii: "&"): text += "&amp;".utf8
-                case UInt8(ascii: "<"): text += "&lt;".utf8
-                case UInt8(ascii: ">"): text += "&gt;".utf8
-                default: text.append(byte)
-                }
-            }
+            WebVTTText.append(run.text, to: &text)
         }
         while let tag = open.popLast() { appendEndTag(tag, to: &text) }
         return String(decoding: text, as: UTF8.self)

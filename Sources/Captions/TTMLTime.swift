@@ -1,3 +1,5 @@
+import Basics
+
 /// The timing parameters of a TTML document (`ttp:` attributes on `tt`) and its time expressions: clock time
 /// (`01:02:03.5`, `01:02:03:12`, `01:02:03:12.1`) and offset time (`1.5s`, `90ms`, `12f`, `3000t`, `2h`, `1m`),
 /// as TTML2 §10.3.1 defines them for the media time base.
@@ -185,14 +187,5 @@ public struct TTMLTiming: Sendable, Equatable {
             if let value = Int(tickRate.trimmingSpaces()), value > 0 { self.tickRate = Double(value) } else { bad.append("ttp:tickRate") }
         }
         return bad
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs, line feeds and carriage returns (XML's white space).
-    public func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

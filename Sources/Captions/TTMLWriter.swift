@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Writes cues (text in WebVTT syntax) as an IMSC 1.1 Text Profile document: one `p` per cue with clock times to the
@@ -49,7 +50,7 @@ public struct TTMLWriter: Sendable {
             if !cue.identifier.isEmpty {
                 if Self.isName(cue.identifier), identifiers.insert(cue.identifier).inserted {
                     body += Array(" xml:id=\"".utf8)
-                    Self.appendEscaped(cue.identifier, to: &body)
+                    XMLText.append(cue.identifier, to: &body, apostrophes: false)
                     body.append(UInt8(ascii: "\""))
                 } else if cue.identifier != String(number) {  // SRT's numbers need no keeping
                     losses.note("cue identifiers that are not unique XML names (`\(cue.identifier)`)", cue: number)
@@ -76,13 +77,13 @@ public struct TTMLWriter: Sendable {
             xmlns:tts="http://www.w3.org/ns/ttml#styling" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" \
             xml:lang="
             """.utf8)
-        Self.appendEscaped(language, to: &out)
+        XMLText.append(language, to: &out, apostrophes: false)
         out += Array("\" ttp:contentProfiles=\"\(TTMLNamespace.textProfile)\">\n  <head>\n".utf8)
         if !agentOrder.isEmpty {
             out += Array("    <metadata>\n".utf8)
             for name in agentOrder {
                 out += Array("      <ttm:agent xml:id=\"\(agents[name]!)\" type=\"person\"><ttm:name type=\"full\">".utf8)
-                Self.appendEscaped(name, to: &out)
+                XMLText.append(name, to: &out, apostrophes: false)
                 out += Array("</ttm:name></ttm:agent>\n".utf8)
             }
             out += Array("    </metadata>\n".utf8)
@@ -198,7 +199,7 @@ public struct TTMLWriter: Sendable {
             for line in run.text.split(separator: "\n", omittingEmptySubsequences: false) {
                 if !first { out += Array("<br/>".utf8) }
                 first = false
-                Self.appendEscaped(line, to: &out)
+                XMLText.append(line, to: &out, apostrophes: false)
             }
         }
         for _ in open { out += Array("</span>".utf8) }
@@ -222,7 +223,7 @@ public struct TTMLWriter: Sendable {
             if let agentName, let agent = agents[agentName] { list.append("ttm:agent=\"\(agent)\"") }
             if let language {
                 var escaped: [UInt8] = []
-                TTMLWriter.appendEscaped(language, to: &escaped)
+                XMLText.append(language, to: &escaped, apostrophes: false)
                 list.append("xml:lang=\"" + String(decoding: escaped, as: UTF8.self) + "\"")
             }
             if let color { list.append("tts:color=\"\(color)\"") }
@@ -357,18 +358,5 @@ public struct TTMLWriter: Sendable {
     static func isName(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
         return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_" }
-    }
-
-    static func appendEscaped(_ text: some StringProtocol, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out += Array("&amp;".utf8)
-            case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-            case UInt8(ascii: ">"): out += Array("&gt;".utf8)
-            case UInt8(ascii: "\""): out += Array("&quot;".utf8)
-            case 0x00..<0x09, 0x0B, 0x0C, 0x0E..<0x20: break  // not allowed in XML 1.0
-            default: out.append(byte)
-            }
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Turns a caption file's bytes into UTF-8, detecting the encoding when none is given:

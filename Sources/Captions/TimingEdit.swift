@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Moves and stretches cue times: `new = old × scale + offset`. Times that would fall below zero are

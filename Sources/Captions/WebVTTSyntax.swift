@@ -1,3 +1,5 @@
+import Basics
+
 // The small grammars of WebVTT: timestamps, percentages, numbers, cue settings and region settings,
 // each as the W3C WebVTT specification's parsing rules state them.
 

@@ -1,8 +1,9 @@
 import Autoplay
+import Basics
 import FileAccess
+import Findings
 import Foundation
 import MediaIO
-import Findings
 
 /// Decodes media files to find when they make sound, each file once however many pages point to it.
 public final class AudioActivityCache: @unchecked Sendable {

@@ -1,7 +1,7 @@
 import Captions
+import Findings
 import Foundation
 import MediaIO
-import Findings
 
 /// One source of captions for a media file — a sidecar file or an embedded text track — read, or with the
 /// reason it could not be.

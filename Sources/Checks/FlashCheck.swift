@@ -1,8 +1,9 @@
+import Basics
+import Findings
 import FlashDetection
 import Foundation
 import MediaIO
 import Streaming
-import Findings
 
 /// Runs the flash analysis on one media file: decoding (MediaIO, on its own thread) feeds the analyser
 /// (FlashDetection) frame by frame, and the report becomes a check result with findings.

@@ -1,7 +1,7 @@
 import CaptionQuality
-import Foundation
 import Captions
 import Findings
+import Foundation
 
 /// Caption quality of one caption file as a check result: the linter's issues as findings.
 public struct LintCheck: Sendable {

@@ -1,7 +1,8 @@
+import Basics
 import Captions
+import Findings
 import Foundation
 import MediaIO
-import Findings
 import SyncAnalysis
 
 /// Where speech is in one media file's audio: decoded once, shared by every caption source checked against it.

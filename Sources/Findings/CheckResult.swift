@@ -1,3 +1,5 @@
+import Basics
+
 /// One check of one file: what `check`, `flash`, `sync`, `lint` and `autoplay` print per file (docs/cli.md).
 public struct CheckResult: Sendable, Encodable {
     /// The path as given.

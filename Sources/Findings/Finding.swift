@@ -1,3 +1,5 @@
+import Basics
+
 /// One thing a check found, the same for every check: a stable rule id, a severity, a message a person can
 /// act on, where in the media it is, the guidelines behind it, and data for tools.
 public struct Finding: Sendable, Encodable {

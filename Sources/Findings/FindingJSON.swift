@@ -1,3 +1,5 @@
+import Basics
+
 // Results are written straight into a `JSONWriter`: the same bytes their `Encodable` conformances give through
 // `JSONValueEncoder` (keys in declaration order, nil left out), without building the document first.
 

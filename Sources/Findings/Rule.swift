@@ -1,3 +1,5 @@
+import Basics
+
 /// One rule a check applies: what every finding names in its `rule` field, described once, in the catalogue
 /// `medialint rules` prints (its JSON is this type's, members in declaration order).
 public struct Rule: Sendable, Hashable, Identifiable, Encodable {

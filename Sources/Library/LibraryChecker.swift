@@ -1,8 +1,8 @@
 import Captions
 import Checks
+import Findings
 import Foundation
 import MediaIO
-import Findings
 
 /// Everything that applies to each file of a library: media get captions present, caption timing and
 /// flashing; caption files their quality rules; pages the autoplay check. Files are checked in parallel,

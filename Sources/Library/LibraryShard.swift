@@ -1,3 +1,4 @@
+import Basics
 import Captions
 
 /// One of N parts of a library, for checking it on several machines: a file belongs to the part its path

@@ -1,6 +1,8 @@
+import CaptionQuality
 import Captions
 import Foundation
 import TestSupport
+import Transcripts
 
 /// Caption benchmarks' generated inputs and timed work.
 enum CaptionBench {
@@ -60,9 +62,6 @@ enum CaptionBench {
         printBest(of: 3, { CaptionFile.encode(document, as: document.format).bytes }, size: \.count)
     }
 }
-
-import CaptionQuality
-import Transcripts
 
 /// Issue 6: linting and transcribing a whole caption file, reading included (what `medialint lint` and
 /// `medialint transcript` do, without printing). Both spread long files over the cores: wall time is what

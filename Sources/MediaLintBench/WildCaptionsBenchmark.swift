@@ -1,9 +1,9 @@
 import CaptionQuality
 import Captions
-import Foundation
 import Checks
-import Library
 import Findings
+import Foundation
+import Library
 import Reports
 
 /// Issue 13: captions from the wild — end-to-end throughput beside ffmpeg, file shapes that used to be quadratic

@@ -1,5 +1,5 @@
-import MediaIO
 import Foundation
+import MediaIO
 import SyncAnalysis
 import TestSupport
 

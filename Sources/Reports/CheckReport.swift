@@ -1,3 +1,4 @@
+import Basics
 import Findings
 
 /// The envelope of JSON reports: `{"tool", "version", "results"}`.

@@ -1,3 +1,4 @@
+import Basics
 import Findings
 
 /// Check results as one self-contained HTML page (no external assets, no script): the counts of files and of results

@@ -1,3 +1,4 @@
+import Basics
 import Findings
 
 /// JSON Lines: one result a line, each the `results` member of the JSON report; streams. The last line is the run's

@@ -1,3 +1,4 @@
+import Basics
 import Findings
 
 /// Check results as JUnit XML, which CI systems (Jenkins, GitLab, GitHub test reporters) read: one test suite

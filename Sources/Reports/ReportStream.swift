@@ -1,3 +1,4 @@
+import Basics
 import Findings
 
 /// A report written while a run goes on: results are added in the order they are to appear, batch by batch, and the

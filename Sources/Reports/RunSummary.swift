@@ -1,3 +1,4 @@
+import Basics
 import Findings
 
 /// What a run of a check command came to: how many files and results, the results by verdict, and the exit status.

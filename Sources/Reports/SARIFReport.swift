@@ -1,3 +1,4 @@
+import Basics
 import Findings
 
 /// Check results as a SARIF 2.1.0 log (OASIS), the format GitHub code scanning and IDEs read: one run for

@@ -1,3 +1,4 @@
+import Basics
 import Findings
 
 /// Check results for people: one header line per file with its verdict, one line per finding, metrics last.

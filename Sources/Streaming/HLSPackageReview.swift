@@ -1,3 +1,4 @@
+import Basics
 import Captions
 
 /// What an HLS package's playlists say about its accessibility, checked against RFC 8216 and Apple's HLS authoring

@@ -1,3 +1,4 @@
+import Basics
 import Captions
 
 /// An HLS playlist (RFC 8216 and its successor draft): a multivariant playlist — renditions and variant streams — or a

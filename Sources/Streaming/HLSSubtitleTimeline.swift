@@ -1,3 +1,4 @@
+import Basics
 import Captions
 
 /// The WebVTT segments of an HLS subtitle rendition read as one timeline (RFC 8216 §3.5): each segment's

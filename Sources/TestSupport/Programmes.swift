@@ -1,3 +1,4 @@
+import Basics
 import Captions
 import Foundation
 

@@ -1,4 +1,4 @@
-import Captions
+import Basics
 import Foundation
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Captions
+import Foundation
 import MediaIO
 
 // The entry point: parses the command line, runs the command, and maps every failure to the exit

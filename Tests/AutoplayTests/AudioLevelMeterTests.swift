@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Autoplay
 
 /// The meter on plain PCM: where sound is, on the media's timeline, with gaps in the timestamps as silence.

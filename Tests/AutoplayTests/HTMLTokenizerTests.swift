@@ -1,5 +1,6 @@
-@testable import Autoplay
 import Testing
+
+@testable import Autoplay
 
 /// The tokenizer reads markup as a browser would for what the autoplay check needs.
 struct HTMLTokenizerTests {

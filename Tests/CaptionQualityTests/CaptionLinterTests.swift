@@ -1,8 +1,9 @@
-@testable import CaptionQuality
 import Captions
-import Foundation
 import Findings
+import Foundation
 import Testing
+
+@testable import CaptionQuality
 
 /// The rules on hand-made caption files whose problems are known line by line.
 struct CaptionLinterTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Captions
 
 /// WebVTT ⇄ SRT: markup and positions mapped, losses reported.

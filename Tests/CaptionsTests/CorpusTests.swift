@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Captions
 
 /// Real-world files (Fixtures/captions-corpus): each loads or fails with a clear message, and writing

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Captions
 
 /// Cue text of any depth or length is read, converted and written without recursion: elements nest at most

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Captions
 
 /// Long files are parsed in parts on all cores: the document must be the one a single pass gives, cue for cue,

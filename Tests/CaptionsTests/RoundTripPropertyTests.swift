@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import Captions
 
 /// Random documents written and read back are equal (seeded, so every run checks the same 300 documents).

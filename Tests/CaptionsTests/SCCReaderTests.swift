@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import Captions
 import TestTraits
+import Testing
+
+@testable import Captions
 
 /// SCC files written by hand from CEA-608's tables (every byte with odd parity): pop-on, roll-up and paint-on
 /// captions, special and extended characters, mid-row styles, channels, drop-frame timecodes. Each pair takes effect

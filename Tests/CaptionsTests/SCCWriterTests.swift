@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import Captions
 import TestTraits
+import Testing
+
+@testable import Captions
 
 /// Pop-on SCC written from cues: read back, the same cues to the frame (text, styles, rows and columns); written
 /// again, the same bytes; FFmpeg reads the same text from it; what 608 cannot hold is reported.

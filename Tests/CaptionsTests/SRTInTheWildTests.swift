@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Captions
 
 /// Real SRT shapes (Fixtures/srt-in-the-wild): read as FFmpeg, ExoPlayer and srt read them, each deviation

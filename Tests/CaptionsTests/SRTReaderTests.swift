@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Captions
 
 /// The lenient SRT reader: what real files do, read sensibly, each deviation a diagnostic.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Captions
 import TestTraits
+import Testing
+
+@testable import Captions
 
 /// TTML read through the XML parser: every timing form to the millisecond, time containers, styles, speakers and
 /// regions as WebVTT text and settings, and what strict mode reports against IMSC 1.1's Text Profile.

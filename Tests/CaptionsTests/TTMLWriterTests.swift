@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Captions
 
 /// IMSC 1.1 Text written from cues: TTML → WebVTT → TTML keeps every cue (times to the millisecond, text, styles,

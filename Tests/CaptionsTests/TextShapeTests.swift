@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import Captions
 
 /// `TextShape` decides whether a writer can copy cue text as it is: checked against a byte-by-byte model on

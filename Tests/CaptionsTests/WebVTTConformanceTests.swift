@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Captions
 
 /// web-platform-tests' WebVTT parsing suite (Fixtures/webvtt-wpt, compared as its README says).

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Captions
 import TestSupport
+import Testing
+
+@testable import Captions
 
 /// Byte-exact writer output, and reading it back.
 @Suite struct WriterTests {

@@ -1,8 +1,9 @@
 import Captions
 import Foundation
-@testable import Checks
 import MediaIO
 import Testing
+
+@testable import Checks
 
 /// Where `sync` finds captions: embedded tracks made into documents, and sidecar files by name.
 struct CaptionSourceTests {

@@ -1,10 +1,11 @@
 import Captions
 import Foundation
 import MediaIO
-import Testing
 import TestSupport
-@testable import Checks
 import TestTraits
+import Testing
+
+@testable import Checks
 
 /// CEA-608 captions inside media, made here from an SCC file the SCC writer wrote: a QuickTime `c608` track muxed by
 /// the ffmpeg CLI, and ATSC A/53 data put into an H.264 stream's SEI (one pair a frame, as broadcast video carries

@@ -1,10 +1,11 @@
 import Captions
 import Foundation
 import MediaIO
-@testable import Streaming
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
+@testable import Streaming
 
 /// Streaming's HLSSubtitleTimeline on packages the ffmpeg CLI builds from Media/speech.mp4 and Media/speech.vtt: the
 /// joined cues against the source WebVTT, with FFmpeg's mux delay, and across the MPEG-2 clock's wrap — the

@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import Checks
 import Findings
 import FlashDetection
+import Foundation
 import TestTraits
+import Testing
 
 /// The fast decode (H.264 of 1080p and larger without its in-loop deblocking filter, the default) against the
 /// exact one: the same verdicts, findings and incident times, and each frame's mean luminance close.

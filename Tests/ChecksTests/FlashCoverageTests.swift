@@ -1,10 +1,11 @@
+import Findings
 import Foundation
 import MediaIO
-import Findings
 import TestSupport
-import Testing
-@testable import Checks
 import TestTraits
+import Testing
+
+@testable import Checks
 
 /// A seizure-risk check never says PASS on video it did not see: files cut to their header, with a broken sample
 /// description, or cut in half are errors (with the reason probe gives), a video stream that merely ends before

@@ -1,9 +1,9 @@
-import Foundation
-import Testing
-import TestSupport
 import Checks
 import Findings
+import Foundation
+import TestSupport
 import TestTraits
+import Testing
 
 /// The flash check through real decoding, one case per codec path and per profile, on clips the ffmpeg CLI draws
 /// (320×240, 30 fps unless said otherwise): FFV1 under each profile, x265 10-bit, HDR tagged PQ and HLG, colour

@@ -1,7 +1,7 @@
-import Foundation
 import Checks
-import FlashDetection
 import Findings
+import FlashDetection
+import Foundation
 import TestSupport
 
 /// Clips made with the ffmpeg CLI from lavfi sources whose content is known by construction: made once per machine

@@ -1,11 +1,13 @@
+import Basics
 import Captions
 import Findings
 import Foundation
 import Glibc
-import Testing
 import TestSupport
-@testable import Checks
 import TestTraits
+import Testing
+
+@testable import Checks
 
 /// An HLS package written by hand, then edited one way at a time: each edit gives exactly its finding.
 @Suite struct HLSPackageCheckTests {

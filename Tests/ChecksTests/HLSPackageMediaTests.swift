@@ -2,10 +2,11 @@ import Captions
 import Findings
 import Foundation
 import MediaIO
-import Testing
 import TestSupport
-@testable import Checks
 import TestTraits
+import Testing
+
+@testable import Checks
 
 /// A package's media as one presentation: speech decoded across its audio segments for sync, flashing measured across
 /// its video segments — in packages the ffmpeg CLI cuts, one of them across the MPEG-2 clock's 33-bit wrap.

@@ -1,7 +1,8 @@
-import Captions
 import CaptionQuality
+import Captions
 import Findings
 import Testing
+
 @testable import Checks
 
 /// `LintCheck`: the linter's findings as a result, with the counts by rule as metrics.

@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import Checks
 import Findings
 import FlashDetection
+import Foundation
 import TestTraits
+import Testing
 
 /// `pattern.regular` through real decoding: a still pattern (a warning) and a moving one (an error) as findings, the
 /// rule's profiles and area basis in its message, and busy real scenes that are no pattern — the ffmpeg CLI's test

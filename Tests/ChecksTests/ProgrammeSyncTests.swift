@@ -5,9 +5,9 @@ import Foundation
 import MediaIO
 import SyncAnalysis
 import Synchronization
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 
 /// The sync check on programmes that sound like television (TestSupport.Programme): festival's voices over recorded
 /// music, with music-only intros, breaks and effects — through AAC decoding, as users' files come, and as findings.

@@ -2,6 +2,7 @@ import CaptionQuality
 import Findings
 import Foundation
 import Testing
+
 @testable import Checks
 
 /// The rule catalogue (`medialint rules`): every rule described, linked to its source, and the only rules checks

@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import Checks
 import Findings
 import FlashDetection
+import Foundation
 import TestTraits
+import Testing
 
 /// The flash check on MP4 decoded in segments from key frames, several at once (the default on more than one core),
 /// against one decoder from the start: every frame's measurement, every finding and its times the same — including a

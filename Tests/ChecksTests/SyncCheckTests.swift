@@ -1,11 +1,12 @@
 import Captions
+import Findings
 import Foundation
 import MediaIO
-import Findings
 import SyncAnalysis
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import Checks
 
 /// What the sync check makes of caption timing against speech placed at known times (TestSupport's SpeechClips): the

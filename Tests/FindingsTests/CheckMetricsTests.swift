@@ -1,6 +1,7 @@
+import Basics
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Findings
 

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlashDetection
 
 /// The analyser fed plain pictures from memory: the pieces behind the verdicts.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import FlashDetection
 
 /// Verdicts on videos made in memory whose flashing is known by construction (320×240 unless said otherwise; 30 fps;

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlashDetection
 
 /// Regular patterns in videos made in memory whose patterns are known by construction (320×240, 30 fps, 2 s, light 235

@@ -1,5 +1,5 @@
-import Foundation
 import FlashDetection
+import Foundation
 
 /// A picture made in memory as a decoder leaves one: a Y′ plane of 8- or 10-bit codes and, for colour, 4:2:0 Cb and
 /// Cr planes — what the verdict tests once had the ffmpeg CLI draw and encode losslessly, without the files.

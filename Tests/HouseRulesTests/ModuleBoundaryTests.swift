@@ -117,6 +117,6 @@ import Testing
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             if text.contains("concurrentPerform(") { users.append(file) }
         }
-        #expect(users.sorted() == ["Captions/ParallelSlices.swift", "Library/LibraryChecker.swift"])
+        #expect(users.sorted() == ["Basics/ParallelSlices.swift", "Library/LibraryChecker.swift"])
     }
 }

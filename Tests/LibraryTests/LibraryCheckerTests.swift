@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import Testing
+
 @testable import Library
 
 /// `LibraryChecker`: what each kind of file gets, and files that cannot be checked as error results.

@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import Testing
+
 @testable import Library
 
 /// `LibraryRun`: stored results reused for unchanged files, every finished file saved, a stopped run checks nothing

@@ -1,8 +1,9 @@
 import Findings
 import Foundation
-import Testing
-@testable import Library
 import TestTraits
+import Testing
+
+@testable import Library
 
 /// The results store behind a library run, on a library of media: 16 captioned talks and 2 uncaptioned ones (copies of
 /// the bundled sample), 34 files. Unchanged files are not checked again and read back as they were; a touched file is checked

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MediaIO
 
 /// Mono Float32 PCM at a chosen rate, with presentation times.

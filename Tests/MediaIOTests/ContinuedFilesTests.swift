@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import MediaIO
 import TestTraits
+import Testing
+
+@testable import MediaIO
 
 /// Files that continue one another — an HLS rendition's MPEG-TS segments, or a fragmented MP4's initialisation
 /// section and its fragments — read as one stream, as a player appends them: one demuxer and one decoder across the

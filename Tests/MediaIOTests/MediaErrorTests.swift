@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import MediaIO
 
 /// Every way a file can fail to be media gives a typed error with a one-line reason; none crashes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MediaIO
 
 /// `MediaProbe` agrees with ffprobe on every sample: durations, streams, frame counts, properties.

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
-@testable import MediaIO
 import TestTraits
+import Testing
+
+@testable import MediaIO
 
 /// Decoding in segments from key frames, several at once: the same frames, in the same order, with the same pixels
 /// as one decoder from the start — with B-frames, open GOPs (leading pictures shown before their key frame), HEVC and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MediaIO
 
 /// Embedded text tracks read back with the times and text they were made from (Media/speech.srt).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MediaIO
 
 /// Decoded frames: count and presentation times as ffprobe reports them, and exact sample values.

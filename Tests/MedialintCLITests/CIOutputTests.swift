@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
+import Testing
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import TestSupport
-import Testing
 
 /// Output for CI tools, read as they read it: SARIF for code scanning (valid SARIF 2.1.0, files relative to the
 /// working directory, sync findings in the caption file at the cue's line with the media beside, the exit status in

@@ -1,8 +1,8 @@
 import Captions
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 
 /// `medialint cues`, `convert` and `shift`, run as a user would.
 @Suite struct CaptionCommandTests {

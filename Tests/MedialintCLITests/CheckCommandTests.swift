@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
+import TestTraits
+import Testing
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Testing
-import TestSupport
-import TestTraits
 
 /// `medialint check` over a small library made from the bundled samples.
 @Suite struct CheckCommandTests {

@@ -1,4 +1,5 @@
 import ArgumentParser
+
 @testable import medialint
 
 /// The command line's parsing and validation in this process, as swift-argument-parser's own tests do it: what

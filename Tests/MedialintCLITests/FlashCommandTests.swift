@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 
 /// `medialint flash`: the report contract, exit statuses, per-frame output, settings files.
 @Suite struct FlashCommandTests {

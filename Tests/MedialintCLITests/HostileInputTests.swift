@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 
 /// Inputs that are not regular files — FIFOs named like captions, sidecars or pages, devices — are refused
 /// without being opened for a blocking read: a clear error, never a hang (every run here has a 60 s limit,

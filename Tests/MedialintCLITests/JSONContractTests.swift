@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The JSON every command prints follows the schemas users read in `docs/schema/`: the check report (and each JSON
 /// Lines result), probe, cues, transcript and rules. Checked on every golden record and on live runs over files

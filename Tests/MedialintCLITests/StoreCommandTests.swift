@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestTraits
+import Testing
 
 /// The results store as `medialint check --db` and `medialint report` use it: the run's summary says what came from the
 /// store, `report` prints what `check` printed, a run killed with `kill -9` resumes. (The store itself, through the

@@ -4,8 +4,8 @@ import Checks
 import Findings
 import Foundation
 import Reports
-import Testing
 import TestTraits
+import Testing
 
 /// `lint` streams its findings into the report a window of cues at a time: every format must read exactly as the
 /// same result held in memory — across window edges (overlaps that span them), with the file's own problems first.

@@ -1,8 +1,8 @@
 import Captions
 import Foundation
 import TestSupport
-import Testing
 import TestTraits
+import Testing
 
 /// `medialint sync`, and reading embedded tracks with `cues`/`convert --track`, on the bundled samples.
 @Suite struct SyncCommandTests {

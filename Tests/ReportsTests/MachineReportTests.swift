@@ -1,12 +1,13 @@
+import Findings
 import Foundation
+import Reports
+import TestSupport
+import TestTraits
+import Testing
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Findings
-import Reports
-import Testing
-import TestSupport
-import TestTraits
 
 /// SARIF validated against the SARIF 2.1.0 schema (shipped as a fixture), and JUnit XML parsed back.
 struct MachineReportTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Streaming
 
 /// The package rules on hand-edited playlists, each case giving exactly its issue; and where a URI may lead.

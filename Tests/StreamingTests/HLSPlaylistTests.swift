@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Streaming
 
 /// HLS playlists read as RFC 8216 writes them: what the ffmpeg CLI's HLS muxer writes, and the accessibility

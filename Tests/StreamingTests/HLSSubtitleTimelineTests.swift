@@ -1,6 +1,7 @@
 import Captions
 import Foundation
 import Testing
+
 @testable import Streaming
 
 /// A subtitle rendition's WebVTT segments as one timeline, on hand-made segments for the timestamp map's cases and the

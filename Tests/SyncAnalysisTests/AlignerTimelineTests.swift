@@ -1,8 +1,8 @@
 import Captions
 import Foundation
 import SyncAnalysis
-import Testing
 import TestSupport
+import Testing
 
 /// The aligner on speech timelines built in memory — no audio at all: SpeechClips' 22 sentences with their irregular
 /// pauses, each spoken for as long as its text takes at 15 characters a second with a short breath at every comma, as

@@ -2,9 +2,9 @@ import Captions
 import Foundation
 import SyncAnalysis
 import Synchronization
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 
 /// Caption timing on programmes that sound like television (TestSupport's Programme: festival's voices over recorded
 /// music, with music-only intros, breaks and effects), in memory: the speech detector on each programme's mix as PCM,

@@ -1,8 +1,9 @@
 import Captions
 import Foundation
-@testable import SyncAnalysis
-import Testing
 import TestSupport
+import Testing
+
+@testable import SyncAnalysis
 
 struct DialogueCueTests {
     @Test(arguments: ["[MUSIC]", "♪ ♪", "(door slams)", "JOHN:", "[laughs] (sighs)", "♪", "- [applause]", ""])

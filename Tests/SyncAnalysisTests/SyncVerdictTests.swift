@@ -1,9 +1,9 @@
 import Captions
 import Foundation
 import SyncAnalysis
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 
 /// Caption timing against speech placed at known times — TestSupport's SpeechClips: espeak-ng's sentences with
 /// irregular pauses on a 16 kHz timeline — all in memory: the speech detector on the PCM, the aligner on its timeline

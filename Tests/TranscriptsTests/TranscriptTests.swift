@@ -1,5 +1,7 @@
 import Captions
+import Foundation
 import Testing
+
 @testable import Transcripts
 
 /// Transcripts from hand-made captions: roll-up repeats, speakers, paragraphs, sounds, and the renderers.
@@ -123,7 +125,6 @@ struct TranscriptTests {
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Foundation
 
 /// The HTML transcript is a well-formed, accessible document: language set, one h1, a title, paragraphs with text.
 struct TranscriptHTMLTests {

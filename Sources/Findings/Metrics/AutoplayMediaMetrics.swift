@@ -1,3 +1,5 @@
+import Basics
+
 /// The metrics of an `autoplay` result for a media file on its own (`autoplay --media`): seconds to the millisecond.
 public struct AutoplayMediaMetrics: CheckMetrics, Equatable {
     public static let check = CheckKind.autoplay

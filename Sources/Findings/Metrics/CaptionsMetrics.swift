@@ -1,3 +1,5 @@
+import Basics
+
 /// The metrics of a `captions` result: what the media has (each list present once the media was looked at) and the
 /// seconds of speech in its audio (to a tenth).
 public struct CaptionsMetrics: CheckMetrics, Equatable {

@@ -1,3 +1,5 @@
+import Basics
+
 /// The metrics of one kind of check: how the `metrics` object of its results reads (docs/cli.md). Each check builds
 /// its metrics as one of these (the rounding of every measure lives in their initializers), the encoder makes them
 /// the result's JSON, and the text and HTML reporters read them back as the same type.

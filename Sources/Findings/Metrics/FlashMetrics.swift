@@ -1,3 +1,5 @@
+import Basics
+
 /// The metrics of a `flash` result.
 public struct FlashMetrics: CheckMetrics, Equatable {
     public static let check = CheckKind.flash

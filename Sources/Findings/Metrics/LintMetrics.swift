@@ -1,3 +1,5 @@
+import Basics
+
 /// The metrics of a `lint` result.
 public struct LintMetrics: CheckMetrics, Equatable {
     public static let check = CheckKind.lint

@@ -1,3 +1,5 @@
+import Basics
+
 /// The metrics of a `sync` result: the caption source, then what the alignment found (each part present once the
 /// check got that far: media read, audio found, cues fitted).
 public struct SyncMetrics: CheckMetrics, Equatable {

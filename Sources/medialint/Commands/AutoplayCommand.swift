@@ -1,10 +1,10 @@
 import ArgumentParser
 import Autoplay
-import Foundation
 import Checks
+import Findings
+import Foundation
 import Library
 import MediaIO
-import Findings
 import Reports
 
 /// `medialint autoplay PATH...`: pages whose media plays sound by itself.

@@ -1,10 +1,10 @@
 import ArgumentParser
-import Foundation
 import CaptionQuality
 import Checks
-import FlashDetection
-import Library
 import Findings
+import FlashDetection
+import Foundation
+import Library
 import Reports
 
 /// `medialint check PATH...`: everything that applies to each file of a media library.

@@ -1,10 +1,10 @@
 import ArgumentParser
+import Checks
+import Findings
 import FlashDetection
 import Foundation
-import Checks
 import Library
 import MediaIO
-import Findings
 import Reports
 
 /// `medialint flash MEDIA...`: seizure-risk flashing.

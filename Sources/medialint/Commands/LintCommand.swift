@@ -1,11 +1,11 @@
 import ArgumentParser
 import CaptionQuality
 import Captions
-import Foundation
 import Checks
+import Findings
+import Foundation
 import Library
 import MediaIO
-import Findings
 import Reports
 
 /// `medialint lint CAPTIONS...`: caption quality rules.

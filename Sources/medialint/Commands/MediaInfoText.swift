@@ -1,5 +1,5 @@
-import Reports
 import MediaIO
+import Reports
 
 /// The text form of `medialint probe`: a header line for the file, then one line per stream.
 struct MediaInfoText {

@@ -1,6 +1,7 @@
 import ArgumentParser
-import MediaIO
+import Basics
 import Findings
+import MediaIO
 import Reports
 
 /// `medialint probe MEDIA`: container, streams, durations, languages, dispositions.

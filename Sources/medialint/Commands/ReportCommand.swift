@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
 import Checks
-import Library
 import Findings
+import Foundation
+import Library
 import Reports
 
 /// `medialint report`: the stored results of earlier `check` runs, without analysing anything again.

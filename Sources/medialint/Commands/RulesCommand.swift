@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Checks
 import Findings
 import Reports

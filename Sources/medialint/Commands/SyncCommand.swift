@@ -1,10 +1,10 @@
 import ArgumentParser
 import Captions
-import Foundation
 import Checks
+import Findings
+import Foundation
 import Library
 import MediaIO
-import Findings
 import Reports
 
 /// `medialint sync MEDIA [CAPTIONS] [--fix OUT]`: caption timing against the speech in the media.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Captions
-import Foundation
 import Checks
+import Foundation
 import Library
 import MediaIO
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Checks
-import Foundation
 import Findings
+import Foundation
 import Reports
 
 /// The output formats of the check commands (`flash`, `sync` …).

@@ -1,5 +1,5 @@
-import Reports
 import Foundation
+import Reports
 
 /// Standard output and error, and whether colour may be used on them.
 enum Console {

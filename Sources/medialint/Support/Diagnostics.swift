@@ -1,10 +1,10 @@
-import Reports
 import ArgumentParser
 import Captions
-import Foundation
 import Checks
+import Foundation
 import Library
 import MediaIO
+import Reports
 
 enum Diagnostics {
     /// Prints diagnostics on standard error as `file:line:column: severity: message [rule]`.

@@ -1,3 +1,4 @@
+import Basics
 import Findings
 import MediaIO
 import Reports

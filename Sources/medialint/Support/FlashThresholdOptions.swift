@@ -1,10 +1,10 @@
 import ArgumentParser
+import Checks
+import Findings
 import FlashDetection
 import Foundation
-import Checks
 import Library
 import MediaIO
-import Findings
 import Reports
 
 /// The options that change flash thresholds.

@@ -1,10 +1,10 @@
 import ArgumentParser
+import Checks
+import Findings
 import FlashDetection
 import Foundation
-import Checks
 import Library
 import MediaIO
-import Findings
 import Reports
 
 /// The per-frame measurements of one file, written as CSV and/or JSON (each file atomically, when complete).

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import Basics
 import Findings
+import Foundation
 import Reports
 
 /// `-o FILE`: where a command's output goes (standard output by default). Files are written atomically.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Findings
+import Foundation
 import Reports
 
 /// Where output goes while it is being made: chunks handed over are written on a thread of their own, so that

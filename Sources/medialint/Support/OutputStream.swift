@@ -1,7 +1,7 @@
-import FileAccess
 import ArgumentParser
-import Foundation
+import FileAccess
 import Findings
+import Foundation
 import Reports
 
 /// Output written as it is made, to where `OutputDestination` says: standard output (`-`), a device or FIFO

@@ -1,9 +1,10 @@
 import ArgumentParser
+import Basics
 import Captions
-import Foundation
 import Checks
-import Library
 import Findings
+import Foundation
+import Library
 import Reports
 
 /// Where results are kept unless `--db` says otherwise, and what must match for them to be reused.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Findings
+import Foundation
 import Reports
 
 /// Standard output without Foundation's buffering or exceptions: bytes go to descriptor 1 as they come (the progress

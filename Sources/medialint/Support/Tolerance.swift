@@ -1,10 +1,10 @@
 import ArgumentParser
 import Captions
-import Foundation
 import Checks
+import Findings
+import Foundation
 import Library
 import MediaIO
-import Findings
 import Reports
 
 /// `--tolerance 0.1` or `--tolerance 0.1,0.25`: seconds before a warning, and before an error.

@@ -1,6 +1,6 @@
 import Testing
-@testable import Findings
-@testable import Reports
+
+@testable import Basics
 
 /// The streaming writers against the simplest statement of what they must write.
 @Suite struct ByteWriterTests {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Writes Sources/Captions/HTMLEntityTable+Generated.swift from the HTML standard's table of named character
+# Writes Sources/Basics/HTMLEntityTable+Generated.swift from the HTML standard's table of named character
 # references (https://html.spec.whatwg.org/entities.json): one line per name, `name=code points in hex`, sorted.
-# Usage: Sources/Captions/Generators/html-entities.sh [entities.json]   (without a file, it is downloaded)
+# Usage: Sources/Basics/Generators/html-entities.sh [entities.json]   (without a file, it is downloaded)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source="${1:-}"
@@ -28,4 +28,4 @@ print('        """')
 print("}")
 PYTHON
 mv "HTMLEntityTable+Generated.swift.new" "HTMLEntityTable+Generated.swift"
-echo "wrote Sources/Captions/HTMLEntityTable+Generated.swift"
+echo "wrote Sources/Basics/HTMLEntityTable+Generated.swift"

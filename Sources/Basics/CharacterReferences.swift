@@ -27,14 +27,14 @@ public enum CharacterReferences {
     ]
 
     /// A consumed reference: its text, where the input continues, and what was wrong with it, if anything.
-    struct Match {
-        var text: String
-        var next: Int
-        var problem: String?
+    package struct Match {
+        package var text: String
+        package var next: Int
+        package var problem: String?
     }
 
     /// Consumes a reference whose `&` is just before `start`; nil when there is none (the `&` is literal text).
-    static func consume(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Match? {
+    package static func consume(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Match? {
         guard start < end else { return nil }
         if bytes[start] == UInt8(ascii: "#") { return numeric(bytes, from: start + 1, end: end) }
         guard bytes[start].isASCIIAlphanumeric else { return nil }

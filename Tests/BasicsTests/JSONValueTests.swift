@@ -1,6 +1,6 @@
+import Basics
 import Foundation
 import Testing
-import Findings
 
 @Suite struct JSONValueTests {
     struct Inner: Encodable {

@@ -191,52 +191,9 @@ public struct ByteWriter: ~Copyable {
         count += 4
     }
 
-    /// Text for XML attributes and content: markup characters escaped, characters XML 1.0 forbids dropped (as
-    /// `XMLText.escape` does).
-    public mutating func append(xmlEscaped text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ appendXMLEscaped($0) }) == nil {
-            var copy = text
-            copy.withUTF8 { appendXMLEscaped($0) }
-        }
-    }
-
-    /// Bit `b` set for each byte `b` below 64 that XML text cannot hold as it is: 0x00–0x1F but 0x09, 0x0A, 0x0D,
-    /// and `"`, `&`, `'`, `<`, `>`.
-    private static let xmlSpecialBelow64: UInt64 = 0x5000_00C4_FFFF_D9FF
-
-    private mutating func appendXMLEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        var i = 0
-        let n = utf8.count
-        while i < n {
-            let byte = utf8[i]
-            // Markup characters, control characters but tab, LF and CR, and U+FFFE / U+FFFF (EF BF BE, EF BF BF).
-            let special = byte < 64 ? (Self.xmlSpecialBelow64 >> UInt64(byte)) & 1 != 0 : byte == 0xEF
-            guard special else {
-                i += 1
-                continue
-            }
-            if i > runStart { append(UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-            var skip = 1
-            switch byte {
-            case UInt8(ascii: "&"): append("&amp;" as StaticString)
-            case UInt8(ascii: "<"): append("&lt;" as StaticString)
-            case UInt8(ascii: ">"): append("&gt;" as StaticString)
-            case UInt8(ascii: "\""): append("&quot;" as StaticString)
-            case UInt8(ascii: "'"): append("&apos;" as StaticString)
-            case 0x09, 0x0A, 0x0D: append(byte)
-            case 0xEF:
-                if i + 2 < n, utf8[i + 1] == 0xBF, utf8[i + 2] == 0xBE || utf8[i + 2] == 0xBF {
-                    skip = 3  // U+FFFE or U+FFFF: dropped
-                } else {
-                    append(byte)
-                }
-            default:
-                break  // other control characters: dropped
-            }
-            i += skip
-            runStart = i
-        }
-        if n > runStart { append(UnsafeBufferPointer(rebasing: utf8[runStart..<n])) }
+    /// Text for XML attributes and content, escaped by `XMLText`.
+    public mutating func append(xmlEscaped text: String, apostrophes: Bool = true) {
+        var text = text
+        text.withUTF8 { utf8 in XMLText.escapedPieces(of: utf8, apostrophes: apostrophes) { append($0) } }
     }
 }

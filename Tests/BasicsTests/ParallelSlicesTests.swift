@@ -1,7 +1,6 @@
+import Basics
 import Foundation
 import Testing
-
-@testable import Captions
 
 /// The one helper every parallel pass goes through: slices cover the work exactly once, in order, and their
 /// results come back in slice order whatever order the cores finish in.
