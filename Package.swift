@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Basics", "Findings"]),
         .target(name: "Captions", dependencies: ["Basics", "FileAccess"]),
         .target(name: "FlashDetection", swiftSettings: optimisedInDebug),
-        .target(name: "Streaming", dependencies: ["Basics", "Captions"]),
+        .target(name: "Streaming", dependencies: ["Basics", "Captions", "FileAccess", "Findings"]),
         .target(name: "SyncAnalysis", dependencies: ["Basics", "Captions"], swiftSettings: optimisedInDebug),
         .target(name: "CaptionQuality", dependencies: ["Basics", "Captions", "Findings"]),
         .target(name: "Transcripts", dependencies: ["Basics", "Captions", "Findings"]),
@@ -56,14 +56,14 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "Basics", "Checks", "MediaIO", "Captions", "Findings", "FileAccess",
+                "Basics", "Checks", "MediaIO", "Captions", "Findings", "FileAccess", "Streaming",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .executableTarget(
             name: "medialint",
             dependencies: [
                 "Basics", "MediaIO", "Captions", "CaptionQuality", "Transcripts", "Autoplay", "FlashDetection", "Checks", "Library", "Findings", "Reports",
-                "FileAccess",
+                "FileAccess", "Streaming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -96,7 +96,7 @@ let package = Package(
             ]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "Checks", "Findings", "MediaIO", "TestSupport", "TestTraits"]),
         .testTarget(name: "HouseRulesTests"),
-        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "Captions"]),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "Captions", "Findings"]),
         .testTarget(
             name: "MedialintCLITests",
             dependencies: [

@@ -11,20 +11,12 @@ public struct HLSPackageCheck: Sendable {
     public init() {}
 
     /// The result for `package`, its subtitle `timelines` (by default read here) checked for unreadable segments.
-    public func run(_ package: HLSPackage, timelines: [(rendition: HLSRendition, document: CaptionDocument)]? = nil) -> CheckResult {
-        var findings: [Finding] = []
+    public func run(_ package: HLSPackage, timelines: [HLSPackage.SubtitleTimeline]? = nil) -> CheckResult {
         guard case .multivariant(let playlist) = package.playlist else {
             return CheckResult(file: package.path, check: .captions, findings: [])
         }
-        for issue in HLSPackageReview.review(playlist, mediaPlaylists: package.mediaPlaylists, unreadable: package.unreadable) {
-            guard let rule = RuleCatalogue.byID[issue.rule] else { continue }
-            // A URI that leaves the package is said as such, not as a missing rendition.
-            if let uri = issue.uri, case .refused(let reason) = HLSReference.resolve(uri, inPlaylistAt: (package.path as NSString).lastPathComponent) {
-                findings.append(Rule.hlsReference.finding(message: reason, line: issue.line))
-                continue
-            }
-            findings.append(rule.finding(severity: Severity(issue.severity), message: issue.message, line: issue.line))
-        }
+        var findings = HLSPackageReview.review(
+            playlist, playlistPath: (package.path as NSString).lastPathComponent, mediaPlaylists: package.mediaPlaylists, unreadable: package.unreadable)
         for variant in playlist.variants {
             if case .refused(let reason) = HLSReference.resolve(variant.uri, inPlaylistAt: (package.path as NSString).lastPathComponent) {
                 findings.append(Rule.hlsReference.finding(message: reason, line: variant.line))
@@ -85,53 +77,17 @@ public struct HLSPackageCheck: Sendable {
             findings.append(
                 Rule.hlsSegment.finding(severity: .info, message: "subtitles \"\(rendition.name)\": \(HLSPackage.fragmentedSubtitles)", line: rendition.line))
         }
-        for (rendition, document) in timelines ?? package.subtitleTimelines() {
-            for diagnostic in document.diagnostics {
-                let rule: Rule
-                switch diagnostic.rule {
-                case "hls.segment": rule = .hlsSegment
-                case "hls.reference": rule = .hlsReference
-                case "hls.timestamp-map": rule = .hlsTimestampMap
-                default: continue
-                }
-                findings.append(rule.finding(message: "subtitles \"\(rendition.name)\": \(diagnostic.message)"))
+        for timeline in timelines ?? package.subtitleTimelines() {
+            let name = timeline.rendition?.name ?? ""
+            findings += timeline.findings.map { finding in
+                var finding = finding
+                finding.message = "subtitles \"\(name)\": \(finding.message)"
+                return finding
             }
         }
-        return CheckResult(file: package.path, check: .captions, findings: findings, metrics: Self.inventory(playlist))
+        return CheckResult(file: package.path, findings: findings, metrics: playlist.inventory)
     }
 
     /// Unreadable segments said one by one for a playlist; past these, counted.
     static let unreadableSegmentsSaid = 10
-
-    /// The package's inventory, for the result's metrics: every rendition (type, group, name, language, the DEFAULT,
-    /// AUTOSELECT and FORCED flags, characteristics, INSTREAM-ID) and every variant's groups.
-    static func inventory(_ playlist: HLSMultivariantPlaylist) -> JSONValue {
-        func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        let renditions = playlist.renditions.map { rendition -> JSONValue in
-            .object([
-                ("type", optional(rendition.type?.rawValue)), ("group", .string(rendition.groupID)), ("name", .string(rendition.name)),
-                ("language", optional(rendition.language)), ("default", .bool(rendition.isDefault)), ("autoselect", .bool(rendition.autoselect)),
-                ("forced", .bool(rendition.forced)), ("characteristics", .array(rendition.characteristics.map(JSONValue.string))),
-                ("instreamID", optional(rendition.instreamID)), ("uri", optional(rendition.uri)),
-            ])
-        }
-        let variants = playlist.variants.map { variant -> JSONValue in
-            .object([
-                ("uri", .string(variant.uri)), ("bandwidth", variant.bandwidth.map { .integer(Int64($0)) } ?? .null),
-                ("audio", optional(variant.audioGroup)), ("subtitles", optional(variant.subtitlesGroup)),
-                ("closedCaptions", variant.closedCaptionsNone ? .string("NONE") : optional(variant.closedCaptionsGroup)),
-            ])
-        }
-        return .object([("renditions", .array(renditions)), ("variants", .array(variants))])
-    }
-}
-
-extension Severity {
-    init(_ severity: HLSPackageIssue.Severity) {
-        switch severity {
-        case .error: self = .error
-        case .warning: self = .warning
-        case .info: self = .info
-        }
-    }
 }

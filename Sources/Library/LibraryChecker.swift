@@ -1,22 +1,13 @@
-import Captions
 import Checks
 import Findings
 import Foundation
 import MediaIO
 
-/// Everything that applies to each file of a library: media get captions present, caption timing and
-/// flashing; caption files their quality rules; pages the autoplay check. Files are checked in parallel,
-/// at most `jobs` at once.
+/// The checks of a library's files (`FileCheck`, one file at a time), run in parallel, at most `jobs` files at once.
 public struct LibraryChecker: Sendable {
-    public var flash: FlashCheck
-    public var sync: SyncCheck
-    public var lint: LintCheck
-    public var autoplay: AutoplayCheck
-    public var captions = CaptionsCheck()
+    /// The checks of one file, and the memory it may take.
+    public var file: FileCheck
     public var jobs: Int
-    /// The most memory one file may take to check, in bytes (see `MemoryEstimate`): a file that would need more
-    /// becomes an error result before it is read, and the run goes on.
-    public var memoryLimitPerFile: Int64 = 2048 << 20
     /// Caption files named for a media file (by the path the run gives it), checked as its caption sources instead of
     /// the sidecars found by name (`check MEDIA --captions FILE`).
     public var captionFiles: [String: [String]] = [:]
@@ -24,17 +15,10 @@ public struct LibraryChecker: Sendable {
     /// for speech, then the video for flashing, by seconds of media.
     public var progress: (@Sendable (_ path: String, _ fraction: Double) -> Void)?
 
-    public init(
-        flash: FlashCheck = FlashCheck(), sync: SyncCheck = SyncCheck(),
-        lint: LintCheck = LintCheck(), autoplay: AutoplayCheck = AutoplayCheck(),
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-    ) {
-        self.flash = flash
+    public init(file: FileCheck = FileCheck(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.file = file
         // Several files at once keep the cores busy between them: one decoder thread each.
-        if jobs > 1 { self.flash.decodeThreads = 1 }
-        self.sync = sync
-        self.lint = lint
-        self.autoplay = autoplay
+        if jobs > 1 { self.file.flash.decodeThreads = 1 }
         self.jobs = max(1, jobs)
     }
 
@@ -49,7 +33,7 @@ public struct LibraryChecker: Sendable {
     ) -> [Bool] {
         let checkers = checkers.map { checker in
             var checker = checker
-            if jobs > 1 { checker.flash.decodeThreads = 1 }
+            if jobs > 1 { checker.file.flash.decodeThreads = 1 }
             return checker
         }
         let started = LockedValue([Bool](repeating: false, count: items.count))
@@ -73,162 +57,9 @@ public struct LibraryChecker: Sendable {
         return started.value
     }
 
-    /// The results for one file.
+    /// The results for one file: every check that applies to it (`FileCheck`).
     public func check(_ item: LibraryItem) -> [CheckResult] {
-        if item.kind != .media, let size = try? FileManager.default.attributesOfItem(atPath: item.path)[.size] as? Int64,
-            let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.text(size: size, kind: item.kind), limit: memoryLimitPerFile)
-        {
-            return [.unreadable(file: item.path, check: item.kind == .page ? .autoplay : .lint, reason: refusal, rule: .checkMemoryLimit)]
-        }
-        switch item.kind {
-        case .captions:
-            return [
-                CheckResult.timed {
-                    do throws(CaptionError) {
-                        return lint.run(try CaptionFile.read(item.path), path: item.path)
-                    } catch {
-                        return CheckResult.unreadable(file: item.path, check: .lint, reason: error.message, rule: .captionsParse)
-                    }
-                }
-            ]
-        case .page:
-            return [CheckResult.timed { autoplay.run(page: item.path, root: item.root) }]
-        case .media:
-            return checkMedia(item.path)
-        case .package:
-            return checkPackage(item.path)
-        }
+        let report = progress.map { report in { @Sendable (fraction: Double) in report(item.path, fraction) } }
+        return file.check(item.path, kind: item.kind, root: item.root, captionFiles: captionFiles[item.path], progress: report)
     }
-
-    /// An HLS package: the `captions` result of its playlists, the lint and sync of each subtitle rendition's joined
-    /// timeline (named by the rendition's playlist), and the flash check of its video. A subtitle playlist on its own is linted; another media playlist
-    /// on its own gets nothing.
-    func checkPackage(_ path: String) -> [CheckResult] {
-        let package: HLSPackage
-        do {
-            package = try HLSPackage.load(path)
-        } catch {
-            return [CheckResult.unreadable(file: path, check: .captions, reason: error.message, rule: .captionsParse)]
-        }
-        switch package.playlist {
-        case .media(let media):
-            guard media.segments.contains(where: { ["vtt", "webvtt"].contains(($0.uri as NSString).pathExtension.lowercased()) }) else { return [] }
-            return [CheckResult.timed { (try? package.subtitles()).map { lint.run($0, path: path) } ?? CheckResult(file: path, check: .lint, findings: []) }]
-        case .multivariant:
-            // Each rendition's segments are read and joined once, for the package's result, its lint and its sync.
-            let timelines = package.subtitleTimelines()
-            var results = [CheckResult.timed { HLSPackageCheck().run(package, timelines: timelines) }]
-            for (rendition, document) in timelines {
-                // What is wrong with the segments is the package's result's to say, not the lint's.
-                var captions = document
-                captions.diagnostics.removeAll { $0.rule.hasPrefix("hls.") }
-                results.append(CheckResult.timed { lint.run(captions, path: package.label(of: rendition)) })
-            }
-            let clock = ContinuousClock(), started = clock.now
-            var synced = sync.check(package: package, timelines: timelines).map(\.result)
-            // One decoding of the package's audio serves every rendition: its time is shared out.
-            for index in synced.indices { synced[index].seconds = (clock.now - started).inSeconds / Double(synced.count) }
-            results += synced
-            // The video's flashing, across its segments (the first variant's).
-            let video = package.videoFiles
-            if !video.segments.isEmpty {
-                results.append(
-                    CheckResult.timed {
-                        // The same memory bound as a single file's: its pictures' size, from the first segment.
-                        if let info = video.runs.first?.probeFirstSegment(),
-                            let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.media(info), limit: memoryLimitPerFile)
-                        {
-                            return CheckResult.unreadable(file: path, check: .flash, reason: refusal, rule: .checkMemoryLimit)
-                        }
-                        do throws(MediaError) {
-                            return try flash.run(package: package)
-                        } catch {
-                            return CheckResult.unreadable(file: path, check: .flash, reason: error.reason)
-                        }
-                    })
-            }
-            return results
-        }
-    }
-
-    /// Each result timed: `captions` with the reading of the media's description, caption sources and speech it
-    /// needs (shared with sync), each `sync` its alignment, `flash` its decoding and analysis.
-    func checkMedia(_ path: String) -> [CheckResult] {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let info: MediaInfo
-        do {
-            info = try MediaProbe.probe(path, closedCaptions: true)
-        } catch {
-            return [CheckResult.unreadable(file: path, check: .media, reason: error.reason)]
-        }
-        if let refusal = MemoryEstimate.refusal(needing: MemoryEstimate.media(info), limit: memoryLimitPerFile) {
-            return [CheckResult.unreadable(file: path, check: .media, reason: refusal, rule: .checkMemoryLimit)]
-        }
-        // A file with no audio or video stream (a header cut short, say) cannot pass anything.
-        guard info.streams.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
-            let stated = info.duration.map { " (the container states \(String(format: "%.3f", $0)) s)" } ?? ""
-            return [CheckResult.unreadable(file: path, check: .media, reason: "no audio or video stream could be read\(stated)")]
-        }
-        // Caption sources (sidecar files and embedded text tracks) and the speech in the audio, each read once.
-        let sources = CaptionSource.all(for: path, media: info, files: captionFiles[path])
-        var speech: MediaSpeech?
-        var speechError: MediaError?
-        if !info.streams(of: .audio).isEmpty {
-            let total = info.duration ?? 0
-            // Decoding audio is a fifth of the work when there is video to decode too.
-            let share = info.hasPictureVideo ? 0.2 : 1.0
-            let report = progress.map { report in { @Sendable (seconds: Double) in report(path, total > 0 ? min(1, seconds / total) * share : 0) } }
-            do { speech = try MediaSpeech.detect(path: path, progress: report) } catch { speechError = error }
-        }
-        var presence = captions.run(path: path, media: info, sources: sources, speech: speech, speechError: speechError)
-        presence.seconds = (clock.now - start).inSeconds
-        var results = [presence]
-        let readable = sources.compactMap { source in source.document.map { (source.label, $0) } }
-        for (label, document) in readable {
-            results.append(CheckResult.timed { sync.check(path: path, media: info, speech: speech, captions: document, source: label).result })
-        }
-        if info.hasPictureVideo {
-            results.append(
-                CheckResult.timed {
-                    let start = info.streams(of: .audio).isEmpty ? 0.0 : 0.2
-                    let report = progress.map { report in
-                        { (done: Double, total: Double?, _: Int) in report(path, start + (1 - start) * min(1, done / max(total ?? 0, 0.001))) }
-                    }
-                    do throws(MediaError) { return try flash.run(path: path, progress: report) } catch {
-                        return CheckResult.unreadable(file: path, check: .flash, reason: error.reason)
-                    }
-                })
-        }
-        return results
-    }
-}
-
-/// What checking one file is expected to hold in memory, from what is known before it is read: a caption file about
-/// three times its size once parsed, a page (its text, tags and attributes) about eight; media its largest decoded picture times the frames held at
-/// once (the decoder's references and threads, the analysis queue) — a header claiming a 30,000-pixel-wide picture
-/// is refused before a decoder allocates for it.
-public enum MemoryEstimate {
-    /// Decoded pictures in memory at once for one video stream (references, threads, queue), with room to spare.
-    static let picturesHeld: Int64 = 24
-
-    public static func text(size: Int64, kind: LibraryItem.Kind) -> Int64 { size * (kind == .page ? 8 : 3) }
-
-    public static func media(_ info: MediaInfo) -> Int64 {
-        let pictures = info.streams.compactMap(\.video).map { video -> Int64 in
-            // Bytes a pixel: 4:2:0 at 8 bits is 1.5; more bits take two bytes a sample; 4:4:4 takes three samples.
-            let wide = (video.bitDepth ?? 8) > 8 ? 2.0 : 1.0
-            let samples = (video.pixelFormat ?? "").contains("444") || (video.pixelFormat ?? "").contains("rgb") ? 3.0 : 1.5
-            return Int64(Double(max(0, video.width)) * Double(max(0, video.height)) * wide * samples)
-        }
-        return (pictures.max() ?? 0) * picturesHeld
-    }
-
-    /// The message for a file that would need more than `limit`, else nil.
-    public static func refusal(needing bytes: Int64, limit: Int64) -> String? {
-        guard bytes > limit else { return nil }
-        return "would need about \(megabytes(bytes)) MB of memory to check, more than the \(megabytes(limit)) MB a file may take (--max-file-memory): not read"
-    }
-
-    private static func megabytes(_ bytes: Int64) -> Int64 { (bytes + (1 << 20) - 1) >> 20 }
 }

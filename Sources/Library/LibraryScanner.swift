@@ -2,14 +2,11 @@ import Checks
 import FileAccess
 import Findings
 import Foundation
+import Streaming
 
 /// A file of a media library and what kind of check it gets.
 public struct LibraryItem: Sendable, Equatable {
-    public enum Kind: String, Sendable {
-        case media, captions, page
-        /// An HLS playlist (`.m3u8`): a package with its multivariant playlist, or a media playlist of its own.
-        case package
-    }
+    public typealias Kind = FileKind
     public var kind: Kind
     /// The path as found (under the path given).
     public var path: String
@@ -138,7 +135,8 @@ extension LibraryScanner {
     static func claimingPackageMembers(_ items: [LibraryItem]) -> [LibraryItem] {
         var members = Set<String>()
         for item in items where item.kind == .package {
-            guard let package = try? HLSPackage.load(item.path), case .multivariant = package.playlist else { continue }
+            // Only the playlists are needed here: no segment is probed.
+            guard let package = try? HLSPackage.load(item.path, probe: { _ in nil }), case .multivariant = package.playlist else { continue }
             members.formUnion(package.memberFiles())
         }
         guard !members.isEmpty else { return items }

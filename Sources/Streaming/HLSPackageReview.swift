@@ -1,5 +1,5 @@
 import Basics
-import Captions
+import Findings
 
 /// What an HLS package's playlists say about its accessibility, checked against RFC 8216 and Apple's HLS authoring
 /// rules: captions or subtitles present, accessibility characteristics on the renditions that provide them,
@@ -12,23 +12,30 @@ public enum HLSPackageReview {
     /// The characteristic of an audio-description rendition.
     public static let describesVideo = "public.accessibility.describes-video"
 
-    /// The issues of a package: its multivariant playlist, the media playlists read (by URI as the multivariant
-    /// playlist writes it) and those that could not be (URI → why).
+    /// The findings of a package: its multivariant playlist (at `playlistPath`, relative to the package's folder),
+    /// the media playlists read (by URI as the multivariant playlist writes it) and those that could not be (URI →
+    /// why). A finding about a URI that leaves the package is said as such (`hls.reference`), not as its rule's.
     public static func review(
-        _ playlist: HLSMultivariantPlaylist, mediaPlaylists: [String: HLSMediaPlaylist], unreadable: [String: String]
-    ) -> [HLSPackageIssue] {
-        var issues: [HLSPackageIssue] = []
+        _ playlist: HLSMultivariantPlaylist, playlistPath: String = "", mediaPlaylists: [String: HLSMediaPlaylist], unreadable: [String: String]
+    ) -> [Finding] {
+        var findings: [Finding] = []
+        func add(_ rule: Rule, message: String, uri: String?, line: Int?) {
+            if let uri, case .refused(let reason) = HLSReference.resolve(uri, inPlaylistAt: playlistPath) {
+                findings.append(Rule.hlsReference.finding(message: reason, line: line))
+            } else {
+                findings.append(rule.finding(message: message, line: line))
+            }
+        }
         // Captions at all (WCAG 1.2.2, KWCAG 1.2): every variant needs a subtitle group with renditions or declared
         // 608 captions.
         for variant in playlist.variants {
             let subtitles = variant.subtitlesGroup.map { playlist.renditions(type: .subtitles, group: $0) } ?? []
             let closedCaptions = variant.closedCaptionsGroup.map { playlist.renditions(type: .closedCaptions, group: $0) } ?? []
             if subtitles.isEmpty && closedCaptions.isEmpty {
-                issues.append(
-                    HLSPackageIssue(
-                        rule: "hls.captions-missing", severity: .error,
-                        message: "variant \(variant.uri) has no subtitle rendition and no declared CEA-608 captions (SUBTITLES, CLOSED-CAPTIONS)",
-                        uri: variant.uri, line: variant.line))
+                add(
+                    .hlsCaptionsMissing,
+                    message: "variant \(variant.uri) has no subtitle rendition and no declared CEA-608 captions (SUBTITLES, CLOSED-CAPTIONS)",
+                    uri: variant.uri, line: variant.line)
             }
             // Groups named but not defined.
             for (kind, group) in [
@@ -36,11 +43,10 @@ public enum HLSPackageReview {
                 (.closedCaptions, variant.closedCaptionsGroup),
             ] {
                 guard let group, playlist.renditions(type: kind, group: group).isEmpty else { continue }
-                issues.append(
-                    HLSPackageIssue(
-                        rule: "hls.rendition-missing", severity: .error,
-                        message: "variant \(variant.uri) names the \(kind.rawValue) group \"\(group)\", which has no rendition", uri: variant.uri,
-                        line: variant.line))
+                add(
+                    .hlsRenditionMissing, message: "variant \(variant.uri) names the \(kind.rawValue) group \"\(group)\", which has no rendition",
+                    uri: variant.uri,
+                    line: variant.line)
             }
         }
         // At most one DEFAULT=YES in a group (RFC 8216 §4.3.4.1.1): with two, players pick either.
@@ -49,38 +55,34 @@ public enum HLSPackageReview {
             guard let type = rendition.type, seenGroups.insert(type.rawValue + " " + rendition.groupID).inserted else { continue }
             let defaults = playlist.renditions(type: type, group: rendition.groupID).filter(\.isDefault)
             if defaults.count > 1 {
-                issues.append(
-                    HLSPackageIssue(
-                        rule: "hls.rendition-default", severity: .warning,
-                        message:
-                            "the \(type.rawValue) group \"\(rendition.groupID)\" has \(defaults.count) renditions with DEFAULT=YES (\(defaults.map { "\"\($0.name)\"" }.joined(separator: ", "))): at most one may have it, so players choose either",
-                        uri: nil, line: defaults[1].line))
+                add(
+                    .hlsRenditionDefault,
+                    message:
+                        "the \(type.rawValue) group \"\(rendition.groupID)\" has \(defaults.count) renditions with DEFAULT=YES (\(defaults.map { "\"\($0.name)\"" }.joined(separator: ", "))): at most one may have it, so players choose either",
+                    uri: nil, line: defaults[1].line)
             }
         }
         for rendition in playlist.renditions {
             if let uri = rendition.uri, let reason = unreadable[uri] {
-                issues.append(
-                    HLSPackageIssue(
-                        rule: "hls.rendition-missing", severity: .error, message: "rendition \"\(rendition.name)\": \(uri): \(reason)", uri: uri,
-                        line: rendition.line))
+                add(
+                    .hlsRenditionMissing, message: "rendition \"\(rendition.name)\": \(uri): \(reason)", uri: uri,
+                    line: rendition.line)
             }
             switch rendition.type {
             case .subtitles where isForTheDeafAndHardOfHearing(rendition):
                 let missing = [transcribesSpokenDialog, describesMusicAndSound].filter { !rendition.characteristics.contains($0) }
                 if !missing.isEmpty {
-                    issues.append(
-                        HLSPackageIssue(
-                            rule: "hls.sdh-characteristics", severity: .warning,
-                            message:
-                                "subtitles \"\(rendition.name)\" are for the deaf and hard of hearing but CHARACTERISTICS lacks \(missing.joined(separator: " and ")): players cannot select them from the accessibility settings",
-                            uri: rendition.uri, line: rendition.line))
+                    add(
+                        .hlsSDHCharacteristics,
+                        message:
+                            "subtitles \"\(rendition.name)\" are for the deaf and hard of hearing but CHARACTERISTICS lacks \(missing.joined(separator: " and ")): players cannot select them from the accessibility settings",
+                        uri: rendition.uri, line: rendition.line)
                 }
             case .audio where isAudioDescription(rendition) && !rendition.characteristics.contains(describesVideo):
-                issues.append(
-                    HLSPackageIssue(
-                        rule: "hls.audio-description-characteristics", severity: .warning,
-                        message: "audio \"\(rendition.name)\" describes the video but CHARACTERISTICS lacks \(describesVideo)", uri: rendition.uri,
-                        line: rendition.line))
+                add(
+                    .hlsAudioDescriptionCharacteristics, message: "audio \"\(rendition.name)\" describes the video but CHARACTERISTICS lacks \(describesVideo)",
+                    uri: rendition.uri,
+                    line: rendition.line)
             default: break
             }
         }
@@ -92,16 +94,15 @@ public enum HLSPackageReview {
                 guard let uri = rendition.uri, let subtitles = mediaPlaylists[uri], subtitles.ended else { continue }
                 let allowed = Double(max(target ?? 0, subtitles.targetDuration ?? 0, 1))
                 if abs(subtitles.duration - videoDuration) > allowed {
-                    issues.append(
-                        HLSPackageIssue(
-                            rule: "hls.subtitle-duration", severity: .warning,
-                            message:
-                                "subtitles \"\(rendition.name)\" last \(format(subtitles.duration)) s, the video \(format(videoDuration)) s: more than a segment (\(Int(allowed)) s) apart",
-                            uri: uri, line: rendition.line))
+                    add(
+                        .hlsSubtitleDuration,
+                        message:
+                            "subtitles \"\(rendition.name)\" last \(format(subtitles.duration)) s, the video \(format(videoDuration)) s: more than a segment (\(Int(allowed)) s) apart",
+                        uri: uri, line: rendition.line)
                 }
             }
         }
-        return issues
+        return findings
     }
 
     /// Subtitles meant for the deaf and hard of hearing: one of the two characteristics, or a name that says so
@@ -125,22 +126,6 @@ public enum HLSPackageReview {
         let tenths = (seconds * 10).rounded() / 10
         return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
-}
-
-/// One thing wrong with an HLS package.
-public struct HLSPackageIssue: Sendable, Equatable, CustomStringConvertible {
-    public enum Severity: String, Sendable { case error, warning, info }
-
-    /// A stable rule id, e.g. `hls.captions-missing`.
-    public var rule: String
-    public var severity: Severity
-    public var message: String
-    /// The playlist or segment it is about, as the playlist names it.
-    public var uri: String?
-    /// Its line in the multivariant playlist.
-    public var line: Int?
-
-    public var description: String { "\(severity.rawValue): \(message) [\(rule)]" }
 }
 
 /// Where a playlist's URI may be read: a relative path inside the package's folder, nothing else.

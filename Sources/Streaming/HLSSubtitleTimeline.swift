@@ -1,5 +1,6 @@
 import Basics
 import Captions
+import Findings
 
 /// The WebVTT segments of an HLS subtitle rendition read as one timeline (RFC 8216 §3.5): each segment's
 /// `X-TIMESTAMP-MAP=MPEGTS:<90 kHz>,LOCAL:<cue time>` places its cues on the MPEG-2 clock (without one, cue time 0 is
@@ -37,13 +38,19 @@ public enum HLSSubtitleTimeline {
         public var offset: Double { Double(mpegts) / 90000 - local.seconds }
     }
 
+    /// Joined cues and what was wrong with the segments.
+    public struct Joined: Sendable {
+        public var document: CaptionDocument
+        public var findings: [Finding]
+    }
+
     /// The joined cues, and what was wrong with the segments (rule `hls.segment`, each naming its segment; rule
     /// `hls.timestamp-map` when segments without a map leave their cues on MPEG-2 time while the presentation starts
     /// elsewhere). `presentationStart`: the first media timestamp of the presentation (seconds on the MPEG-2 clock,
     /// e.g. the first video segment's start time).
-    public static func join(_ segments: [Segment], presentationStart: Double) -> CaptionDocument {
+    public static func join(_ segments: [Segment], presentationStart: Double) -> Joined {
         var cues: [Cue] = []
-        var diagnostics: [CaptionDiagnostic] = []
+        var findings: [Finding] = []
         var styleBlocks: [HeaderBlock] = []
         var unmapped = 0
         for segment in segments {
@@ -51,14 +58,14 @@ public enum HLSSubtitleTimeline {
             do {
                 document = try WebVTTReader().read(segment.bytes)
             } catch {
-                diagnostics.append(CaptionDiagnostic(line: 0, rule: "hls.segment", severity: .error, message: "\(segment.uri): \(error.message)"))
+                findings.append(Rule.hlsSegment.finding(message: "\(segment.uri): \(error.message)"))
                 continue
             }
             var map = TimestampMap(mpegts: 0, local: .zero)
             switch timestampMap(in: document.header) {
             case .some(.success(let found)): map = found
             case .some(.failure(let problem)):
-                diagnostics.append(CaptionDiagnostic(line: 0, rule: "hls.segment", severity: .error, message: "\(segment.uri): \(problem)"))
+                findings.append(Rule.hlsSegment.finding(message: "\(segment.uri): \(problem)"))
             case nil: unmapped += 1
             }
             for block in document.headerBlocks where !styleBlocks.contains(block) {
@@ -83,14 +90,13 @@ public enum HLSSubtitleTimeline {
                 unmapped == segments.count
                 ? "its \(unmapped == 1 ? "WebVTT segment has" : "\(unmapped) WebVTT segments have")"
                 : "\(unmapped) of its \(segments.count) WebVTT segments have"
-            diagnostics.append(
-                CaptionDiagnostic(
-                    line: 0, rule: "hls.timestamp-map", severity: .warning,
+            findings.append(
+                Rule.hlsTimestampMap.finding(
                     message:
                         "\(count) no X-TIMESTAMP-MAP (RFC 8216 §3.5): their cue times are MPEG-2 times, and the video starts at \(seconds(onClock)) s on that clock — unless the cues were written on that clock, they show \(seconds(abs(lead))) s \(lead > 0 ? "early" : "late")"
                 ))
         }
-        return CaptionDocument(format: .webvtt, headerBlocks: styleBlocks, cues: joined(cues), diagnostics: diagnostics)
+        return Joined(document: CaptionDocument(format: .webvtt, headerBlocks: styleBlocks, cues: joined(cues)), findings: findings)
     }
 
     /// How far from MPEG-2 time 0 a presentation may start before segments without a timestamp map are said: about

@@ -1,6 +1,7 @@
 import Captions
 import Foundation
 import MediaIO
+import Streaming
 import TestSupport
 import TestTraits
 import Testing

@@ -22,7 +22,7 @@ import Testing
 
     /// The joined cues of the package's subtitle rendition, the presentation starting at its first video segment's
     /// first picture.
-    static func joinedCues(of directory: URL) throws -> (document: CaptionDocument, segments: Int, start: Double) {
+    static func joinedCues(of directory: URL) throws -> (joined: HLSSubtitleTimeline.Joined, segments: Int, start: Double) {
         guard case .multivariant(let master) = try HLSPlaylist.parse(Array(try Data(contentsOf: directory.appendingPathComponent("master.m3u8"))))
         else { throw HLSError(line: 0, message: "no multivariant playlist") }
         let rendition = try #require(master.renditions.first { $0.type == .subtitles })
@@ -52,13 +52,14 @@ import Testing
     @Test func ffmpegPackageJoinsToTheSourceCues() throws {
         let directory = try Self.package(muxDelay: 0)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (document, segments, start) = try Self.joinedCues(of: directory)
+        let (joined, segments, start) = try Self.joinedCues(of: directory)
+        let document = joined.document
         #expect(segments == 3)
         #expect(start > 0 && start < 0.2, "the first picture at \(start) s")
         // The same cues, their times within a millisecond: FFmpeg writes WebVTT times in whole milliseconds, the
         // picture starts on the 90 kHz clock (7,080 ticks = 78.67 ms).
         try Self.expectSourceCues(document)
-        #expect(document.diagnostics.isEmpty, "a start 79 ms from MPEG-2 time 0 is within what sync allows")
+        #expect(joined.findings.isEmpty, "a start 79 ms from MPEG-2 time 0 is within what sync allows")
     }
 
     /// FFmpeg's default MPEG-TS delay starts the media at 1.48 s while its WebVTT segments carry no timestamp map:
@@ -66,7 +67,8 @@ import Testing
     @Test func ffmpegDefaultMuxDelayPutsCaptionsEarly() throws {
         let directory = try Self.package(muxDelay: nil)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (document, _, start) = try Self.joinedCues(of: directory)
+        let (joined, _, start) = try Self.joinedCues(of: directory)
+        let document = joined.document
         #expect(start > 1.4 && start < 1.6, "the first picture at \(start) s")
         let source = try CaptionFile.read("Media/speech.vtt")
         #expect(document.cues.count == source.cues.count)
@@ -74,12 +76,12 @@ import Testing
             #expect((1399...1401).contains(original.start.milliseconds - joined.start.milliseconds), "\(joined.start) vs \(original.start)")
         }
         // Said, with how far.
-        #expect(document.diagnostics.map(\.rule) == ["hls.timestamp-map"])
+        #expect(joined.findings.map(\.rule) == ["hls.timestamp-map"])
         #expect(
-            document.diagnostics.first?.message.range(
+            joined.findings.first?.message.range(
                 of: #"and the video starts at 1\.4[0-9]{2} s on that clock — unless the cues were written on that clock, they show 1\.4[0-9]{2} s early$"#,
                 options: .regularExpression) != nil,
-            "\(document.diagnostics)")
+            "\(joined.findings)")
     }
 
     /// The MPEG-2 clock wraps after 2³³ ticks (26 h 30 min 43.7 s). FFmpeg starts this package 3.7 s before the wrap:
@@ -89,12 +91,13 @@ import Testing
     @Test func timestampsAcrossTheThirtyThreeBitWrap() throws {
         let directory = try Self.package(muxDelay: 0, timestampOffset: 95_440)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (document, segments, start) = try Self.joinedCues(of: directory)
+        let (joined, segments, start) = try Self.joinedCues(of: directory)
+        let document = joined.document
         #expect(segments == 3)
         #expect(abs(MPEG2Clock.nearest(start, to: 95_440) - 95_440) < 0.001, "the first picture at \(start) s")
         try Self.expectSourceCues(document)
         #expect(
-            document.diagnostics.map(\.description) == [
+            joined.findings.map { "\($0.severity.rawValue): \($0.message) [\($0.rule)]" } == [
                 "warning: its 3 WebVTT segments have no X-TIMESTAMP-MAP (RFC 8216 §3.5): their cue times are MPEG-2 times, and the video starts at 95440.000 s on that clock — unless the cues were written on that clock, they show 3.718 s late [hls.timestamp-map]"
             ])
     }

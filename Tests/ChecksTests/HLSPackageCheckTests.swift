@@ -3,6 +3,7 @@ import Captions
 import Findings
 import Foundation
 import Glibc
+import Streaming
 import TestSupport
 import TestTraits
 import Testing

@@ -2,6 +2,7 @@ import Captions
 import Findings
 import Foundation
 import MediaIO
+import Streaming
 import TestSupport
 import TestTraits
 import Testing

@@ -26,7 +26,7 @@ import Testing
     /// A file over the memory bound is an error result before it is read; the rule says why.
     @Test func aFileOverTheMemoryBoundIsNotRead() throws {
         var checker = LibraryChecker(jobs: 1)
-        checker.memoryLimitPerFile = 1
+        checker.file.memoryLimit = 1
         let results = checker.check(LibraryItem(kind: .media, path: Self.media.appendingPathComponent("speech.mp4").path, root: Self.media.path))
         #expect(results.map(\.verdict) == [.error])
         #expect(results.first?.findings.map(\.rule) == ["check.memory-limit"])

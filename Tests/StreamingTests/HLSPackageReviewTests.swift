@@ -37,7 +37,7 @@ import Testing
         HLSPackageReview.review(
             try multivariant(text), mediaPlaylists: ["video/720p.m3u8": try media(12, ended: !live), "subs/en.m3u8": try media(subtitles, ended: !live)],
             unreadable: unreadable
-        ).map(\.description)
+        ).map(\.summary)
     }
 
     @Test func aWellMadePackageHasNoIssue() throws {

@@ -1,4 +1,5 @@
 import Captions
+import Findings
 import Foundation
 import Testing
 
@@ -13,22 +14,22 @@ import Testing
         #expect(MPEG2Clock.nearest(95_443, to: 1) == 95_443 - MPEG2Clock.wrapSeconds)
         #expect(MPEG2Clock.nearest(10, to: 11) == 10)
         // A map written after the wrap, its presentation started before it: 1 s after the wrap is 4 s in.
-        let document = HLSSubtitleTimeline.join(
+        let joined = HLSSubtitleTimeline.join(
             [
                 HLSSubtitleTimeline.Segment(
                     uri: "late.vtt",
                     bytes: Array("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:90000,LOCAL:00:00:00.000\n\n00:00:00.000 --> 00:00:01.000\nafter the wrap\n".utf8),
                     start: 4)
             ], presentationStart: MPEG2Clock.wrapSeconds - 3)
-        #expect(document.cues.map { "\($0.start)–\($0.end)" } == ["00:00:04.000–00:00:05.000"])
-        #expect(document.diagnostics.isEmpty)
+        #expect(joined.document.cues.map { "\($0.start)–\($0.end)" } == ["00:00:04.000–00:00:05.000"])
+        #expect(joined.findings.isEmpty)
     }
 
     @Test func timestampMapsRepeatsAndCuts() throws {
         func segment(_ name: String, _ text: String) -> HLSSubtitleTimeline.Segment {
             HLSSubtitleTimeline.Segment(uri: name, bytes: Array(text.utf8))
         }
-        let document = HLSSubtitleTimeline.join(
+        let joined = HLSSubtitleTimeline.join(
             [
                 segment(
                     "a.vtt",
@@ -43,14 +44,19 @@ import Testing
                 segment("d.vtt", "not webvtt"),
             ], presentationStart: 10)
         #expect(
-            document.cues.map { "\($0.start)–\($0.end) \($0.text)" } == [
+            joined.document.cues.map { "\($0.start)–\($0.end) \($0.text)" } == [
                 "00:00:01.000–00:00:02.000 first", "00:00:03.500–00:00:04.500 cut", "00:00:03.800–00:00:05.000 repeated",
                 "00:00:06.000–00:00:07.000 second segment", "00:00:08.000–00:00:09.000 bad map: read as MPEG-2 time 0",
             ])
         #expect(
-            document.diagnostics.map(\.description) == [
+            joined.findings.map(\.summary) == [
                 "error: c.vtt: MPEGTS `abc` is not a 33-bit count of 90 kHz ticks [hls.segment]",
                 "error: d.vtt: not a WebVTT file: it must start with \"WEBVTT\" followed by a space, a tab or a line break [hls.segment]",
             ])
     }
+}
+
+extension Finding {
+    /// "severity: message [rule]".
+    var summary: String { "\(severity.rawValue): \(message) [\(rule)]" }
 }

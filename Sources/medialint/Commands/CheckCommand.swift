@@ -93,7 +93,7 @@ struct CheckCommand: ParsableCommand {
         // from its folder up (or --config), --set, then the profile options.
         let folders = CheckSettingsByFolder(discovery: settings.discovery(), flashProfile: flashProfile, lintProfile: lintProfile)
         var base = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        if let maxFileMemory { base.memoryLimitPerFile = Int64(maxFileMemory) << 20 }
+        if let maxFileMemory { base.file.memoryLimit = Int64(maxFileMemory) << 20 }
         if !captionFiles.isEmpty {
             for file in captionFiles where !FileManager.default.fileExists(atPath: file) {
                 throw CLIError("\(file): no such caption file (--captions)")

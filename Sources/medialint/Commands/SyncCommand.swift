@@ -6,6 +6,7 @@ import Foundation
 import Library
 import MediaIO
 import Reports
+import Streaming
 
 /// `medialint sync MEDIA [CAPTIONS] [--fix OUT]`: caption timing against the speech in the media.
 struct SyncCommand: ParsableCommand {
@@ -123,19 +124,8 @@ struct SyncCommand: ParsableCommand {
         let sources: [CaptionSource]
         do {
             info = try MediaProbe.probe(media, closedCaptions: true)
-            sources = try captionSources(info)
-            if fixing {
-                let option = fix == nil ? "--in-place" : "--fix"
-                guard sources.count == 1 else {
-                    throw CLIError(
-                        "\(option) needs one caption source; \(media) has \(sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")); name one"
-                    )
-                }
-                if let fix, let file = sources[0].file { try OutputStream.refuseInputs(fix, [file]) }
-                if rewrite.inPlace, sources[0].file == nil {
-                    throw CLIError("--in-place rewrites a caption file; the captions of \(media) are \(sources[0].label): write them with --fix OUT")
-                }
-            }
+            sources = try captionInput.sources(of: media, info: info, file: captions)
+            if fixing { try refuseFixing(sources) }
             speech = try detectSpeech(info)
         } catch let error as MediaError {
             // A stream asked for that is not there is a usage error; a file that cannot be read is a failing result.
@@ -143,34 +133,18 @@ struct SyncCommand: ParsableCommand {
             Console.error(error.description)
             return try output.finish([CheckResult.unreadable(file: media, check: .sync, reason: error.reason)], format: format, verdicts: verdicts)
         }
-
-        var results: [CheckResult] = []
+        var results = sources.isEmpty ? [CaptionPresence.resultWithoutCaptions(media, speech: speech)] : []
         var fixWritten = false
-        if sources.isEmpty {
-            results.append(CaptionPresence.resultWithoutCaptions(media, speech: speech))
-        }
         for source in sources {
-            guard let document = source.document else {
-                results.append(
-                    CheckResult(
-                        file: media, verdict: .error, findings: [Rule.captionsParse.finding(severity: .error, message: source.problem ?? "unreadable")],
-                        metrics: SyncMetrics(captions: source.label)))
-                continue
-            }
-            let clock = ContinuousClock(), started = clock.now
-            var outcome = check.check(path: media, media: info, speech: speech, captions: document, source: source.label)
-            outcome.result.seconds = (clock.now - started).inSeconds
-            guard fixing, let file = fix ?? source.file else {
+            let outcome = check.timedCheck(path: media, media: info, speech: speech, source: source)
+            guard fixing, let document = source.document, let file = fix ?? source.file else {
                 results.append(outcome.result)
                 continue
             }
             // What the fix corrected is reported as fixed: the verdict shown is that of the corrected captions.
-            if let fixed = try write(outcome, document: document, to: file) {
-                results.append(fixed)
-                fixWritten = true
-            } else {
-                results.append(outcome.result)
-            }
+            let fixed = try write(outcome, document: document, to: file)
+            results.append(fixed ?? outcome.result)
+            fixWritten = fixWritten || fixed != nil
         }
         // A fix that could not be written fails the run.
         try output.finish(results, format: format, verdicts: verdicts, failed: fixing && !fixWritten)
@@ -182,54 +156,36 @@ struct SyncCommand: ParsableCommand {
         let check = try makeCheck()
         try output.refuse(inputs: [media])
         if rewrite.inPlace { throw CLIError("--in-place cannot rewrite an HLS package's segments; write the corrected captions with --fix OUT") }
-        let package: HLSPackage
-        do { package = try HLSPackage.load(media) } catch { throw CLIError(error.message) }
+        let package = try HLSPackage.load(media)
         guard case .multivariant = package.playlist else {
             throw CLIError("\(media) is a media playlist: give the package's multivariant playlist, whose video places the subtitles")
         }
-        let outcomes = check.check(package: package)
-        if outcomes.isEmpty {
-            return try output.finish(
-                [
-                    CheckResult(
-                        file: media, check: .sync, verdict: .unverified,
-                        findings: [Rule.syncUnverified.finding(severity: .info, message: "timing not verified: the package has no readable subtitle rendition")]
-                    )
-                ],
-                format: format, verdicts: verdicts)
+        let timelines = package.subtitleTimelines()
+        let outcomes = check.check(package: package, timelines: timelines)
+        guard let fix, !outcomes.isEmpty else {
+            let results = outcomes.isEmpty ? [SyncCheck.withoutSubtitles(package: media)] : outcomes.map(\.result)
+            return try output.finish(results, format: format, verdicts: verdicts)
         }
-        if let fix {
-            guard outcomes.count == 1, let document = try? package.subtitles() else {
-                throw CLIError("--fix needs one subtitle rendition; \(media) has \(outcomes.count)")
-            }
-            try OutputStream.refuseInputs(fix, [media])
-            let fixed = try write(outcomes[0], document: document, to: fix)
-            return try output.finish([fixed ?? outcomes[0].result], format: format, verdicts: verdicts, failed: fixed == nil)
-        }
-        try output.finish(outcomes.map(\.result), format: format, verdicts: verdicts)
+        guard outcomes.count == 1 else { throw CLIError("--fix needs one subtitle rendition; \(media) has \(outcomes.count)") }
+        try OutputStream.refuseInputs(fix, [media])
+        let fixed = try write(outcomes[0], document: timelines[0].document, to: fix)
+        try output.finish([fixed ?? outcomes[0].result], format: format, verdicts: verdicts, failed: fixed == nil)
     }
 
     /// `--reference`: the caption file (the first argument) aligned to another caption file, without audio.
     private func align(to reference: String) throws {
-        let path = media
-        let check = try SyncSettings.check(settings.load(for: path).section("sync"), tolerance: tolerance)
-        let inputs = [path, reference]
+        let check = try makeCheck()
+        let inputs = [media, reference]
         try output.refuse(inputs: inputs)
         if let fix { try OutputStream.refuseInputs(fix, inputs) }
         let original = try captionInput.read(reference)
         Diagnostics.print(original.diagnostics, file: reference)
-        let document = try captionInput.read(path)
-        Diagnostics.print(document.diagnostics, file: path)
+        let document = try captionInput.read(media)
+        Diagnostics.print(document.diagnostics, file: media)
         // The result is the caption file's: it is what fails, and what a fix rewrites.
-        let outcome = check.check(reference: original, path: path, captions: document, source: path)
-        var result = outcome.result
-        if fixing {
-            guard let fixed = try write(outcome, document: document, to: fix ?? path) else {
-                return try output.finish([result], format: format, verdicts: verdicts, failed: true)
-            }
-            result = fixed
-        }
-        try output.finish([result], format: format, verdicts: verdicts)
+        let outcome = check.check(reference: original, path: media, captions: document, source: media)
+        let fixed = fixing ? try write(outcome, document: document, to: fix ?? media) : outcome.result
+        try output.finish([fixed ?? outcome.result], format: format, verdicts: verdicts, failed: fixed == nil)
     }
 
     // MARK: - Pieces
@@ -239,25 +195,17 @@ struct SyncCommand: ParsableCommand {
         try SyncSettings.check(settings.load(for: media).section("sync"), tolerance: tolerance)
     }
 
-    /// The caption file or track asked for; else every sidecar file and embedded text track.
-    private func captionSources(_ info: MediaInfo) throws -> [CaptionSource] {
-        if let captions {
-            // A caption file that cannot be read is a failing result (said on standard error), like a sidecar's.
-            do {
-                let document = try captionInput.read(captions)
-                Diagnostics.print(document.diagnostics, file: captions)
-                return [CaptionSource(origin: .file(captions), document: document)]
-            } catch let error as CLIError {
-                Console.error(error.message)
-                return [CaptionSource(origin: .file(captions), problem: error.message)]
-            }
+    /// A fix needs one caption source, and `--in-place` a caption file.
+    private func refuseFixing(_ sources: [CaptionSource]) throws {
+        let option = fix == nil ? "--in-place" : "--fix"
+        guard sources.count == 1 else {
+            let found = sources.isEmpty ? "none" : "\(sources.count): " + sources.map(\.label).joined(separator: ", ")
+            throw CLIError("\(option) needs one caption source; \(media) has \(found); name one")
         }
-        if let track = captionInput.track {
-            let document = try EmbeddedCaptions.read(path: media, streamIndex: track)
-            guard let stream = info.streams.first(where: { $0.index == track }) else { throw CLIError("\(media) has no stream \(track)") }
-            return [CaptionSource(origin: .track(stream), document: document)]
+        if let fix, let file = sources[0].file { try OutputStream.refuseInputs(fix, [file]) }
+        if rewrite.inPlace, sources[0].file == nil {
+            throw CLIError("--in-place rewrites a caption file; the captions of \(media) are \(sources[0].label): write them with --fix OUT")
         }
-        return CaptionSource.all(for: media, media: info, readFile: { try captionInput.read($0) })
     }
 
     /// The speech of the chosen audio stream; nil when the media has no audio.
@@ -265,54 +213,27 @@ struct SyncCommand: ParsableCommand {
         guard audioStream != nil || !info.streams(of: .audio).isEmpty else { return nil }
         let progress = ProgressLine(label: "sync \(media)")
         defer { progress.finish() }
-        let total = info.duration
-        return try MediaSpeech.detect(path: media, streamIndex: audioStream) { progress.update(done: $0, total: total) }
+        return try MediaSpeech.detect(path: media, streamIndex: audioStream) { progress.update(done: $0, total: info.duration) }
     }
 
     /// Writes the corrected captions for `--fix` or `--in-place`; returns the result with what the correction resolves
     /// marked as fixed, or nil when nothing could be written.
     private func write(_ outcome: SyncCheck.Outcome, document: CaptionDocument, to path: String) throws -> CheckResult? {
-        let rules = Set(outcome.result.findings.map(\.rule))
-        guard let fix = outcome.fix else {
+        guard let correction = outcome.correction(of: document, snap: snap) else {
             Console.error("\(path): not written: the timing could not be verified")
             return nil
         }
-        var fixed = document
-        // What the fix corrects: the offset, drift and breaks; with --snap, single cues off their speech too.
-        let corrected: Set = snap ? ["sync.offset", "sync.drift", "sync.break", "sync.cue-offset"] : ["sync.offset", "sync.drift", "sync.break"]
-        var diagnostics: [CaptionDiagnostic] = []
-        var moved = fix.summary
-        if rules.isDisjoint(with: corrected) {
-            if rewrite.inPlace {
-                Console.note("\(path): the timing is within the tolerance; left as it is")
-                return outcome.result
-            }
-            Console.note("\(path): the timing is within the tolerance; written unchanged")
+        if correction.changed {
+            Console.note("\(path): \(correction.summary)")
+        } else if rewrite.inPlace {
+            Console.note("\(path): the timing is within the tolerance; left as it is")
+            return outcome.result
         } else {
-            let applied = fix.apply(to: &fixed, snap: snap)
-            diagnostics = applied.diagnostics
-            if snap { moved += "; \(applied.snapped) cue\(applied.snapped == 1 ? "" : "s") moved onto their speech" }
-            Console.note("\(path): \(moved)")
+            Console.note("\(path): the timing is within the tolerance; written unchanged")
         }
         let format = rewrite.inPlace ? document.format : CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
-        let written = try CaptionOutput.write(fixed, as: format, to: path, input: captions ?? media, inPlace: rewrite.inPlace ? rewrite : nil)
-        Diagnostics.print(diagnostics + written, file: path)
-        return Self.markingFixed(outcome.result, rules: corrected, note: "fixed in \(path): \(moved)")
-    }
-
-    /// `result` with its findings under `rules` turned into notes saying they were fixed, and the verdict of what
-    /// remains.
-    static func markingFixed(_ result: CheckResult, rules: Set<String>, note: String) -> CheckResult {
-        var result = result
-        guard result.findings.contains(where: { rules.contains($0.rule) }) else { return result }
-        result.findings = result.findings.map { finding in
-            guard rules.contains(finding.rule) else { return finding }
-            var finding = finding
-            finding.severity = .info
-            finding.message += " — \(note)"
-            return finding
-        }
-        if result.verdict == .fail || result.verdict == .warn { result.verdict = Verdict(findings: result.findings) }
-        return result
+        let written = try CaptionOutput.write(correction.document, as: format, to: path, input: captions ?? media, inPlace: rewrite.inPlace ? rewrite : nil)
+        Diagnostics.print(correction.diagnostics + written, file: path)
+        return correction.result(writtenTo: path)
     }
 }

@@ -4,6 +4,7 @@ import Checks
 import Foundation
 import Library
 import MediaIO
+import Streaming
 
 /// Where captions come from: a caption file (`--encoding` when it is not UTF-8 and not detected), or an
 /// embedded text subtitle track of a media file (`--track`).
@@ -34,6 +35,28 @@ struct CaptionInputOptions: ParsableArguments {
 }
 
 extension CaptionInputOptions {
+    /// The caption sources of the media at `media` (described by `info`): the caption `file` given, else the track
+    /// asked for, else every sidecar file and embedded text track. A caption file that cannot be read is a source with
+    /// its problem (said on standard error), like a sidecar's.
+    func sources(of media: String, info: MediaInfo, file: String?) throws -> [CaptionSource] {
+        if let file {
+            do {
+                let document = try read(file)
+                Diagnostics.print(document.diagnostics, file: file)
+                return [CaptionSource(origin: .file(file), document: document)]
+            } catch let error as CLIError {
+                Console.error(error.message)
+                return [CaptionSource(origin: .file(file), problem: error.message)]
+            }
+        }
+        if let track {
+            let document = try EmbeddedCaptions.read(path: media, streamIndex: track)
+            guard let stream = info.streams.first(where: { $0.index == track }) else { throw CLIError("\(media) has no stream \(track)") }
+            return [CaptionSource(origin: .track(stream), document: document)]
+        }
+        return CaptionSource.all(for: media, media: info, readFile: { try read($0) })
+    }
+
     /// For a file that is not named as captions but is audio or video: a description of its text subtitle
     /// tracks ("" when it has none). Nil for anything else.
     static func mediaTracks(_ path: String) -> String? {

@@ -43,10 +43,10 @@ final class CheckSettingsByFolder: FolderSettings {
         var checker = base
         let flash = try FlashSettings.configuration(config.section("flash"), profile: flashProfile)
         try FlashSettings.checkRanges(flash)
-        checker.flash = FlashCheck(
-            configuration: flash, decodeThreads: base.flash.decodeThreads, exactDecode: try FlashSettings.exactDecode(config.section("flash")))
-        checker.sync = try SyncSettings.check(config.section("sync"))
-        checker.lint = LintCheck(linter: try LintSettings(config.section("lint"), profile: lintProfile).linter())
+        checker.file.flash = FlashCheck(
+            configuration: flash, decodeThreads: base.file.flash.decodeThreads, exactDecode: try FlashSettings.exactDecode(config.section("flash")))
+        checker.file.sync = try SyncSettings.check(config.section("sync"))
+        checker.file.lint = LintCheck(linter: try LintSettings(config.section("lint"), profile: lintProfile).linter())
         let made = (checker, text.isEmpty ? "" : ResultStoreDefaults.fingerprint(text))
         built[key] = made
         return made

@@ -1,8 +1,7 @@
 import Captions
 import FileAccess
+import Findings
 import Foundation
-import MediaIO
-import Streaming
 
 /// An HLS package on disk: its multivariant playlist and the media playlists it names, read inside the playlist's
 /// folder only (a URI that leaves it, a network address, a symbolic link out of it or anything but a regular file is
@@ -36,8 +35,22 @@ public struct HLSPackage: Sendable {
     /// The most a playlist or a WebVTT segment may hold.
     static let fileLimit = 16 << 20
 
-    /// Reads the playlist at `path` and the media playlists it names.
-    public static func load(_ path: String) throws(CaptionError) -> HLSPackage {
+    /// What the package needs to know of a run of media segments, read by the caller (who decodes media): the
+    /// presentation time of its first picture (else its first timestamp) and whether it carries audio. Nil when its
+    /// first segment cannot be read.
+    public struct SegmentFacts: Sendable {
+        public var firstTimestamp: Double?
+        public var hasAudio: Bool
+
+        public init(firstTimestamp: Double?, hasAudio: Bool) {
+            self.firstTimestamp = firstTimestamp
+            self.hasAudio = hasAudio
+        }
+    }
+
+    /// Reads the playlist at `path` and the media playlists it names; `probe` tells what the first segment of a run
+    /// of media segments holds (where each discontinuity sequence plays, which files carry the audio).
+    public static func load(_ path: String, probe: (MediaFiles.Run) -> SegmentFacts?) throws(CaptionError) -> HLSPackage {
         let directory = (path as NSString).deletingLastPathComponent
         guard let folder = PathContainment.realPath(directory.isEmpty ? "." : directory) else {
             throw CaptionError(rule: "hls.read", message: "\(path): its folder cannot be resolved")
@@ -76,10 +89,12 @@ public struct HLSPackage: Sendable {
         }
         if case .multivariant(let multivariant) = playlist, let variant = multivariant.variants.first {
             package.videoFiles = package.mediaFiles(ofPlaylist: variant.uri)
+            let first = package.videoFiles.runs.first.flatMap(probe)
             for run in package.videoFiles.runs where package.clocks[run.sequence] == nil {
-                package.clocks[run.sequence] = Self.firstTimestamp(of: run).map { HLSSequenceClock(origin: $0, start: run.playlistStart) }
+                let facts = run == package.videoFiles.runs.first ? first : probe(run)
+                package.clocks[run.sequence] = facts?.firstTimestamp.map { HLSSequenceClock(origin: $0, start: run.playlistStart) }
             }
-            package.audioFiles = package.audio(of: variant, in: multivariant)
+            package.audioFiles = first?.hasAudio == true ? package.videoFiles : package.audio(of: variant, in: multivariant)
         }
         return package
     }
@@ -138,12 +153,8 @@ public struct HLSPackage: Sendable {
 
             /// Its files, in the order they are read.
             public var files: [String] { (initSection.map { [$0] } ?? []) + segments }
-            /// Its first segment described (read with the initialisation section it needs); nil when it cannot be read.
-            public func probeFirstSegment() -> MediaInfo? {
-                let head = Array(files.prefix(initSection == nil ? 1 : 2))
-                guard let first = head.first else { return nil }
-                return try? MediaProbe.probe(first, followedBy: Array(head.dropFirst()), scan: .never)
-            }
+            /// Its first segment's files: the initialisation section it needs, then the segment.
+            public var firstSegmentFiles: [String] { Array(files.prefix(initSection == nil ? 1 : 2)) }
         }
 
         public struct Unreadable: Sendable, Equatable {
@@ -213,35 +224,65 @@ public struct HLSPackage: Sendable {
         return multivariant.renditions.filter { $0.type == .subtitles && $0.uri != nil }
     }
 
-    /// The cues of a subtitle rendition (nil: the first), its WebVTT segments joined on the presentation's timeline.
-    /// A media playlist given on its own is read as that rendition, its times on the MPEG-2 clock.
+    /// The cues of a subtitle rendition (nil: the first), its WebVTT segments joined on the presentation's timeline,
+    /// with what was wrong with its segments as the document's diagnostics (what `cues` and `lint` show). A media
+    /// playlist given on its own is read as that rendition, its times on the MPEG-2 clock.
     public func subtitles(_ rendition: HLSRendition? = nil) throws(CaptionError) -> CaptionDocument {
+        let timeline = try subtitleTimeline(rendition)
+        var document = timeline.document
+        if case .media = playlist {
+            document.diagnostics.append(
+                CaptionDiagnostic(
+                    line: 0, rule: "hls.timeline", severity: .info,
+                    message: "a subtitle playlist on its own: cue times are on the MPEG-2 clock (read the multivariant playlist to place them on the video's)"))
+        }
+        document.diagnostics += timeline.findings.map { finding in
+            let severity: CaptionDiagnostic.Severity =
+                switch finding.severity {
+                case .error: .error
+                case .warning: .warning
+                case .info: .info
+                }
+            return CaptionDiagnostic(line: 0, rule: finding.rule, severity: severity, message: finding.message)
+        }
+        return document
+    }
+
+    /// A subtitle rendition's timeline: its cues, and what was wrong with its segments as findings (`hls.segment`,
+    /// `hls.reference`, `hls.timestamp-map`).
+    public struct SubtitleTimeline: Sendable {
+        /// The rendition (nil: a media playlist given on its own).
+        public var rendition: HLSRendition?
+        public var document: CaptionDocument
+        public var findings: [Finding]
+    }
+
+    /// The timeline of a subtitle rendition (nil: the first; a media playlist given on its own: that playlist).
+    public func subtitleTimeline(_ rendition: HLSRendition? = nil) throws(CaptionError) -> SubtitleTimeline {
         let playlistName = (path as NSString).lastPathComponent
         let media: HLSMediaPlaylist
         let mediaPath: String
-        var notes: [CaptionDiagnostic] = []
+        var chosen: HLSRendition?
         switch playlist {
         case .media(let own):
             media = own
             mediaPath = playlistName
-            notes.append(
-                CaptionDiagnostic(
-                    line: 0, rule: "hls.timeline", severity: .info,
-                    message: "a subtitle playlist on its own: cue times are on the MPEG-2 clock (read the multivariant playlist to place them on the video's)"))
         case .multivariant:
-            guard let chosen = rendition ?? subtitleRenditions.first, let uri = chosen.uri else {
+            guard let found = rendition ?? subtitleRenditions.first, let uri = found.uri else {
                 throw CaptionError(rule: "hls.subtitles", message: "\(path): the package has no subtitle rendition")
             }
-            guard let found = mediaPlaylists[uri], case .inside(let relative) = HLSReference.resolve(uri, inPlaylistAt: playlistName) else {
-                throw CaptionError(rule: "hls.subtitles", message: "\(path): subtitles \"\(chosen.name)\": \(uri): \(unreadable[uri] ?? "not read")")
+            guard let read = mediaPlaylists[uri], case .inside(let relative) = HLSReference.resolve(uri, inPlaylistAt: playlistName) else {
+                throw CaptionError(rule: "hls.subtitles", message: "\(path): subtitles \"\(found.name)\": \(uri): \(unreadable[uri] ?? "not read")")
             }
-            media = found
+            chosen = found
+            media = read
             mediaPath = relative
         }
         if media.segments.contains(where: { $0.initSection != nil }) {
             throw CaptionError(rule: "hls.subtitles", message: "\(path): \(Self.fragmentedSubtitles)")
         }
         var segments: [HLSSubtitleTimeline.Segment] = []
+        var findings: [Finding] = []
         // Byte ranges of one file, one after the other: the file is read once.
         for segment in media.segments where !segment.continuesFile {
             switch read(segment.uri, inPlaylistAt: mediaPath) {
@@ -250,18 +291,15 @@ public struct HLSPackage: Sendable {
                 segments.append(
                     HLSSubtitleTimeline.Segment(uri: segment.uri, bytes: bytes, start: segment.start, clock: clocks[segment.discontinuitySequence]))
             case .failure(let reason):
-                notes.append(
-                    CaptionDiagnostic(
-                        line: 0, rule: reason.leavesPackage ? "hls.reference" : "hls.segment", severity: .error, message: "\(segment.uri): \(reason)"))
+                findings.append((reason.leavesPackage ? Rule.hlsReference : Rule.hlsSegment).finding(message: "\(segment.uri): \(reason)"))
             }
         }
-        var document = HLSSubtitleTimeline.join(segments, presentationStart: presentationStart ?? 0)
-        document.diagnostics = notes + document.diagnostics
-        return document
+        let joined = HLSSubtitleTimeline.join(segments, presentationStart: presentationStart ?? 0)
+        return SubtitleTimeline(rendition: chosen, document: joined.document, findings: findings + joined.findings)
     }
 
     /// Why a subtitle rendition of fragmented MP4 segments is not read.
-    static let fragmentedSubtitles =
+    public static let fragmentedSubtitles =
         "its subtitle segments are fragmented MP4 (#EXT-X-MAP: IMSC1 or WebVTT in MP4), which are not read yet: their cues are not checked"
 
     /// The subtitle renditions whose segments are fragmented MP4 (not read).
@@ -280,10 +318,51 @@ public struct HLSPackage: Sendable {
 
     /// Each subtitle rendition whose playlist was read, with its joined timeline: read once, for every check that
     /// needs them.
-    public func subtitleTimelines() -> [(rendition: HLSRendition, document: CaptionDocument)] {
+    public func subtitleTimelines() -> [SubtitleTimeline] {
         subtitleRenditions.compactMap { rendition in
-            guard let uri = rendition.uri, mediaPlaylists[uri] != nil, let document = try? subtitles(rendition) else { return nil }
-            return (rendition, document)
+            guard let uri = rendition.uri, mediaPlaylists[uri] != nil else { return nil }
+            return try? subtitleTimeline(rendition)
         }
+    }
+}
+
+extension HLSPackage {
+    /// The files that carry `variant`'s audio when its own do not: those of its audio group's default (or first)
+    /// rendition.
+    func audio(of variant: HLSVariant, in playlist: HLSMultivariantPlaylist) -> MediaFiles {
+        guard let group = variant.audioGroup else { return MediaFiles() }
+        let renditions = playlist.renditions(type: .audio, group: group)
+        guard let uri = (renditions.first { $0.isDefault } ?? renditions.first)?.uri else { return MediaFiles() }
+        return mediaFiles(ofPlaylist: uri)
+    }
+
+    /// The video's duration: the first variant's playlist's.
+    public var duration: Double? {
+        guard case .multivariant(let playlist) = self.playlist, let variant = playlist.variants.first else { return nil }
+        return mediaPlaylists[variant.uri]?.duration
+    }
+
+    /// "segment a.ts", "2 segments (a.ts, b.ts)", "12 segments (a.ts, b.ts, c.ts …)".
+    public static func describe(_ files: [MediaFiles.Unreadable]) -> String {
+        let names = files.prefix(3).map(\.uri).joined(separator: ", ") + (files.count > 3 ? " …" : "")
+        return files.count == 1 ? "segment \(names)" : "\(files.count) segments (\(names))"
+    }
+}
+
+extension HLSMultivariantPlaylist {
+    /// The playlist's inventory, a package result's metrics: every rendition and every variant's groups.
+    public var inventory: CaptionsMetrics {
+        CaptionsMetrics(
+            renditions: renditions.map { rendition in
+                CaptionsMetrics.Rendition(
+                    type: rendition.type?.rawValue, group: rendition.groupID, name: rendition.name, language: rendition.language,
+                    default: rendition.isDefault, autoselect: rendition.autoselect, forced: rendition.forced,
+                    characteristics: rendition.characteristics, instreamID: rendition.instreamID, uri: rendition.uri)
+            },
+            variants: variants.map { variant in
+                CaptionsMetrics.Variant(
+                    uri: variant.uri, bandwidth: variant.bandwidth, audio: variant.audioGroup, subtitles: variant.subtitlesGroup,
+                    closedCaptions: variant.closedCaptionsNone ? "NONE" : variant.closedCaptionsGroup)
+            })
     }
 }

@@ -1,0 +1,85 @@
+import Captions
+import Foundation
+import MediaIO
+import Streaming
+import SyncAnalysis
+
+/// What of an HLS package only decoding its media tells: where each discontinuity sequence plays, the speech in its
+/// audio, whether its video carries 608 captions.
+extension HLSPackage {
+    /// Reads the playlist at `path` and the media playlists it names, the first segment of each run of the video
+    /// probed with FFmpeg.
+    public static func load(_ path: String) throws(CaptionError) -> HLSPackage {
+        try load(path) { run in
+            guard let info = run.probeFirstSegment() else { return nil }
+            return SegmentFacts(
+                firstTimestamp: info.streams.first { $0.kind == .video }?.startTime ?? info.startTime,
+                hasAudio: info.streams.contains { $0.kind == .audio })
+        }
+    }
+
+    /// The speech in the package's audio on the presentation's timeline: each run of its segments decoded as one
+    /// stream, as a player appends them (one decoder across the cuts), placed where the playlist plays it. Nil when
+    /// the package has no audio.
+    public func speech() throws(MediaError) -> MediaSpeech? {
+        var detector = SpeechDetector(sampleRate: 16_000)
+        var stream: StreamInfo?
+        var errors = 0
+        for (run, clock) in placements(of: audioFiles) {
+            let files = run.files
+            let reader = try AudioSampleStream(
+                path: files[0], followedBy: Array(files.dropFirst()), options: .init(sampleRate: 16_000, resamplingFilterSize: 8))
+            stream = stream ?? reader.stream
+            while let chunk = try reader.nextChunk() { detector.add(chunk.samples, at: clock.presentationTime(chunk.time)) }
+            errors += reader.decodeErrorCount
+        }
+        guard let stream else { return nil }
+        return MediaSpeech(timeline: detector.finish(), stream: stream, decodeErrors: errors)
+    }
+
+    /// Each run of `files` with where it plays: the clock of the video's discontinuity sequence of the same number,
+    /// else the run's own first timestamp at its playlist start. Runs whose timestamps cannot be read are left out.
+    func placements(of files: MediaFiles) -> [(run: MediaFiles.Run, clock: HLSSequenceClock)] {
+        files.runs.compactMap { run in
+            guard let clock = clocks[run.sequence] ?? Self.firstTimestamp(of: run).map({ HLSSequenceClock(origin: $0, start: run.playlistStart) })
+            else { return nil }
+            return (run, clock)
+        }
+    }
+
+    /// The first picture of a run (else its first timestamp).
+    static func firstTimestamp(of run: MediaFiles.Run) -> Double? {
+        guard let info = run.probeFirstSegment() else { return nil }
+        return info.streams.first { $0.kind == .video }?.startTime ?? info.startTime
+    }
+
+    /// Whether the first variant's video carries 608 captions on `channel` (CC1–CC4): its segments' A/53 data decoded
+    /// in order until the channel's commands are seen. Nil when there is no video segment to read.
+    public func videoCarries(_ channel: CEA608Decoder.Channel) -> Bool? {
+        guard !videoFiles.segments.isEmpty else { return nil }
+        var decoder = CEA608Decoder(channel: channel)
+        for run in videoFiles.runs {
+            for segment in run.segments {
+                let (path, continuation) = run.initSection.map { ($0, [segment]) } ?? (segment, [])
+                guard let info = try? MediaProbe.probe(path, followedBy: continuation, scan: .never),
+                    let video = info.streams.first(where: { $0.kind == .video }),
+                    let (_, chunks) = try? ClosedCaptionReader.read(path: path, followedBy: continuation, streamIndex: video.index)
+                else { continue }
+                for chunk in chunks {
+                    for (field, first, second) in chunk.pairs608 { decoder.feed(first, second, time: chunk.time, field: field) }
+                }
+                if !decoder.modesUsed.isEmpty { return true }
+            }
+        }
+        return false
+    }
+}
+
+extension HLSPackage.MediaFiles.Run {
+    /// Its first segment described (read with the initialisation section it needs); nil when it cannot be read.
+    public func probeFirstSegment() -> MediaInfo? {
+        let head = firstSegmentFiles
+        guard let first = head.first else { return nil }
+        return try? MediaProbe.probe(first, followedBy: Array(head.dropFirst()), scan: .never)
+    }
+}
