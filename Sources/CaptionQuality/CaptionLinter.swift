@@ -62,7 +62,7 @@ public struct CaptionLinter: Sendable {
             findings.append(rule.finding(severity: severity, message: message, guidelines: guideline.isEmpty ? [] : [guideline]))
         }
         for diagnostic in document.diagnostics where diagnostic.severity != .info {
-            guard !disabled.contains("lint.syntax") else { break }
+            guard !disabled.contains(Rule.lintSyntax.id) else { break }
             findings.append(
                 Rule.lintSyntax.finding(
                     severity: diagnostic.severity == .error ? .error : .warning,

@@ -1,5 +1,6 @@
 import Basics
 import Captions
+import Checks
 import Findings
 import Foundation
 import TestSupport
@@ -40,7 +41,7 @@ extension Benchmarks {
         }
         let metrics = result?.metrics(as: SyncMetrics.self)
         let offset = metrics?.offsetSeconds ?? .nan
-        let uncaptioned = result?.findings.filter { $0.rule == "sync.uncaptioned-speech" }.count ?? -1
+        let uncaptioned = result?.findings.filter { $0.rule == Rule.syncUncaptionedSpeech.id }.count ?? -1
         report.lines += [
             "an hour (\(hour.lines.count) sentences, \(String(format: "%.0f", hour.duration)) s; captions 1.5 s late):",
             "  medialint sync  \(format(ours.seconds)) s   peak \(mib(ours.peakMemoryMiB))   found offset \(String(format: "%+.3f", offset)) s, \(uncaptioned) uncaptioned-speech findings",

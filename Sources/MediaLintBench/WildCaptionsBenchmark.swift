@@ -187,7 +187,7 @@ extension Benchmarks {
         let lintInput = try generatedBytes("lint-250k.srt", "250,000 cues, two lines each") {
             (try? CaptionFile.readBytes(captionFile500k(.srt)).prefix(27_000_000)).map(Array.init) ?? []
         }
-        let lintOptions = ["--max-chars-per-line", "10", "--disable", "lint.reading-speed"]
+        let lintOptions = ["--max-chars-per-line", "10", "--disable", Rule.lintReadingSpeed.id]
         let rendered = try Measure.runCapturing(selfPath, ["render-findings", lintInput] + lintOptions).output
         var times: [String: Double] = [:], sizes: [String: Double] = [:]
         var findings = 0

@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import TestSupport
 import Testing
@@ -89,10 +90,27 @@ import Testing
         #expect(!result.stdout.isEmpty, "\(line)")
         let found = try Self.errors(result.stdout, arguments: arguments)
         #expect(found.isEmpty, "\(line): \(found.prefix(5))")
+        // Every finding's rule is in the catalogue.
+        let documents = line.hasSuffix("jsonl") ? result.stdout.split(separator: "\n").map(String.init) : [result.stdout]
+        for document in documents {
+            let rules = Self.findingRules(in: try JSONSerialization.jsonObject(with: Data(document.utf8)))
+            #expect(
+                rules.allSatisfy { RuleCatalogue.byID[$0] != nil }, "\(line): rules not in the catalogue: \(rules.filter { RuleCatalogue.byID[$0] == nil })")
+        }
         // Every JSON document names the tool and its version (JSON Lines: in the summary, the last line).
         let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         let document = try #require(try JSONSerialization.jsonObject(with: Data((line.hasSuffix("jsonl") ? last : result.stdout).utf8)) as? [String: Any])
         #expect(document["tool"] as? String == "medialint" && document["version"] is String, "\(line)")
+    }
+
+    /// The `rule` of every finding (an object in a `findings` array) anywhere in a JSON document.
+    static func findingRules(in json: Any) -> [String] {
+        if let object = json as? [String: Any] {
+            var rules = (object["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+            for value in object.values { rules += findingRules(in: value) }
+            return rules
+        }
+        return (json as? [Any] ?? []).flatMap { findingRules(in: $0) }
     }
 
     /// `-o FILE` without `--format`: the format its name says.

@@ -1,0 +1,426 @@
+import Basics
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The XML parser's delegate: keeps the open elements, their times and styles, and makes cues as `p` elements close.
+final class TTMLParsing: NSObject, XMLParserDelegate {
+    let strict: Bool
+    private(set) var failure: CaptionError?
+    private(set) var sawRoot = false
+
+    init(strict: Bool) { self.strict = strict }
+
+    // MARK: Document-wide state
+
+    var timing = TTMLTiming()
+    var rootExtent: (width: Double, height: Double)?
+    var cellResolution = (columns: 32.0, rows: 15.0)
+    var styles: [String: (style: TTMLTextStyle, references: [String], props: [String: String])] = [:]
+    var regions: [String: (box: TTMLRegionBox?, style: TTMLTextStyle)] = [:]
+    var regionProps: [String: [String: String]] = [:]
+    var agents: [String: String] = [:]
+    var diagnostics: [CaptionDiagnostic] = []
+    var violations: Set<String> = []
+    var cues: [Cue] = []
+    /// For each cue, its region's identifier (for the profile's region checks).
+    var cueRegions: [String?] = []
+    /// Cues whose end no element gave (shown to the end of the document).
+    var openEnded: [Int] = []
+    var latestTime: Int64 = 0
+    var customColors: [String: String] = [:]
+    var usedPixels = false
+    /// Whether some cue's text is struck through (its STYLE rule is added).
+    var usesStrike = false
+    /// Namespace kinds by URI (looked up for every attribute).
+    var kinds: [String: TTMLNamespace.Kind] = [:]
+    var prefixes: [String: [String]] = ["xml": [TTMLNamespace.xml]]
+    /// The document's language (`xml:lang` on `tt`): text in it needs no `<lang>`.
+    var rootLanguage = ""
+
+    // MARK: Open elements
+
+    enum Element {
+        case tt, head, styling, style, layout, region, metadata, agent, agentName, body, div, p, span, br, set, ignored
+    }
+
+    struct Open {
+        var element: Element
+        var line: Int
+        /// Absolute active interval; `end` nil: not known yet (up to an ancestor's, or the document's).
+        var begin: Int64
+        var end: Int64?
+        var explicitEnd: Bool
+        var sequential: Bool
+        /// seq: where the next child begins.
+        var cursor: Int64
+        /// The latest end of a timed child (the implicit end of a container).
+        var latestChildEnd: Int64?
+        /// Style properties specified here or on an ancestor (content elements).
+        var specified: TTMLTextStyle
+        var region: String?
+        var agent: String?
+        var language: String?
+        var preserveSpace: Bool
+        /// style/region being defined: its identifier.
+        var identifier: String?
+        /// True when the element's own timing made it never active (its content is skipped).
+        var inactive: Bool
+    }
+
+    var stack: [Open] = []
+
+    /// The content of the `p` being read: text, line breaks and when each piece is shown.
+    struct Piece {
+        var text: String  // "\n" for a `br`
+        var isBreak: Bool
+        var style: TTMLTextStyle
+        var agent: String?
+        var language: String?
+        var begin: Int64?
+        var end: Int64?
+        var preserve: Bool
+    }
+
+    var pieces: [Piece] = []
+    var textDepth = 0  // > 0 inside a p
+
+    // MARK: Diagnostics
+
+    func note(_ parser: XMLParser?, _ rule: String, _ severity: CaptionDiagnostic.Severity, _ message: String) {
+        guard diagnostics.count < CaptionDiagnostic.limitPerFile else { return }
+        diagnostics.append(
+            CaptionDiagnostic(line: parser?.lineNumber ?? 0, column: parser?.columnNumber ?? 1, rule: rule, severity: severity, message: message))
+    }
+
+    /// A profile violation (strict only), reported once per kind.
+    func violation(_ parser: XMLParser?, _ message: String) {
+        guard strict, violations.insert(message).inserted else { return }
+        note(parser, "ttml.profile", .error, "IMSC 1.1 Text Profile: \(message)")
+    }
+
+    /// The document's encoding as its byte order mark or XML declaration says (`utf-8` when neither does); strict
+    /// mode reports any other (IMSC requires UTF-8).
+    func checkEncoding(_ buffer: UnsafeRawBufferPointer) -> String {
+        let head = Array(buffer.prefix(200))
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0x3C, 0x00]) || head.starts(with: [0x00, 0x3C]) {
+            violation(nil, "the document is UTF-16; IMSC requires UTF-8")
+            return "utf-16"
+        }
+        let declaration = String(decoding: head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head, as: UTF8.self)
+        guard declaration.hasPrefix("<?xml"), let close = declaration.range(of: "?>"),
+            let range = declaration[..<close.lowerBound].range(of: "encoding")
+        else { return "utf-8" }
+        let value = declaration[range.upperBound..<close.lowerBound].drop { $0 == " " || $0 == "=" }.dropFirst().prefix { $0 != "\"" && $0 != "'" }
+            .lowercased()
+        if value == "utf-8" || value == "utf8" { return "utf-8" }
+        violation(nil, "the document declares encoding `\(value)`; IMSC requires UTF-8")
+        return value
+    }
+
+    // MARK: Namespaces
+
+    func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+        prefixes[prefix, default: []].append(namespaceURI)
+    }
+
+    func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
+        prefixes[prefix]?.removeLast()
+    }
+
+    /// An element's attributes by namespace kind and local name.
+    struct Attributes {
+        var plain: [String: String] = [:]
+        var styling: [String: String] = [:]
+        var parameter: [String: String] = [:]
+        var metadata: [String: String] = [:]
+        var xml: [String: String] = [:]
+        var smpte: [String: String] = [:]
+    }
+
+    func sort(_ attributes: [String: String]) -> Attributes {
+        var sorted = Attributes()
+        for (name, value) in attributes {
+            guard let colon = name.firstIndex(of: ":") else {
+                sorted.plain[name] = value
+                continue
+            }
+            let prefix = String(name[..<colon])
+            let local = String(name[name.index(after: colon)...])
+            guard prefix != "xmlns", let uri = prefixes[prefix]?.last else { continue }
+            let kind = kinds[uri] ?? TTMLNamespace.kind(of: uri)
+            kinds[uri] = kind
+            switch kind {
+            case .styling: sorted.styling[local] = value
+            case .parameter: sorted.parameter[local] = value
+            case .metadata: sorted.metadata[local] = value
+            case .xml: sorted.xml[local] = value
+            case .smpte: sorted.smpte[local] = value
+            case .tt, .other: break
+            }
+        }
+        return sorted
+    }
+
+    // MARK: Elements
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
+    ) {
+        var kind = TTMLNamespace.Kind.other
+        if let namespaceURI {
+            kind = kinds[namespaceURI] ?? TTMLNamespace.kind(of: namespaceURI)
+            kinds[namespaceURI] = kind
+        }
+        let attributes = sort(attributeDict)
+        let parent = stack.last
+        if parent == nil {
+            guard kind == .tt, elementName == "tt" else {
+                failure = CaptionError(rule: "ttml.root", message: "not a TTML document: the root element is `\(elementName)`, not `tt` in the TTML namespace")
+                parser.abortParsing()
+                return
+            }
+            sawRoot = true
+            rootLanguage = attributes.xml["lang"] ?? ""
+            readRoot(attributes, parser)
+            stack.append(open(.tt, attributes, parser, parent: nil))
+            return
+        }
+        guard let parent, parent.element != .ignored, parent.element != .set, parent.element != .br else {
+            stack.append(open(.ignored, attributes, parser, parent: parent))
+            return
+        }
+        let element: Element
+        switch (kind, elementName, parent.element) {
+        case (.tt, "head", .tt): element = .head
+        case (.tt, "body", .tt): element = .body
+        case (.tt, "styling", .head): element = .styling
+        case (.tt, "layout", .head): element = .layout
+        case (.tt, "metadata", .head): element = .metadata
+        case (.tt, "style", .styling), (.tt, "style", .region): element = .style
+        case (.tt, "region", .layout): element = .region
+        case (.metadata, "agent", .metadata): element = .agent
+        case (.metadata, "name", .agent): element = .agentName
+        case (.tt, "div", .body), (.tt, "div", .div): element = .div
+        case (.tt, "p", .body), (.tt, "p", .div): element = .p
+        case (.tt, "span", .p), (.tt, "span", .span): element = .span
+        case (.tt, "br", .p), (.tt, "br", .span): element = .br
+        case (.tt, "set", _): element = .set
+        case (.tt, "animate", _):
+            violation(parser, "`animate` is not permitted (only `set`)")
+            element = .set
+        case (.tt, "image", _):
+            violation(parser, "`image` is not permitted in the Text Profile")
+            element = .ignored
+        case (.tt, "audio", _), (.tt, "font", _), (.tt, "data", _), (.tt, "resources", _), (.tt, "source", _), (.tt, "chunk", _):
+            violation(parser, "`\(elementName)` is not permitted")
+            element = .ignored
+        default: element = .ignored
+        }
+        if attributes.smpte["backgroundImage"] != nil { violation(parser, "`smpte:backgroundImage` is not permitted in the Text Profile") }
+        if strict { checkLengths(attributes, parser) }
+        stack.append(open(element, attributes, parser, parent: parent))
+        switch element {
+        case .style:
+            let identifier = attributes.xml["id"] ?? ""
+            if parent.element == .region, let region = parent.identifier {
+                let nested = textStyle(attributes.styling, parser)
+                regionProps[region, default: [:]].merge(attributes.styling) { $1 }
+                let box = regionBox(regionProps[region]!, region: region, parser)
+                if let entry = regions[region] { regions[region] = (box, entry.style.overlaid(with: nested)) }
+            } else if !identifier.isEmpty {
+                styles[identifier] = (textStyle(attributes.styling, parser), references(attributes), attributes.styling)
+            }
+        case .region:
+            let identifier = attributes.xml["id"] ?? ""
+            var style = TTMLTextStyle()
+            var props: [String: String] = [:]
+            for reference in references(attributes) {
+                style = style.overlaid(with: resolvedStyle(reference))
+                props.merge(resolvedProps(reference)) { $1 }
+            }
+            props.merge(attributes.styling) { $1 }
+            style = style.overlaid(with: textStyle(attributes.styling, parser))
+            regionProps[identifier] = props
+            regions[identifier] = (regionBox(props, region: identifier, parser), style)
+        case .agent:
+            stack[stack.count - 1].identifier = attributes.xml["id"]
+        case .br:
+            if textDepth > 0, let open = stack.last, !open.inactive {
+                pieces.append(
+                    Piece(
+                        text: "\n", isBreak: true, style: open.specified, agent: open.agent, language: open.language, begin: open.begin, end: open.end,
+                        preserve: false))
+            }
+        case .p:
+            textDepth += 1
+            pieces.removeAll(keepingCapacity: true)
+        case .span:
+            textDepth += 1
+        default: break
+        }
+    }
+
+    func references(_ attributes: Attributes) -> [String] {
+        (attributes.plain["style"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+    }
+
+    func resolvedStyle(_ identifier: String, depth: Int = 0) -> TTMLTextStyle {
+        guard depth < 32, let entry = styles[identifier] else { return TTMLTextStyle() }
+        var style = TTMLTextStyle()
+        for reference in entry.references { style = style.overlaid(with: resolvedStyle(reference, depth: depth + 1)) }
+        return style.overlaid(with: entry.style)
+    }
+
+    func resolvedProps(_ identifier: String, depth: Int = 0) -> [String: String] {
+        guard depth < 32, let entry = styles[identifier] else { return [:] }
+        var props: [String: String] = [:]
+        for reference in entry.references { props.merge(resolvedProps(reference, depth: depth + 1)) { $1 } }
+        return props.merging(entry.props) { $1 }
+    }
+
+    func readRoot(_ attributes: Attributes, _ parser: XMLParser) {
+        let bad = timing.apply(
+            frameRate: attributes.parameter["frameRate"], multiplier: attributes.parameter["frameRateMultiplier"],
+            subFrameRate: attributes.parameter["subFrameRate"], tickRate: attributes.parameter["tickRate"])
+        for name in bad { note(parser, "ttml.timing", .warning, "`\(name)` is malformed; its default is used") }
+        if let base = attributes.parameter["timeBase"], base != "media" {
+            violation(parser, "`ttp:timeBase=\"\(base)\"` (only the media time base is permitted)")
+            if base == "clock" { note(parser, "ttml.timing", .warning, "the clock time base is read as media time") }
+        }
+        for name in ["clockMode", "dropMode", "markerMode"] where attributes.parameter[name] != nil {
+            violation(parser, "`ttp:\(name)` is not permitted")
+        }
+        if let extent = attributes.styling["extent"] {
+            let parts = extent.split(separator: " ")
+            if parts.count == 2, parts.allSatisfy({ $0.hasSuffix("px") }), let width = Double(parts[0].dropLast(2)), let height = Double(parts[1].dropLast(2)),
+                width > 0, height > 0
+            {
+                rootExtent = (width, height)
+            }
+        }
+        if let cells = attributes.parameter["cellResolution"] {
+            let parts = cells.split(separator: " ").compactMap { Double($0) }
+            if parts.count == 2, parts[0] > 0, parts[1] > 0 { cellResolution = (parts[0], parts[1]) }
+        }
+        if strict {
+            let profiles = (attributes.parameter["contentProfiles"] ?? attributes.parameter["profile"] ?? "").split(separator: " ").map(String.init)
+            if !profiles.contains(TTMLNamespace.textProfile) {
+                note(parser, "ttml.profile", .warning, "IMSC 1.1 Text Profile: `ttp:contentProfiles` should name \(TTMLNamespace.textProfile)")
+            }
+        }
+    }
+
+    /// Where an element is active, from its parent's interval and its own `begin`, `end` and `dur`.
+    func open(_ element: Element, _ attributes: Attributes, _ parser: XMLParser, parent: Open?) -> Open {
+        let timed: Bool
+        switch element {
+        case .body, .div, .p, .span, .br, .set: timed = true
+        default: timed = false
+        }
+        let parentBegin = parent?.begin ?? 0
+        let reference = parent.map { $0.sequential ? $0.cursor : $0.begin } ?? 0
+        var begin = reference
+        var end: Int64? = nil
+        var explicitEnd = false
+        if timed {
+            if let value = attributes.plain["begin"] { begin = Self.sum(reference, time(value, parser) ?? 0) }
+            let endValue = attributes.plain["end"].flatMap { time($0, parser) }.map { Self.sum(reference, $0) }
+            let durValue = attributes.plain["dur"].flatMap { time($0, parser) }.map { Self.sum(begin, $0) }
+            switch (endValue, durValue) {
+            case (let e?, let d?): end = min(e, d)
+            case (let e?, nil): end = e
+            case (nil, let d?): end = d
+            case (nil, nil): end = nil
+            }
+            explicitEnd = end != nil
+        }
+        begin = max(begin, parentBegin)
+        if let parentEnd = parent?.end {
+            end = min(end ?? parentEnd, parentEnd)
+            if !explicitEnd, parent?.sequential == true { end = nil }
+        }
+        var inactive = parent?.inactive ?? false
+        if let end, end < begin, timed, element != .br { inactive = true }
+        if !inactive { latestTime = max(latestTime, begin, end ?? begin) }
+        var specified = parent?.specified ?? TTMLTextStyle()
+        var region = parent?.region
+        var agent = parent?.agent
+        var language = parent?.language
+        var preserve = parent?.preserveSpace ?? false
+        if timed {
+            for reference in references(attributes) { specified = specified.overlaid(with: resolvedStyle(reference)) }
+            specified = specified.overlaid(with: textStyle(attributes.styling, parser))
+            if let name = attributes.plain["region"] { region = name }
+            if let name = attributes.metadata["agent"] {
+                agent = name.split(separator: " ").first.map(String.init)
+            }
+        }
+        if let lang = attributes.xml["lang"] { language = lang }
+        if let space = attributes.xml["space"] { preserve = space == "preserve" }
+        return Open(
+            element: element, line: parser.lineNumber, begin: begin, end: end, explicitEnd: explicitEnd,
+            sequential: attributes.plain["timeContainer"] == "seq", cursor: begin, latestChildEnd: nil,
+            specified: specified, region: region, agent: agent, language: language, preserveSpace: preserve,
+            identifier: attributes.xml["id"], inactive: inactive)
+    }
+
+    /// Times add up to at most `TTMLTiming.ceiling` (nested offsets in a hostile file cannot overflow).
+    static func sum(_ a: Int64, _ b: Int64) -> Int64 { TTMLTiming.sum(a, b) }
+
+    func time(_ value: String, _ parser: XMLParser) -> Int64? {
+        var uses: TTMLTiming.Uses = []
+        let milliseconds = timing.milliseconds(of: value, uses: &uses)
+        if uses.contains(.wallClock) { violation(parser, "wall-clock times are not permitted") }
+        if uses.contains(.frames), !timing.hasFrameRate { violation(parser, "frames are used without `ttp:frameRate` on `tt`") }
+        if uses.contains(.ticks), timing.tickRate == nil { violation(parser, "ticks are used without `ttp:tickRate` on `tt`") }
+        if milliseconds == nil, !uses.contains(.wallClock) { note(parser, "ttml.timing", .warning, "`\(value)` is not a time expression; ignored") }
+        return milliseconds
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard let top = stack.last else { return }
+        switch top.element {
+        case .p, .span:
+            guard !top.inactive else { return }
+            pieces.append(
+                Piece(
+                    text: string, isBreak: false, style: top.specified, agent: top.agent, language: top.language, begin: top.begin, end: top.end,
+                    preserve: top.preserveSpace))
+        case .agentName:
+            if stack.count >= 2, let identifier = stack[stack.count - 2].identifier {
+                agents[identifier, default: ""] += string.trimmingSpaces()
+            }
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        guard var closing = stack.popLast() else { return }
+        // An element whose end no one gave ends with its children (seq) or its parent (par).
+        if !closing.explicitEnd, let parent = stack.last, parent.sequential {
+            closing.end = closing.latestChildEnd ?? closing.begin
+        }
+        if closing.element == .span { textDepth -= 1 }
+        if closing.element == .region, strict, let identifier = closing.identifier, let props = regionProps[identifier] {
+            if props["extent"] == nil { violation(parser, "every `region` needs a `tts:extent`") }
+            if props["origin"] != nil, props["position"] != nil { violation(parser, "`tts:origin` and `tts:position` on one region") }
+        }
+        if closing.element == .p {
+            textDepth -= 1
+            if !closing.inactive { makeCues(from: closing, parser) }
+        }
+        if var parent = stack.popLast() {
+            if let end = closing.end {
+                parent.latestChildEnd = max(parent.latestChildEnd ?? end, end)
+                if parent.sequential { parent.cursor = end }
+            } else if parent.sequential {
+                parent.cursor = closing.begin
+            }
+            stack.append(parent)
+        }
+    }
+}

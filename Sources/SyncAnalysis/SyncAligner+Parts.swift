@@ -1,0 +1,175 @@
+import Basics
+import Captions
+import Foundation
+
+/// The second stage: the captions cut into parts where the shift changes (an edit made after captioning), each part fitted.
+extension SyncAligner {
+    /// The parts of the file and the scale they share. Candidate shifts are the fit's and those that windows of
+    /// cues find on their own; each cue is scored at each shift (half the share of its time on speech, half how
+    /// close its start is to a speech onset), and the labelling of cues by shift that costs least is found by
+    /// dynamic programming, each change of shift costing `breakCost`. Parts of fewer than four cues, or whose
+    /// cues do not fit clearly better at their own shift than at the one before, are merged; then one scale and a
+    /// shift per part are fitted to the cue starts and their onsets (robust least squares).
+    func segment(
+        _ cues: [(start: Double, end: Double)], _ speech: SpeechTimeline, _ onsets: [Double],
+        _ segments: [(start: Double, end: Double)], fit: (scale: Double, shift: Double)
+    ) -> (scale: Double, parts: [SyncPart]) {
+        let count = cues.count
+        let run = max(6, min(20, count / 4))
+        guard count >= 2 * run else { return (fit.scale, [SyncPart(firstCue: 0, shift: fit.shift)]) }
+        // Each window's own shift, once (within a quarter of a second), with the cue time on speech it found.
+        var found: [(shift: Double, support: Double)] = []
+        var first = 0
+        while first + run / 2 < count {
+            let slice = Array(cues[first..<min(count, first + run)])
+            let coarse = bestShift(slice, segments, scale: fit.scale, step: 0.05, around: 0, range: maximumOffset)
+            if coarse.score >= 0.5 {
+                let local = bestShift(slice, segments, scale: fit.scale, step: 0.01, around: coarse.shift, range: 0.1)
+                if let known = found.firstIndex(where: { abs($0.shift - local.shift) < 0.25 }) {
+                    found[known].support += local.score
+                } else if abs(local.shift - fit.shift) >= 0.25 {
+                    found.append((local.shift, local.score))
+                }
+            }
+            first += run / 2
+        }
+        // The fit's and the best supported others: the labelling costs cues × candidates, whatever the file.
+        let shifts = [fit.shift] + found.sorted { $0.support > $1.support }.prefix(Self.candidateShifts - 1).map(\.shift)
+        guard shifts.count > 1 else { return (fit.scale, [SyncPart(firstCue: 0, shift: fit.shift)]) }
+        var shiftsByLabel = shifts
+        var scale = fit.scale
+        var labels = [Int](repeating: 0, count: count)
+        // Twice: the second time with the scale the parts fit (a cut can pull the first fit's scale off).
+        for _ in 0..<2 {
+            let quality = cues.map { cue in shiftsByLabel.map { self.quality(cue, scale: scale, shift: $0, speech, onsets) } }
+            labels = cheapestLabels(quality)
+            labels = mergedLabels(labels, quality, shiftsByLabel)
+            let partShifts = fitParts(cues, labels, shiftsByLabel, onsets, scale: scale)
+            scale = partShifts.scale
+            for (label, shift) in partShifts.shifts { shiftsByLabel[label] = shift }
+        }
+        var parts: [SyncPart] = []
+        for index in 0..<count where index == 0 || labels[index] != labels[index - 1] {
+            var from = -Double.infinity
+            if index > 0 {
+                let before = cues[index - 1], first = cues[index]
+                from = ((before.end < first.start ? before.end : before.start) + first.start) / 2
+            }
+            parts.append(SyncPart(firstCue: index, shift: shiftsByLabel[labels[index]], from: from))
+        }
+        return (scale, parts)
+    }
+
+    /// How well a cue fits at a shift, 0–1: half the share of its time on speech, half how close its start is to
+    /// a speech onset (1 on it, 0 from 0.3 s away).
+    func quality(
+        _ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline, _ onsets: [Double]
+    ) -> Double {
+        let start = scale * cue.start + shift, end = scale * cue.end + shift
+        let overlap = end > start ? speech.speech(from: start, to: end) / (end - start) : 0
+        let onset = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / 0.3) } ?? 0
+        return 0.5 * overlap + 0.5 * onset
+    }
+
+    /// The label (shift) of each cue that minimises the cues' misfit (1 − quality) plus `breakCost` per change
+    /// (at most 256 labels).
+    func cheapestLabels(_ quality: [[Double]]) -> [Int] {
+        guard let width = quality.first?.count else { return [] }
+        var cost = quality[0].map { 1 - $0 }
+        var back = [[UInt8]](repeating: [UInt8](repeating: 0, count: width), count: quality.count)
+        for i in 1..<quality.count {
+            let cheapest = cost.indices.min { cost[$0] < cost[$1] }!
+            var next = cost
+            for k in 0..<width {
+                let stay = cost[k], change = cost[cheapest] + breakCost
+                if stay <= change {
+                    next[k] = stay + 1 - quality[i][k]
+                    back[i][k] = UInt8(k)
+                } else {
+                    next[k] = change + 1 - quality[i][k]
+                    back[i][k] = UInt8(cheapest)
+                }
+            }
+            cost = next
+        }
+        var labels = [Int](repeating: 0, count: quality.count)
+        labels[quality.count - 1] = cost.indices.min { cost[$0] < cost[$1] }!
+        for i in stride(from: quality.count - 1, to: 0, by: -1) { labels[i - 1] = Int(back[i][labels[i]]) }
+        return labels
+    }
+
+    /// `labels` with parts that do not earn their break merged into the part before (or after, for the first):
+    /// parts of fewer than four cues, parts whose shift is within half a second of the one before, and parts
+    /// whose cues fit on average less than 0.25 better at their own shift, or less than 0.5 at all.
+    func mergedLabels(_ labels: [Int], _ quality: [[Double]], _ shifts: [Double]) -> [Int] {
+        var labels = labels
+        while true {
+            var runs: [Range<Int>] = []
+            var start = 0
+            for i in 1...labels.count where i == labels.count || labels[i] != labels[start] {
+                runs.append(start..<i)
+                start = i
+            }
+            guard runs.count > 1 else { return labels }
+            var merged = false
+            for (index, run) in runs.enumerated() {
+                let neighbour = index > 0 ? runs[index - 1] : runs[index + 1]
+                let own = labels[run.lowerBound], other = labels[neighbour.lowerBound]
+                let gain = run.reduce(0.0) { $0 + quality[$1][own] - quality[$1][other] } / Double(run.count)
+                let fit = run.reduce(0.0) { $0 + quality[$1][own] } / Double(run.count)
+                if run.count < 4 || abs(shifts[own] - shifts[other]) <= 0.5 || gain < 0.25 || fit < 0.5 {
+                    for i in run { labels[i] = other }
+                    merged = true
+                    break
+                }
+            }
+            if !merged { return labels }
+        }
+    }
+
+    /// One scale and a shift per label, fitted to the cue starts paired with the onsets near where their label
+    /// puts them: least squares with a common slope, refitted without the pairs far off it (as `robustLine`).
+    func fitParts(
+        _ cues: [(start: Double, end: Double)], _ labels: [Int], _ shifts: [Double], _ onsets: [Double], scale: Double
+    ) -> (scale: Double, shifts: [Int: Double]) {
+        var points: [(x: Double, y: Double, label: Int)] = []
+        for (index, cue) in cues.enumerated() {
+            let predicted = scale * cue.start + shifts[labels[index]]
+            if let onset = nearest(onsets, to: predicted), abs(onset - predicted) <= pairingWindow {
+                points.append((cue.start, onset, labels[index]))
+            }
+        }
+        var kept = points
+        var fit = (scale: scale, shifts: [Int: Double]())
+        for _ in 0..<4 {
+            var groups: [Int: [(x: Double, y: Double)]] = [:]
+            for point in kept { groups[point.label, default: []].append((point.x, point.y)) }
+            // The common slope from the spread of x within each part, if there is enough of it.
+            var covariance = 0.0, variance = 0.0, widest = 0.0
+            var means: [Int: (x: Double, y: Double)] = [:]
+            for (label, group) in groups {
+                let meanX = group.map(\.x).reduce(0, +) / Double(group.count)
+                let meanY = group.map(\.y).reduce(0, +) / Double(group.count)
+                means[label] = (meanX, meanY)
+                widest = max(widest, (group.map(\.x).max() ?? 0) - (group.map(\.x).min() ?? 0))
+                for point in group {
+                    covariance += (point.x - meanX) * (point.y - meanY)
+                    variance += (point.x - meanX) * (point.x - meanX)
+                }
+            }
+            let slope = kept.count >= 3 && widest >= 10 && variance > 0 ? covariance / variance : scale
+            var shiftsByLabel: [Int: Double] = [:]
+            for (label, group) in groups {
+                shiftsByLabel[label] =
+                    widest >= 10 ? means[label]!.y - slope * means[label]!.x : median(group.map { $0.y - slope * $0.x })
+            }
+            fit = (slope, shiftsByLabel)
+            let residuals = points.map { abs($0.y - (slope * $0.x + (shiftsByLabel[$0.label] ?? shifts[$0.label]))) }
+            let cut = max(0.05, 3 * median(residuals))
+            let next = points.enumerated().filter { residuals[$0.offset] <= cut }.map(\.element)
+            if next.count == kept.count || next.count < 3 { break }
+            kept = next
+        }
+        return fit
+    }
+}
