@@ -11,18 +11,15 @@ let package = Package(
     name: "MediaLint",
     products: [
         .executable(name: "medialint", targets: ["medialint"]),
-        .library(name: "MediaIO", targets: ["MediaIO"]),
-        .library(name: "Reports", targets: ["Reports"]),
-        .library(name: "Captions", targets: ["Captions"]),
-        .library(name: "FlashDetection", targets: ["FlashDetection"]),
-        .library(name: "SyncAnalysis", targets: ["SyncAnalysis"]),
-        .library(name: "CaptionQuality", targets: ["CaptionQuality"]),
-        .library(name: "Transcripts", targets: ["Transcripts"]),
-        .library(name: "Autoplay", targets: ["Autoplay"]),
-        .library(name: "Findings", targets: ["Findings"]),
-        .library(name: "Checks", targets: ["Checks"]),
-        .library(name: "Library", targets: ["Library"]),
-        .library(name: "FileAccess", targets: ["FileAccess"]),
+        // The caption modules alone, without FFmpeg.
+        .library(name: "MediaLintCaptions", targets: ["Basics", "FileAccess", "Findings", "Captions", "CaptionQuality", "Transcripts"]),
+        // Every module: media, checks, the library, reports.
+        .library(
+            name: "MediaLint",
+            targets: [
+                "Basics", "FileAccess", "Findings", "Captions", "CaptionQuality", "Transcripts", "MediaIO", "FlashDetection", "SyncAnalysis",
+                "Autoplay", "Streaming", "Checks", "Library", "Reports",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,4 +1,3 @@
-import Basics
 import Captions
 import Findings
 import Foundation

@@ -1,5 +1,4 @@
 import Basics
-import Captions
 
 /// One of N parts of a library, for checking it on several machines: a file belongs to the part its path
 /// hashes to, so the parts are disjoint, together complete, and the same on every machine and every run.

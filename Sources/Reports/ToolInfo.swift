@@ -1,5 +1,3 @@
-import Findings
-
 /// The tool's name and version, as reports and `--version` print them.
 public enum ToolInfo {
     public static let name = "medialint"

@@ -1,4 +1,3 @@
-import Basics
 import Captions
 import Foundation
 

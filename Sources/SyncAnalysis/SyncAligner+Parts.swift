@@ -1,5 +1,3 @@
-import Basics
-import Captions
 import Foundation
 
 /// The second stage: the captions cut into parts where the shift changes (an edit made after captioning), each part fitted.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Captions
 import Foundation
 import MediaIO
 
@@ -23,14 +22,8 @@ do {
     }
     var command = try MediaLintCommand.parseAsRoot()
     try command.run()
-} catch let error as MediaError {
-    Console.error(error.description)
-    exit(ExitStatus.usageError.rawValue)
-} catch let error as CaptionError {
-    Console.error(error.message)
-    exit(ExitStatus.usageError.rawValue)
-} catch let error as CLIError {
-    Console.error(error.message)
+} catch let error as any CommandLineFailure {
+    Console.error(error.lineForUser)
     exit(ExitStatus.usageError.rawValue)
 } catch {
     // ArgumentParser's own errors: help, version, completions (exit 0) and usage errors (our 2, not its 64).

@@ -1,4 +1,3 @@
-import Checks
 import Findings
 import Foundation
 import TestSupport

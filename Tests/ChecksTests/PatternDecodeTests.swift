@@ -1,4 +1,3 @@
-import Checks
 import Findings
 import FlashDetection
 import Foundation

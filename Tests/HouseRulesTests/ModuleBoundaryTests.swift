@@ -38,7 +38,7 @@ import Testing
             .filter { !$0.hasPrefix(".") }.map { ($0, root.appendingPathComponent("\(top)/\($0)")) }
         if !tests { folders.append(("luma-timeline", root.appendingPathComponent("Examples/luma-timeline"))) }
         let pattern = try NSRegularExpression(
-            pattern: #"^\s*(?:@testable\s+|@_exported\s+)?import\s+(?:(?:struct|class|enum|func|protocol)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#,
+            pattern: #"^\s*(?:@testable\s+|@_exported\s+|@_spi\(\w+\)\s+)?import\s+(?:(?:struct|class|enum|func|protocol)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#,
             options: .anchorsMatchLines)
         var found: [String: Set<String>] = [:]
         for (module, folder) in folders {
@@ -93,6 +93,59 @@ import Testing
             let above: Set<String> = ["Checks", "Library", "Reports", "MediaIO", "medialint"]
             #expect(found["\(module)Tests"]?.isDisjoint(with: above) == true, "\(module)Tests imports a layer above it: \(found["\(module)Tests"] ?? [])")
         }
+    }
+
+    /// Each target's dependencies in `Package.swift`, by target name (`.product(name:)` as the product's name).
+    static func declaredDependencies() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let targets = text.components(separatedBy: "targets: [").dropFirst(2).joined(separator: "targets: [")
+        let start = try NSRegularExpression(pattern: #"\.(target|executableTarget|testTarget|systemLibrary)\(\s*name: "([\w-]+)""#)
+        let name = try NSRegularExpression(pattern: #""(\w+)""#)
+        let matches = start.matches(in: targets, range: NSRange(targets.startIndex..., in: targets))
+        var found: [String: Set<String>] = [:]
+        for (index, match) in matches.enumerated() {
+            let end = index + 1 < matches.count ? matches[index + 1].range.location : (targets as NSString).length
+            let body = (targets as NSString).substring(with: NSRange(location: match.range.location, length: end - match.range.location))
+            let target = String(targets[Range(match.range(at: 2), in: targets)!])
+            guard let list = body.components(separatedBy: "dependencies: [").dropFirst().first?.components(separatedBy: "]").first else {
+                found[target] = []
+                continue
+            }
+            // Quoted names, a product's package name aside.
+            let cleaned = list.replacingOccurrences(of: #"package: "[^"]*""#, with: "", options: .regularExpression)
+            found[target] = Set(
+                name.matches(in: cleaned, range: NSRange(cleaned.startIndex..., in: cleaned)).map { (cleaned as NSString).substring(with: $0.range(at: 1)) })
+        }
+        return found
+    }
+
+    /// `Package.swift` says what the table says: every module's declared dependencies are what its files import (no
+    /// more, no fewer), and within its row; every module of the table is in the graph.
+    @Test func packageManifestAndGraphMatchTheTable() throws {
+        let allowed = try Self.allowed()
+        let declared = try Self.declaredDependencies()
+        let imports = try Self.imports()
+        #expect(declared["Checks"]?.contains("Streaming") == true && declared["Basics"] == [])
+        for (module, permitted) in allowed where module != "CFFmpeg" {
+            guard let dependencies = declared[module] else {
+                Issue.record("\(module) is in the table but not a target of Package.swift")
+                continue
+            }
+            #expect(
+                dependencies.isSubset(of: permitted),
+                "\(module) depends on \(dependencies.subtracting(permitted).sorted()) in Package.swift, which its row does not allow")
+            let used = (imports[module] ?? []).subtracting(Self.standard).subtracting(["FoundationXML", module])
+            #expect(used == dependencies, "\(module): Package.swift declares \(dependencies.sorted()), its files import \(used.sorted())")
+        }
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let graph = try #require(text.components(separatedBy: "```").dropFirst().first)
+        let layered = [
+            "Basics", "FileAccess", "CFFmpeg", "MediaIO", "Findings", "Captions", "Streaming", "CaptionQuality", "Transcripts", "Autoplay", "Checks", "Library",
+            "Reports", "medialint",
+        ]
+        #expect(Set(layered).isSubset(of: Set(allowed.keys)))
+        for module in layered { #expect(graph.contains(module), "\(module) is missing from the graph in docs/architecture.md") }
+        #expect(graph.contains("Flash") && graph.contains("Detection") && graph.contains("Sync") && graph.contains("Analysis"))
     }
 
     /// FFmpeg is touched in MediaIO alone, and no analysis module reaches up to the checks or the library.

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 // Byte-level helpers shared by the readers: they work on UTF-8 bytes, not Strings, to read fast.

@@ -1,5 +1,3 @@
-import Basics
-
 // The small grammars of WebVTT: timestamps, percentages, numbers, cue settings and region settings,
 // each as the W3C WebVTT specification's parsing rules state them.
 

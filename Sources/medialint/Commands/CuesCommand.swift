@@ -2,7 +2,6 @@ import ArgumentParser
 import Basics
 import Captions
 import Findings
-import Reports
 
 /// `medialint cues CAPTIONS`: the parsed cues, as a table or JSON.
 struct CuesCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Basics
-import Findings
 import MediaIO
 import Reports
 

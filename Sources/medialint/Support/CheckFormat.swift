@@ -1,6 +1,5 @@
 import ArgumentParser
 import Checks
-import Findings
 import Foundation
 import Reports
 

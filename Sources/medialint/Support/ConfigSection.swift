@@ -1,4 +1,3 @@
-import FileAccess
 import Foundation
 import Yams
 

@@ -3,7 +3,6 @@ import Captions
 import Checks
 import Foundation
 import Library
-import MediaIO
 import Reports
 
 enum Diagnostics {

@@ -3,9 +3,7 @@ import Checks
 import Findings
 import FlashDetection
 import Foundation
-import Library
 import MediaIO
-import Reports
 
 /// The options that change flash thresholds.
 struct FlashThresholdOptions: ParsableArguments {

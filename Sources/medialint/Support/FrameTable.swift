@@ -1,11 +1,6 @@
 import ArgumentParser
-import Checks
-import Findings
 import FlashDetection
 import Foundation
-import Library
-import MediaIO
-import Reports
 
 /// The per-frame measurements of one file, written as CSV and/or JSON (each file atomically, when complete).
 final class FrameTable {

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Findings
 import Foundation
-import Reports
 
 /// Where output goes while it is being made: chunks handed over are written on a thread of their own, so that
 /// making the next chunk and writing the last one overlap. At most a few chunks wait (memory stays flat); their

@@ -2,7 +2,6 @@ import ArgumentParser
 import FileAccess
 import Findings
 import Foundation
-import Reports
 
 /// Output written as it is made, to where `OutputDestination` says: standard output (`-`), a device or FIFO
 /// written through, or a file that appears complete when the writing is done, or not at all (see `StreamingFile`).

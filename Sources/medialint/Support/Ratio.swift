@@ -1,5 +1,4 @@
 import ArgumentParser
-import Captions
 
 /// A positive ratio: `1.001`, `25/23.976`.
 struct Ratio: ExpressibleByArgument {

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Basics
 import Captions
-import Checks
-import Findings
 import Foundation
 import Library
 import Reports

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Findings
 import Foundation
-import Reports
 
 /// Standard output without Foundation's buffering or exceptions: bytes go to descriptor 1 as they come (the progress
 /// line cleared first when standard output is the terminal it is on).

@@ -5,7 +5,6 @@ import Findings
 import Foundation
 import Library
 import MediaIO
-import Reports
 
 /// `--tolerance 0.1` or `--tolerance 0.1,0.25`: seconds before a warning, and before an error.
 struct Tolerance: ExpressibleByArgument {
