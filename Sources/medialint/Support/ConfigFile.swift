@@ -24,12 +24,10 @@ struct ConfigFile {
 
     static let defaultName = ".medialint.yml"
 
-    /// Every section and the settings it takes: an unknown section or setting is an error, not ignored.
-    static let known: [String: Set<String>] = [
-        "flash": FlashSettings.keys,
-        "lint": LintSettings.keys,
-        "sync": SyncSettings.keys,
-    ]
+    /// Every section, typed: the settings it takes are its keys; an unknown section or setting is an error, not
+    /// ignored.
+    static let sections: [any SettingsSection.Type] = [FlashSection.self, LintSection.self, SyncSection.self]
+    static let known: [String: Set<String>] = Dictionary(uniqueKeysWithValues: sections.map { ($0.name, $0.keys) })
     /// Top-level keys that are not a check's section.
     static let otherKeys = ["exclude", "root"]
 

@@ -1,44 +1,89 @@
 import FlashDetection
 
+/// The `flash` section as written (`darker-state: ~` switches the darker-state limit off).
+struct FlashSection: SettingsSection {
+    static let name = "flash"
+    enum Keys: String, CodingKey, CaseIterable {
+        case profile, area, inclusive, red, extended, patterns
+        case luminanceChange = "luminance-change", darkerState = "darker-state", areaBasis = "area-basis", maxFlashes = "max-flashes"
+        case redSaturation = "red-saturation", redChange = "red-change", blockSize = "block-size", samplingStep = "sampling-step"
+        case exactDecode = "exact-decode"
+    }
+
+    var profile: String?
+    var luminanceChange: Double?
+    var darkerState: Setting<Double>?
+    var area: Double?
+    var areaBasis: String?
+    var maxFlashes: Double?
+    var inclusive: Bool?
+    var red: Bool?
+    var redSaturation: Double?
+    var redChange: Double?
+    var extended: Bool?
+    var patterns: Bool?
+    var blockSize: Int?
+    var samplingStep: Int?
+    var exactDecode: Bool?
+
+    init(from decoder: any Decoder) throws {
+        let settings = try decoder.container(keyedBy: Keys.self)
+        profile = try settings.value(.profile)
+        luminanceChange = try settings.value(.luminanceChange)
+        darkerState = try settings.setting(.darkerState)
+        area = try settings.value(.area)
+        areaBasis = try settings.value(.areaBasis)
+        maxFlashes = try settings.value(.maxFlashes)
+        inclusive = try settings.value(.inclusive)
+        red = try settings.value(.red)
+        redSaturation = try settings.value(.redSaturation)
+        redChange = try settings.value(.redChange)
+        extended = try settings.value(.extended)
+        patterns = try settings.value(.patterns)
+        blockSize = try settings.value(.blockSize)
+        samplingStep = try settings.value(.samplingStep)
+        exactDecode = try settings.value(.exactDecode)
+    }
+}
+
 /// The `flash` section: a profile and thresholds on top of it. The same for `flash` and `check`.
 enum FlashSettings {
-    static let keys: Set<String> = [
-        "profile", "luminance-change", "darker-state", "area", "area-basis", "max-flashes",
-        "inclusive", "red", "red-saturation", "red-change", "extended", "block-size", "sampling-step", "exact-decode", "patterns",
-    ]
-
     /// `exact-decode`: decode with the in-loop filters, as a player does (default: the fast decode).
     static func exactDecode(_ section: ConfigSection) throws -> Bool {
-        try section.bool("exact-decode") ?? false
+        try section.decode(FlashSection.self).exactDecode ?? false
     }
 
     /// The profile (`profile` given, else the section's, else wcag) with the section's thresholds on top.
     static func configuration(_ section: ConfigSection, profile: String?) throws -> FlashConfiguration {
-        let name = try profile ?? section.string("profile") ?? "wcag"
+        let settings = try section.decode(FlashSection.self)
+        let name = profile ?? settings.profile ?? "wcag"
         guard var configuration = FlashConfiguration.profile(name) else {
             throw CLIError(
                 (profile == nil ? "\(section.source(of: "profile")): " : "")
                     + "unknown flash profile '\(name)' (\(FlashConfiguration.profileNames.joined(separator: ", ")))")
         }
-        if let value = try section.double("luminance-change") { configuration.luminanceChange = value }
-        if section.isNull("darker-state") { configuration.darkerStateLimit = nil }
-        if let value = try section.double("darker-state") { configuration.darkerStateLimit = value }
-        if let value = try section.double("area") { configuration.areaFraction = value }
-        if let value = try section.string("area-basis") {
+        if let value = settings.luminanceChange { configuration.luminanceChange = value }
+        switch settings.darkerState {
+        case .none?: configuration.darkerStateLimit = nil
+        case .value(let value)?: configuration.darkerStateLimit = value
+        case nil: break
+        }
+        if let value = settings.area { configuration.areaFraction = value }
+        if let value = settings.areaBasis {
             guard let basis = FlashConfiguration.AreaBasis(rawValue: value) else {
                 throw CLIError("\(section.source(of: "area-basis")): flash.area-basis must be field or frame")
             }
             configuration.areaBasis = basis
         }
-        if let value = try section.double("max-flashes") { configuration.maximumFlashesPerSecond = value }
-        if let value = try section.bool("inclusive") { configuration.maximumIsInclusive = value }
-        if let value = try section.bool("red") { configuration.detectsRed = value }
-        if let value = try section.double("red-saturation") { configuration.redSaturation = value }
-        if let value = try section.double("red-change") { configuration.redChange = value }
-        if let value = try section.bool("extended") { configuration.detectsExtendedRisk = value }
-        if let value = try section.bool("patterns") { configuration.detectsPatterns = value }
-        if let value = try section.int("block-size") { configuration.blockSize = value }
-        if let value = try section.int("sampling-step") { configuration.samplingStep = value }
+        if let value = settings.maxFlashes { configuration.maximumFlashesPerSecond = value }
+        if let value = settings.inclusive { configuration.maximumIsInclusive = value }
+        if let value = settings.red { configuration.detectsRed = value }
+        if let value = settings.redSaturation { configuration.redSaturation = value }
+        if let value = settings.redChange { configuration.redChange = value }
+        if let value = settings.extended { configuration.detectsExtendedRisk = value }
+        if let value = settings.patterns { configuration.detectsPatterns = value }
+        if let value = settings.blockSize { configuration.blockSize = value }
+        if let value = settings.samplingStep { configuration.samplingStep = value }
         return configuration
     }
 
