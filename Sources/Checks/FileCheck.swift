@@ -167,13 +167,13 @@ public struct FileCheck: Sendable {
 /// three times its size once parsed, a page (its text, tags and attributes) about eight; media its largest decoded
 /// picture times the frames held at once (the decoder's references and threads, the analysis queue) — a header
 /// claiming a 30,000-pixel-wide picture is refused before a decoder allocates for it.
-public enum MemoryEstimate {
+package enum MemoryEstimate {
     /// Decoded pictures in memory at once for one video stream (references, threads, queue), with room to spare.
     static let picturesHeld: Int64 = 24
 
-    public static func text(size: Int64, page: Bool) -> Int64 { size * (page ? 8 : 3) }
+    package static func text(size: Int64, page: Bool) -> Int64 { size * (page ? 8 : 3) }
 
-    public static func media(_ info: MediaInfo) -> Int64 {
+    package static func media(_ info: MediaInfo) -> Int64 {
         let pictures = info.streams.compactMap(\.video).map { video -> Int64 in
             // Bytes a pixel: 4:2:0 at 8 bits is 1.5; more bits take two bytes a sample; 4:4:4 takes three samples.
             let wide = (video.bitDepth ?? 8) > 8 ? 2.0 : 1.0
@@ -184,7 +184,7 @@ public enum MemoryEstimate {
     }
 
     /// The message for a file that would need more than `limit`, else nil.
-    public static func refusal(needing bytes: Int64, limit: Int64) -> String? {
+    package static func refusal(needing bytes: Int64, limit: Int64) -> String? {
         guard bytes > limit else { return nil }
         return "would need about \(megabytes(bytes)) MB of memory to check, more than the \(megabytes(limit)) MB a file may take (--max-file-memory): not read"
     }

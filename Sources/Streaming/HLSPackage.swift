@@ -299,7 +299,7 @@ public struct HLSPackage: Sendable {
     }
 
     /// Why a subtitle rendition of fragmented MP4 segments is not read.
-    public static let fragmentedSubtitles =
+    package static let fragmentedSubtitles =
         "its subtitle segments are fragmented MP4 (#EXT-X-MAP: IMSC1 or WebVTT in MP4), which are not read yet: their cues are not checked"
 
     /// The subtitle renditions whose segments are fragmented MP4 (not read).
@@ -343,7 +343,7 @@ extension HLSPackage {
     }
 
     /// "segment a.ts", "2 segments (a.ts, b.ts)", "12 segments (a.ts, b.ts, c.ts …)".
-    public static func describe(_ files: [MediaFiles.Unreadable]) -> String {
+    package static func describe(_ files: [MediaFiles.Unreadable]) -> String {
         let names = files.prefix(3).map(\.uri).joined(separator: ", ") + (files.count > 3 ? " …" : "")
         return files.count == 1 ? "segment \(names)" : "\(files.count) segments (\(names))"
     }

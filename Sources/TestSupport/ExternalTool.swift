@@ -1,18 +1,18 @@
 import Foundation
 
 /// The command-line tools test media are made with (ffmpeg, sox, espeak-ng, festival), run from PATH.
-public enum ExternalTool {
+package enum ExternalTool {
     /// A tool that exited with an error, with what it wrote to standard error.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Runs `tool` with `arguments`; throws its error output when it does not exit with 0.
-    public static func run(_ tool: String, _ arguments: [String]) throws { _ = try output(tool, arguments) }
+    package static func run(_ tool: String, _ arguments: [String]) throws { _ = try output(tool, arguments) }
 
     /// Runs `tool` with `arguments` and returns what it printed on standard output; throws its error output when it
     /// does not exit with 0.
-    public static func output(_ tool: String, _ arguments: [String]) throws -> String {
+    package static func output(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -33,11 +33,11 @@ public enum ExternalTool {
     }
 
     /// Runs a shell command line (for pipelines such as `espeak-ng … | sox …`).
-    public static func shell(_ command: String) throws { try run("sh", ["-c", command]) }
+    package static func shell(_ command: String) throws { try run("sh", ["-c", command]) }
 
     /// The first line a tool prints of its version (`ffmpeg -version`, `sox --version` …), asked once per process;
     /// "missing" when the tool cannot be run. Part of every generated medium's recipe: a new version makes it anew.
-    public static func version(_ tool: String) -> String {
+    package static func version(_ tool: String) -> String {
         versionLock.lock()
         defer { versionLock.unlock() }
         if let known = versions[tool] { return known }
@@ -52,11 +52,11 @@ public enum ExternalTool {
 }
 
 /// Reads a pipe to its end on a thread of its own (so that a child writing to two pipes never blocks on one).
-public final class PipeDrain: @unchecked Sendable {
+package final class PipeDrain: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
-    public init(_ pipe: Pipe) {
+    package init(_ pipe: Pipe) {
         Thread.detachNewThread { [self] in
             data = pipe.fileHandleForReading.readDataToEndOfFile()
             done.signal()
@@ -64,7 +64,7 @@ public final class PipeDrain: @unchecked Sendable {
     }
 
     /// Everything the pipe gave, once it is closed.
-    public func wait() -> Data {
+    package func wait() -> Data {
         done.wait()
         return data
     }

@@ -4,14 +4,14 @@ import Foundation
 /// `stream_K.m3u8` (video re-encoded with a key frame a second, AAC audio, MPEG-TS segments `stream_K_NN.ts`) for each
 /// subtitle file, and that file as the variant's WebVTT subtitle rendition `sub_K.m3u8` in group `subs` (with its
 /// language when given). Without subtitle files, one variant and no subtitles.
-public enum HLSTestPackage {
+package enum HLSTestPackage {
     /// Builds the package of `media` in `folder` (made if missing). `muxDelay`: the MPEG-TS muxer's delay (nil:
     /// FFmpeg's default, 1.4 s); `timestampOffset` moves every timestamp, cue times too, that far along the MPEG-2 clock;
     /// `fragmentedMP4`: media segments `stream_K_NN.m4s` after an initialisation section `init.mp4` (`#EXT-X-MAP`)
     /// instead of MPEG-TS — one variant only (FFmpeg 5.1 gives every variant that one name); `singleFile`: each
     /// rendition one file `stream_K.ts` / `stream_K.vtt`, its segments byte ranges of it (`#EXT-X-BYTERANGE`).
     /// The package is made once per machine (TestMediaCache, by its inputs' bytes and these settings) and copied here.
-    public static func build(
+    package static func build(
         in folder: URL, media: String = "Media/speech.mp4", subtitles: [(file: String, language: String?)], segmentSeconds: Int = 4,
         muxDelay: Double? = 0, timestampOffset: Double? = nil, fragmentedMP4: Bool = false, singleFile: Bool = false
     ) throws {

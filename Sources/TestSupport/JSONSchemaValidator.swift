@@ -1,10 +1,10 @@
 import Foundation
 
 /// A JSON document as the schema validator sees it.
-public indirect enum JSONNode: Decodable, Equatable {
+package indirect enum JSONNode: Decodable, Equatable {
     case null, bool(Bool), integer(Int64), number(Double), string(String), array([JSONNode]), object([String: JSONNode])
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -23,9 +23,9 @@ public indirect enum JSONNode: Decodable, Equatable {
         }
     }
 
-    public static func parse(_ text: String) throws -> JSONNode { try JSONDecoder().decode(JSONNode.self, from: Data(text.utf8)) }
+    package static func parse(_ text: String) throws -> JSONNode { try JSONDecoder().decode(JSONNode.self, from: Data(text.utf8)) }
 
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
@@ -35,10 +35,10 @@ public indirect enum JSONNode: Decodable, Equatable {
 /// (local), `type`, `enum`, `required`, `properties`, `additionalProperties`, `items`, `minItems`,
 /// `uniqueItems`, `minimum`, `maximum`, `pattern`, `format` (`uri`, `uri-reference`), `anyOf`, `oneOf`.
 /// Unknown keywords are refused, so a schema using more than this cannot pass by being half-read.
-public struct JSONSchemaValidator {
-    public let root: JSONNode
+package struct JSONSchemaValidator {
+    package let root: JSONNode
 
-    public init(root: JSONNode) { self.root = root }
+    package init(root: JSONNode) { self.root = root }
 
     static let known: Set<String> = [
         "$schema", "$id", "$ref", "title", "description", "default", "definitions", "type", "enum",
@@ -47,7 +47,7 @@ public struct JSONSchemaValidator {
     ]
 
     /// Every violation, as `path: problem`.
-    public func errors(in value: JSONNode) -> [String] {
+    package func errors(in value: JSONNode) -> [String] {
         var errors: [String] = []
         validate(value, root, "$", &errors)
         return errors

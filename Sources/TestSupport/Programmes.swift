@@ -8,8 +8,8 @@ import Foundation
 /// synthesised by sox between the lines — mixed at known levels and times, so that where every sentence,
 /// tune and effect is, is known to the sample. Caption files with known errors are made from that truth
 /// (`captions(_:)`).
-public struct Programme: Sendable {
-    public enum Kind: String, CaseIterable, Sendable {
+package struct Programme: Sendable {
+    package enum Kind: String, CaseIterable, Sendable {
         /// A radio magazine: four speakers over a music bed 20 dB below the speech, a theme at full level to
         /// open and close it and a jingle half-way.
         case magazine
@@ -23,33 +23,33 @@ public struct Programme: Sendable {
     }
 
     /// A spoken sentence: who says it and where its speech starts and ends (media seconds).
-    public struct Line: Sendable {
-        public var text: String
-        public var speaker: String
-        public var start: Double
-        public var end: Double
-        public var duration: Double { end - start }
+    package struct Line: Sendable {
+        package var text: String
+        package var speaker: String
+        package var start: Double
+        package var end: Double
+        package var duration: Double { end - start }
     }
 
     /// Music at full level, or an effect: where it sounds, and the caption that describes it (nil: none).
-    public struct Sound: Sendable {
-        public var name: String
-        public var start: Double
-        public var end: Double
-        public var caption: String?
-        public var isMusic: Bool { name == "music" }
+    package struct Sound: Sendable {
+        package var name: String
+        package var start: Double
+        package var end: Double
+        package var caption: String?
+        package var isMusic: Bool { name == "music" }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The programme: AAC, 48 kHz stereo, in an .m4a file.
-    public var media: String
+    package var media: String
     /// The same mix before encoding: 16 kHz mono signed 16-bit PCM (`samples()` reads it).
-    public var pcm: String
-    public var duration: Double
-    public var lines: [Line]
-    public var sounds: [Sound]
+    package var pcm: String
+    package var duration: Double
+    package var lines: [Line]
+    package var sounds: [Sound]
     /// How far the music bed is below the speech (dB), nil without a bed.
-    public var bedBelowSpeech: Double?
+    package var bedBelowSpeech: Double?
 
     /// The speakers: a name for captions, and how the voice is made.
     static let voices: [(name: String, command: @Sendable (_ text: String, _ wav: String) -> String)] = [
@@ -66,7 +66,7 @@ public struct Programme: Sendable {
 
     /// Makes the programme of `kind` in `directory` (kept there: a second call returns it at once). `minutes`
     /// sets its length (the defaults: 3.5, 3.5 and 7 minutes); `seed` picks the sentences and the gaps.
-    public static func make(_ kind: Kind, in directory: URL, minutes: Double? = nil, seed: UInt64 = 17) throws -> Programme {
+    package static func make(_ kind: Kind, in directory: URL, minutes: Double? = nil, seed: UInt64 = 17) throws -> Programme {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let minutes = minutes ?? (kind == .lecture ? 7 : 3.5)
         let name = "\(kind.rawValue)-\(Int((minutes * 60).rounded()))s-\(seed)"
@@ -83,14 +83,14 @@ public struct Programme: Sendable {
     }
 
     /// The mix as it was before encoding, 16 kHz mono: the programme's PCM without the AAC encoder and decoder.
-    public func samples() throws -> [Float] { try readRaw(pcm) }
+    package func samples() throws -> [Float] { try readRaw(pcm) }
 }
 
 // MARK: - Caption variants
 
 extension Programme {
     /// Captions with a known error: caption time = f(true media time).
-    public enum Variant: Sendable, CustomStringConvertible {
+    package enum Variant: Sendable, CustomStringConvertible {
         /// On time.
         case inSync
         /// Every cue `seconds` late (negative: early).
@@ -105,7 +105,7 @@ extension Programme {
         /// A late captioner: each cue starts (and ends) a random 0.25–0.9 s after its speech.
         case lateCaptioner(seed: UInt64)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .inSync: "in sync"
             case .shifted(let s): String(format: "%+.1f s", s)
@@ -118,7 +118,7 @@ extension Programme {
     }
 
     /// Where a line's cue starts and ends in caption time under `variant` (nil: the line has no cue).
-    public func captionTimes(of line: Int, _ variant: Variant) -> (start: Double, end: Double)? {
+    package func captionTimes(of line: Int, _ variant: Variant) -> (start: Double, end: Double)? {
         let truth = lines[line]
         switch variant {
         case .inSync: return (truth.start, truth.end)
@@ -145,7 +145,7 @@ extension Programme {
 
     /// The SubRip file of the programme's captions under `variant`: a cue per line (speaker names in the drama,
     /// lines wrapped at 42 characters) and a cue per captioned sound, in time order.
-    public func captions(_ variant: Variant) -> String {
+    package func captions(_ variant: Variant) -> String {
         var cues: [(start: Double, end: Double, text: String)] = []
         for index in lines.indices {
             guard let times = captionTimes(of: index, variant) else { continue }
@@ -166,21 +166,21 @@ extension Programme {
     }
 
     /// Writes `captions(variant)` to `directory` as NAME.srt and returns its path.
-    public func writeCaptions(_ variant: Variant, named name: String, in directory: URL) throws -> String {
+    package func writeCaptions(_ variant: Variant, named name: String, in directory: URL) throws -> String {
         let path = directory.appendingPathComponent(name).path
         try captions(variant).write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
     /// Lines of at least `seconds` in the middle of the programme, spread out: candidates to leave uncaptioned.
-    public func longLines(atLeast seconds: Double, count: Int) -> [Int] {
+    package func longLines(atLeast seconds: Double, count: Int) -> [Int] {
         let long = lines.indices.filter { lines[$0].duration >= seconds && $0 > 2 && $0 < lines.count - 3 }
         guard long.count > count else { return long }
         return (0..<count).map { long[($0 * 2 + 1) * long.count / (2 * count)] }
     }
 
     /// The line after which a pause of at least `gap` seconds falls nearest to `fraction` of the way through.
-    public func pause(near fraction: Double, atLeast gap: Double = 0.8) -> Int {
+    package func pause(near fraction: Double, atLeast gap: Double = 0.8) -> Int {
         let target = duration * fraction
         let candidates = lines.indices.dropLast().filter { lines[$0 + 1].start - lines[$0].end >= gap }
         return candidates.min { abs(lines[$0].end - target) < abs(lines[$1].end - target) } ?? lines.count / 2
@@ -620,7 +620,7 @@ extension Programme {
     /// conversion, and NTSC's 1001/1000), an advert cut out of the media (the captions 5 s late after it) and
     /// one put in (3 s early after it, at a pause long enough to have held it: the captions' own times never
     /// overlap), three long sentences left uncaptioned, and a late live captioner.
-    public var cases: [(name: String, variant: Variant)] {
+    package var cases: [(name: String, variant: Variant)] {
         [
             ("sync", .inSync), ("late", .shifted(2.0)), ("early", .shifted(-1.5)),
             ("pal", .drifted(scale: 25 / 23.976, offset: 0.4)), ("ntsc", .drifted(scale: 1.001, offset: -0.3)),
@@ -631,7 +631,7 @@ extension Programme {
     }
 
     /// The truth as JSON: every line and sound with its media times.
-    public var truthJSON: String {
+    package var truthJSON: String {
         func number(_ value: Double) -> String { String(format: "%.3f", value) }
         func quoted(_ text: String) -> String {
             "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
@@ -660,7 +660,7 @@ extension Programme {
     /// The programme of `kind` (default length and seed) for tests: made once per machine in the shared test media
     /// folder (TestMediaCache), by its recipe — what is said and played when, this mixing's version and the tools'
     /// versions — and once per process read back from there.
-    public static func forTests(_ kind: Kind) throws -> Programme {
+    package static func forTests(_ kind: Kind) throws -> Programme {
         testLock.lock()
         defer { testLock.unlock() }
         if let programme = made[kind] { return programme }
@@ -675,7 +675,7 @@ extension Programme {
     }
 
     /// How far each cue of `document` that carries a line starts from that line's speech (seconds; positive: late).
-    public func startErrors(of document: CaptionDocument) -> [Double] {
+    package func startErrors(of document: CaptionDocument) -> [Double] {
         document.cues.compactMap { cue in line(ofCueText: cue.plainText(in: document.format)).map { cue.start.seconds - $0.start } }
     }
 

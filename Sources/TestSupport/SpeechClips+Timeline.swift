@@ -5,7 +5,7 @@ import Synchronization
 extension SpeechClips {
     /// The speech timeline the detector finds in the script's PCM, in memory (no encoding, no decoding); with
     /// `noiseBelowSpeech` dB, under the white noise bed of `samples(noiseBelowSpeech:)`. Found once per process.
-    public static func timeline(noiseBelowSpeech: Double? = nil) throws -> SpeechTimeline {
+    package static func timeline(noiseBelowSpeech: Double? = nil) throws -> SpeechTimeline {
         try timelines.withLock { found in
             if let known = found[noiseBelowSpeech ?? 0] { return known }
             var detector = SpeechDetector(sampleRate: sampleRate)

@@ -5,17 +5,17 @@ import Foundation
 /// The mix is encoded to AAC in MP4 by the ffmpeg CLI, so the tests go through real decoding, resampling and the
 /// encoder's priming delay. Sentences and media are made once per machine (TestMediaCache); the caption files the
 /// tests write go to a folder of this process.
-public enum SpeechClips {
-    public struct Sentence: Sendable {
-        public var text: String
+package enum SpeechClips {
+    package struct Sentence: Sendable {
+        package var text: String
         /// Media seconds where the trimmed speech starts and ends: the true cue times.
-        public var start: Double
-        public var end: Double
+        package var start: Double
+        package var end: Double
     }
 
-    public static let sampleRate = 16_000
+    package static let sampleRate = 16_000
 
-    public static let texts = [
+    package static let texts = [
         "Welcome to the accessibility workshop for video makers.",
         "Today we look at captions and how they line up with speech.",
         "Every spoken line should appear on screen while it is said.",
@@ -40,26 +40,26 @@ public enum SpeechClips {
         "Thank you for listening to this short lesson.",
     ]
     /// Silence before each sentence, in seconds.
-    public static let gaps = [
+    package static let gaps = [
         1.0, 0.7, 1.9, 0.8, 2.6, 0.9, 1.3, 0.75, 2.2, 1.1, 0.85, 3.1,
         0.95, 1.6, 0.7, 2.4, 1.0, 1.8, 0.8, 1.2, 2.0, 0.9,
     ]
 
     /// Where this process's caption files go.
-    public static let directory: URL = {
+    package static let directory: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-speech-\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
 
     /// The sentences with their true times, the 16 kHz speech samples and the media's length.
-    public struct Script: Sendable {
-        public var sentences: [Sentence]
-        public var samples: [Float]
-        public var duration: Double { Double(samples.count) / Double(SpeechClips.sampleRate) }
+    package struct Script: Sendable {
+        package var sentences: [Sentence]
+        package var samples: [Float]
+        package var duration: Double { Double(samples.count) / Double(SpeechClips.sampleRate) }
     }
 
-    public static let script: Result<Script, Error> = Result {
+    package static let script: Result<Script, Error> = Result {
         var sentences: [Sentence] = []
         var samples: [Float] = []
         for (index, text) in texts.enumerated() {
@@ -83,7 +83,7 @@ public enum SpeechClips {
 
     /// The speech as AAC in MP4 (made once per machine); with `noiseBelowSpeech` dB, under a steady white noise
     /// bed that many dB below the speech's RMS level.
-    public static func media(noiseBelowSpeech: Double? = nil) throws -> String {
+    package static func media(noiseBelowSpeech: Double? = nil) throws -> String {
         let name = "speech" + (noiseBelowSpeech.map { "-noise\(Int($0))" } ?? "") + ".m4a"
         let recipe = "SpeechClips v1 \(texts) \(gaps) noise \(noiseBelowSpeech ?? 0) seed 20, AAC 64k"
         return try TestMediaCache.file(name, recipe: recipe, tools: ["espeak-ng", "sox", "ffmpeg"]) { path in
@@ -93,7 +93,7 @@ public enum SpeechClips {
 
     /// The speech's 16 kHz PCM; with `noiseBelowSpeech` dB, under a steady white noise bed (seeded: the same on every
     /// machine) that many dB below the speech's RMS level.
-    public static func samples(noiseBelowSpeech: Double? = nil) throws -> [Float] {
+    package static func samples(noiseBelowSpeech: Double? = nil) throws -> [Float] {
         var samples = try script.get().samples
         guard let noiseBelowSpeech else { return samples }
         let sentences = try script.get().sentences
@@ -127,7 +127,7 @@ public enum SpeechClips {
 
     /// Cues as WebVTT text: the true times passed through `transform` (caption = transform(media)), the sentences at
     /// `dropped` left out, `extra` cues after them.
-    public static func captionText(
+    package static func captionText(
         dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [], transform: (Double) -> Double = { $0 }
     ) throws -> String {
         var text = "WEBVTT\n"
@@ -142,7 +142,7 @@ public enum SpeechClips {
 
     /// 18 short cues with long gaps, at times that follow no sentence of the script: captions written for other speech
     /// (seeded: the same everywhere), to give `captionText` as `extra` with every sentence dropped.
-    public static func unrelatedCues() -> [(Double, Double, String)] {
+    package static func unrelatedCues() -> [(Double, Double, String)] {
         var random = SeededRandom(seed: 3)
         var t = 0.5
         var cues: [(Double, Double, String)] = []
@@ -155,7 +155,7 @@ public enum SpeechClips {
     }
 
     /// `captionText` as a WebVTT file `name` in this process's folder; its path.
-    public static func captions(
+    package static func captions(
         _ name: String, dropping dropped: Set<Int> = [], extra: [(Double, Double, String)] = [],
         transform: (Double) -> Double = { $0 }
     ) throws -> String {
@@ -164,7 +164,7 @@ public enum SpeechClips {
         return path
     }
 
-    public static func stamp(_ seconds: Double) -> String {
+    package static func stamp(_ seconds: Double) -> String {
         let ms = Int((seconds * 1000).rounded())
         return String(format: "%02d:%02d:%02d.%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
     }

@@ -13,8 +13,8 @@ import Foundation
 ///
 /// The folder: `$MEDIALINT_TEST_MEDIA`, else `$XDG_CACHE_HOME/medialint/test-media`, else
 /// `~/.cache/medialint/test-media`, else (no writable home) `.build/test-media` in the package.
-public enum TestMediaCache {
-    public static let directory: URL = {
+package enum TestMediaCache {
+    package static let directory: URL = {
         let environment = ProcessInfo.processInfo.environment
         var candidates: [URL] = []
         if let chosen = environment["MEDIALINT_TEST_MEDIA"], !chosen.isEmpty { candidates.append(URL(fileURLWithPath: chosen)) }
@@ -32,22 +32,22 @@ public enum TestMediaCache {
     }()
 
     /// The package's root folder (where `Package.swift` is).
-    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    package static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     /// Stands for the output file in `ffmpeg(_:_:)`'s arguments.
-    public static let output = "{output}"
+    package static let output = "{output}"
 
     /// The file `name` (its extension kept) made by `make` at the path it is given, once per `recipe` and the versions of
     /// `tools`; its path in the cache.
-    public static func file(_ name: String, recipe: String, tools: [String], make: (_ path: String) throws -> Void) throws -> String {
+    package static func file(_ name: String, recipe: String, tools: [String], make: (_ path: String) throws -> Void) throws -> String {
         let final = directory.appendingPathComponent(cachedName(name, recipe: recipe, tools: tools))
         return try made(final) { partial in try make(partial.path) }.path
     }
 
     /// The folder `name` made by `make` in the (empty, existing) folder it is given, once per `recipe` and the versions
     /// of `tools`; its path in the cache. Nothing in it may be changed: a test that edits copies it first (`copy`).
-    public static func folder(_ name: String, recipe: String, tools: [String], make: (_ folder: URL) throws -> Void) throws -> URL {
+    package static func folder(_ name: String, recipe: String, tools: [String], make: (_ folder: URL) throws -> Void) throws -> URL {
         let final = directory.appendingPathComponent(cachedName(name, recipe: recipe, tools: tools))
         return try made(final) { partial in
             try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: false)
@@ -57,7 +57,7 @@ public enum TestMediaCache {
 
     /// `ffmpeg ARGUMENTS` writing `name` where `output` stands in the arguments; an argument naming a file that exists
     /// (an input) counts in the recipe by its bytes, not its path.
-    public static func ffmpeg(_ name: String, _ arguments: [String]) throws -> String {
+    package static func ffmpeg(_ name: String, _ arguments: [String]) throws -> String {
         precondition(arguments.contains(output), "ffmpeg's arguments say where the output goes with TestMediaCache.output")
         return try file(name, recipe: try recipe(arguments), tools: ["ffmpeg"]) { path in
             try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments.map { $0 == output ? path : $0 })
@@ -65,12 +65,12 @@ public enum TestMediaCache {
     }
 
     /// Copies a cached file or folder to `destination` (which must not exist), for a test that changes it.
-    public static func copy(_ cached: String, to destination: URL) throws {
+    package static func copy(_ cached: String, to destination: URL) throws {
         try FileManager.default.copyItem(at: URL(fileURLWithPath: cached), to: destination)
     }
 
     /// Copies what a cached folder holds into `destination` (made if missing), for a test that changes it.
-    public static func copyContents(of cached: URL, into destination: URL) throws {
+    package static func copyContents(of cached: URL, into destination: URL) throws {
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: cached.path) {
             try FileManager.default.copyItem(at: cached.appendingPathComponent(name), to: destination.appendingPathComponent(name))
@@ -78,7 +78,7 @@ public enum TestMediaCache {
     }
 
     /// The arguments as a recipe: each one that names an existing regular file replaced by a hash of its bytes.
-    public static func recipe(_ arguments: [String]) throws -> String {
+    package static func recipe(_ arguments: [String]) throws -> String {
         try arguments.map { argument in
             var isFolder: ObjCBool = false
             guard argument != output, FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), !isFolder.boolValue else {
@@ -89,7 +89,7 @@ public enum TestMediaCache {
     }
 
     /// A hash of a file's bytes.
-    public static func fingerprint(ofFile path: String) throws -> String {
+    package static func fingerprint(ofFile path: String) throws -> String {
         String(FNV1a.hash(try Data(contentsOf: URL(fileURLWithPath: path))), radix: 16)
     }
 
