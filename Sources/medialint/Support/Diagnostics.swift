@@ -1,8 +1,6 @@
-import ArgumentParser
 import Captions
 import Checks
 import Foundation
-import Library
 import Reports
 
 enum Diagnostics {

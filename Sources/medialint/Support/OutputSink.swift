@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 
 /// Where output goes while it is being made: chunks handed over are written on a thread of their own, so that

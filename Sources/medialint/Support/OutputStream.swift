@@ -1,4 +1,3 @@
-import ArgumentParser
 import FileAccess
 import Findings
 import Foundation

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Basics
 import Captions
 import Foundation

@@ -1,10 +1,8 @@
 import ArgumentParser
-import Captions
 import Checks
 import Findings
 import Foundation
 import Library
-import MediaIO
 
 /// `--tolerance 0.1` or `--tolerance 0.1,0.25`: seconds before a warning, and before an error.
 struct Tolerance: ExpressibleByArgument {
