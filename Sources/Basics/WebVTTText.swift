@@ -22,4 +22,15 @@ public enum WebVTTText {
             }
         }
     }
+
+    /// `character` escaped, appended to `text`.
+    @inlinable
+    public static func append(_ character: Character, to text: inout String) {
+        switch character {
+        case "&": text += "&amp;"
+        case "<": text += "&lt;"
+        case ">": text += "&gt;"
+        default: text.append(character)
+        }
+    }
 }

@@ -159,6 +159,35 @@ import Testing
         }
     }
 
+    /// A fix applied (`SyncCorrection`): captions 1.5 s late come back within a frame of the speech, the offset
+    /// finding turns into a note saying where it was fixed and the verdict is that of what remains; captions on time
+    /// are left as they are; without a fix (timing not verified) there is nothing to apply.
+    @Test func aCorrectionMarksWhatItFixed() throws {
+        let late = { (t: Double) in t + 1.5 }
+        let outcome = try check(transform: late)
+        #expect(outcome.result.findings.map(\.rule) == [Rule.syncOffset.id] && outcome.result.verdict == .fail)
+        let document = try CaptionFile.read(Array(SpeechClips.captionText(transform: late).utf8), format: .webvtt)
+        let correction = try #require(outcome.correction(of: document, snap: false))
+        #expect(correction.changed && correction.corrects == [.syncOffset, .syncDrift, .syncBreak])
+        #expect(correction.summary.hasPrefix("times moved by -1.5"), "\(correction.summary)")
+        for (fixed, original) in zip(correction.document.cues, document.cues) {
+            #expect(abs(fixed.start.seconds - (original.start.seconds - 1.5)) <= 0.04, "\(fixed.start) vs \(original.start)")
+        }
+        let result = correction.result(writtenTo: "out.vtt")
+        #expect(result.findings.map(\.severity) == [.info] && result.verdict == .pass)
+        #expect(result.findings.first?.message.hasSuffix(" — fixed in out.vtt: \(correction.summary)") == true, "\(result.findings)")
+        #expect(SyncCorrection.correctedRules(snap: true).contains(.syncCueOffset))
+
+        let onTime = try check()
+        let document2 = try CaptionFile.read(Array(SpeechClips.captionText().utf8), format: .webvtt)
+        let unchanged = try #require(onTime.correction(of: document2, snap: true))
+        #expect(!unchanged.changed && unchanged.document.cues.map(\.start) == document2.cues.map(\.start))
+        #expect(unchanged.result(writtenTo: "out.vtt").findings.map(\.message) == onTime.result.findings.map(\.message))
+
+        let unverified = try check(dropping: Set(2..<22))
+        #expect(unverified.correction(of: document2, snap: false) == nil)
+    }
+
     @Test func tooFewCuesIsUnverified() throws {
         let outcome = try check(dropping: Set(2..<22))
         #expect(outcome.result.verdict == .unverified)

@@ -342,7 +342,7 @@ public struct CEA608Decoder: Sendable {
                     text += closing(open) + opening(cell.style)
                     open = cell.style
                 }
-                text += WebVTTText.escape(String(cell.character))
+                WebVTTText.append(cell.character, to: &text)
             }
             text += closing(open)
             lines.append(text)
