@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "Basics", "Checks", "MediaIO", "Captions", "Findings", "FileAccess", "Streaming",
+                "Basics", "Checks", "MediaIO", "Captions", "Findings", "FileAccess", "Reports", "Streaming",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .executableTarget(

@@ -4,6 +4,7 @@ import FileAccess
 import Findings
 import Foundation
 import GRDB
+import Reports
 
 /// What identifies the state of a file for the results store: its path, size, modification time, a content
 /// fingerprint, and the tool version and options it was checked with. A file whose stamp matches a stored one is

@@ -1,7 +1,9 @@
 import Basics
+import Findings
 
-// Results are written straight into a `JSONWriter`: the same bytes their `Encodable` conformances give through
-// `JSONValueEncoder` (keys in declaration order, nil left out), without building the document first.
+// A result's JSON form: what the JSON reports write and the results store keeps. Results are written straight into
+// a `JSONWriter`: the same bytes their `Encodable` conformances give through `JSONValueEncoder` (keys in declaration
+// order, nil left out), without building the document first.
 
 extension Finding {
     public func write(to writer: inout JSONWriter) {
