@@ -53,19 +53,19 @@ public struct HLSPackage: Sendable {
     public static func load(_ path: String, probe: (MediaFiles.Run) -> SegmentFacts?) throws(CaptionError) -> HLSPackage {
         let directory = (path as NSString).deletingLastPathComponent
         guard let folder = PathContainment.realPath(directory.isEmpty ? "." : directory) else {
-            throw CaptionError(rule: "hls.read", message: "\(path): its folder cannot be resolved")
+            throw CaptionError(rule: "m3u8.read", message: "\(path): its folder cannot be resolved")
         }
         let bytes: [UInt8]
         do {
             bytes = try RegularFile(path: path).readAll(limit: fileLimit)
         } catch {
-            throw CaptionError(rule: "hls.read", message: "\(path): \(error.reason)")
+            throw CaptionError(rule: "m3u8.read", message: "\(path): \(error.reason)")
         }
         let playlist: HLSPlaylist
         do {
             playlist = try HLSPlaylist.parse(bytes)
         } catch {
-            throw CaptionError(rule: "hls.read", message: "\(path): \(error.message)")
+            throw CaptionError(rule: "m3u8.read", message: "\(path): \(error.message)")
         }
         var package = HLSPackage(path: path, playlist: playlist, folder: folder)
         if case .multivariant(let multivariant) = playlist {
@@ -233,7 +233,7 @@ public struct HLSPackage: Sendable {
         if case .media = playlist {
             document.diagnostics.append(
                 CaptionDiagnostic(
-                    line: 0, rule: "hls.timeline", severity: .info,
+                    line: 0, rule: "m3u8.timeline", severity: .info,
                     message: "a subtitle playlist on its own: cue times are on the MPEG-2 clock (read the multivariant playlist to place them on the video's)"))
         }
         document.diagnostics += timeline.findings.map { finding in
@@ -269,17 +269,17 @@ public struct HLSPackage: Sendable {
             mediaPath = playlistName
         case .multivariant:
             guard let found = rendition ?? subtitleRenditions.first, let uri = found.uri else {
-                throw CaptionError(rule: "hls.subtitles", message: "\(path): the package has no subtitle rendition")
+                throw CaptionError(rule: "m3u8.subtitles", message: "\(path): the package has no subtitle rendition")
             }
             guard let read = mediaPlaylists[uri], case .inside(let relative) = HLSReference.resolve(uri, inPlaylistAt: playlistName) else {
-                throw CaptionError(rule: "hls.subtitles", message: "\(path): subtitles \"\(found.name)\": \(uri): \(unreadable[uri] ?? "not read")")
+                throw CaptionError(rule: "m3u8.subtitles", message: "\(path): subtitles \"\(found.name)\": \(uri): \(unreadable[uri] ?? "not read")")
             }
             chosen = found
             media = read
             mediaPath = relative
         }
         if media.segments.contains(where: { $0.initSection != nil }) {
-            throw CaptionError(rule: "hls.subtitles", message: "\(path): \(Self.fragmentedSubtitles)")
+            throw CaptionError(rule: "m3u8.subtitles", message: "\(path): \(Self.fragmentedSubtitles)")
         }
         var segments: [HLSSubtitleTimeline.Segment] = []
         var findings: [Finding] = []
