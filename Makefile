@@ -8,11 +8,12 @@ RELEASE_DIR  := .build/release
 DEBUG_BIN    := .build/debug/medialint
 RELEASE_BIN  := $(RELEASE_DIR)/medialint
 
-# Debian packages the build, the tests and Media/generate.sh need; festival, its voices and asc-music's recorded
-# music make the test programmes of the sync tests (TestSupport/Programmes.swift).
+# Debian packages the build, the tests and Media/generate.sh need; festival, its voices and the recorded game music
+# (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests (TestSupport/Programmes*.swift).
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
                 pkg-config ffmpeg espeak-ng sox libsqlite3-dev time chromium \
-                festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k asc-music
+                festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k asc-music \
+                hyperrogue-music singularity-music
 
 FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300

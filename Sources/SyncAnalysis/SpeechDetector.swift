@@ -26,6 +26,14 @@ public struct SpeechTimeline: Sendable {
     /// Per frame, how much like speech the sound around it is (0–1; `SpeechLikeness`); empty when the detector
     /// went by level alone.
     public var likeness: [Float]
+    /// Per frame, the speech band's level (dB) and voicing (0–1), for what is decided cue by cue: a short word, too
+    /// short to sound like speech over a second, or a sung line are voiced sound where a cue expects it. Empty for a
+    /// timeline built from a mask alone.
+    public var levels: [Float] = []
+    public var voicing: [Float] = []
+    /// 1 where the sound is above the speech threshold and voiced, whether or not it sounds like speech over a second
+    /// (a short word in a pause, a sung line, an instrument's note), held over 100 ms; empty without levels.
+    public var voicedSound: [UInt8] = []
 
     /// A timeline from its speech mask; `onsets` default to the starts of the mask's segments.
     public init(
@@ -64,6 +72,39 @@ public struct SpeechTimeline: Sendable {
 
     /// Total seconds of speech.
     public var totalSpeech: Double { Double(prefix.last ?? 0) / Self.framesPerSecond }
+
+    /// The median, over 1 s windows every 0.25 s from frame `from` to `to`, of the speech band level's standard
+    /// deviation (dB; silence counted at −100 dB); nil without levels.
+    public func levelSpread(fromFrame from: Int, to: Int) -> Float? {
+        guard !levels.isEmpty else { return nil }
+        var spreads: [Float] = []
+        var centre = max(from, 50)
+        while centre < min(to, levels.count - 50) || spreads.isEmpty {
+            let low = max(0, centre - 50), high = min(levels.count, centre + 50)
+            guard high > low else { break }
+            var sum: Float = 0, squares: Float = 0
+            for i in low..<high {
+                let level = max(levels[i], -100)
+                sum += level
+                squares += level * level
+            }
+            let n = Float(high - low), mean = sum / n
+            spreads.append(max(0, squares / n - mean * mean).squareRoot())
+            centre += 25
+            if centre >= min(to, levels.count - 50) { break }
+        }
+        spreads.sort()
+        return spreads.isEmpty ? nil : spreads[spreads.count / 2]
+    }
+
+    /// Seconds of voiced sound (`voicedSound`) between `from` and `to` (media seconds); 0 without levels.
+    public func voicedSound(from: Double, to: Double) -> Double {
+        let a = frame(at: from), b = min(frame(at: to), voicedSound.count)
+        guard b > a else { return 0 }
+        var frames = 0
+        for i in a..<b where voicedSound[i] == 1 { frames += 1 }
+        return Double(frames) / Self.framesPerSecond
+    }
 
     /// The mean speech likeness of the speech frames from frame `from` to `to` (1 without likeness scores).
     public func likeness(fromFrame from: Int, to: Int) -> Double {
@@ -214,6 +255,18 @@ public struct SpeechDetector: Sendable {
             thresholdSum += threshold
             mask[i] = Double(energies[i]) > threshold ? 1 : 0
         }
+        // Voiced sound above the threshold, held over 100 ms, before speech likeness is asked for.
+        var voiced = [UInt8](repeating: 0, count: count)
+        var held = 0
+        for i in 0..<count {
+            if mask[i] == 1, i < pitch.voicing.count, pitch.voicing[i] >= SpeechLikeness.voicedAbove {
+                voiced[i] = 1
+                held = Int(hangover * 100)
+            } else if held > 0 {
+                voiced[i] = 1
+                held -= 1
+            }
+        }
         var likeness: [Float] = []
         if requiresSpeechLikeness {
             likeness = SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period)
@@ -247,9 +300,13 @@ public struct SpeechDetector: Sendable {
             if lastSpeech >= 0, i - lastSpeech - 1 <= gap { for j in (lastSpeech + 1)..<i { mask[j] = 1 } }
             lastSpeech = i
         }
-        return SpeechTimeline(
+        var timeline = SpeechTimeline(
             start: start ?? 0, mask: mask, onsets: onsets, onsetContrasts: contrasts, likeness: likeness, thresholdDecibels: thresholdSum / Double(count),
             noiseFloorDecibels: floorSum / Double(count))
+        timeline.levels = energies
+        timeline.voicing = pitch.voicing
+        timeline.voicedSound = voiced
+        return timeline
     }
 }
 

@@ -18,16 +18,24 @@ extension SyncAligner {
         // Each window's own shift, once (within a quarter of a second), with the cue time on speech it found.
         var found: [(shift: Double, support: Double)] = []
         var first = 0
+        func add(_ shift: Double, _ support: Double) {
+            if let known = found.firstIndex(where: { abs($0.shift - shift) < 0.25 }) {
+                found[known].support += support
+            } else if abs(shift - fit.shift) >= 0.25 {
+                found.append((shift, support))
+            }
+        }
         while first + run / 2 < count {
             let slice = Array(cues[first..<min(count, first + run)])
             let coarse = bestShift(slice, segments, scale: fit.scale, step: 0.05, around: 0, range: maximumOffset)
             if coarse.score >= 0.5 {
                 let local = bestShift(slice, segments, scale: fit.scale, step: 0.01, around: coarse.shift, range: 0.1)
-                if let known = found.firstIndex(where: { abs($0.shift - local.shift) < 0.25 }) {
-                    found[known].support += local.score
-                } else if abs(local.shift - fit.shift) >= 0.25 {
-                    found.append((local.shift, local.score))
-                }
+                add(onsetRefined(slice, onsets, scale: fit.scale, shift: local.shift), local.score)
+            }
+            // Where dialogue is dense, cue time is on speech at many shifts: the shift that puts the most cue starts on
+            // onsets at once is a candidate too.
+            if let voted = onsetShift(slice, onsets, scale: fit.scale), voted.starts >= max(4, slice.count * 2 / 5) {
+                add(onsetRefined(slice, onsets, scale: fit.scale, shift: voted.shift), Double(voted.starts) / Double(slice.count))
             }
             first += run / 2
         }
@@ -46,6 +54,7 @@ extension SyncAligner {
             scale = partShifts.scale
             for (label, shift) in partShifts.shifts { shiftsByLabel[label] = shift }
         }
+        labels = refinedBoundaries(labels, cues, shiftsByLabel, scale: scale, speech, onsets)
         var parts: [SyncPart] = []
         for index in 0..<count where index == 0 || labels[index] != labels[index - 1] {
             var from = -Double.infinity
@@ -58,15 +67,98 @@ extension SyncAligner {
         return (scale, parts)
     }
 
+    /// The shift (within `maximumOffset`) that puts the most of `cues`' starts within 50 ms of a speech onset, and how
+    /// many: every pair of a cue start and an onset votes for the shift between them, in 50 ms bins (a bin and its
+    /// neighbours counted together). Nil without onsets.
+    func onsetShift(_ cues: [(start: Double, end: Double)], _ onsets: [Double], scale: Double) -> (shift: Double, starts: Int)? {
+        guard !onsets.isEmpty, !cues.isEmpty else { return nil }
+        let bins = Int(2 * maximumOffset / 0.05) + 1
+        var votes = [UInt16](repeating: 0, count: bins)
+        for cue in cues {
+            let start = scale * cue.start
+            var low = 0, high = onsets.count
+            while low < high {
+                let middle = (low + high) / 2
+                if onsets[middle] < start - maximumOffset { low = middle + 1 } else { high = middle }
+            }
+            var seen = Set<Int>()
+            for onset in onsets[low...] {
+                if onset > start + maximumOffset { break }
+                let bin = Int(((onset - start + maximumOffset) / 0.05).rounded())
+                if bin >= 0, bin < bins, seen.insert(bin).inserted { votes[bin] &+= 1 }
+            }
+        }
+        var best = (bin: 0, votes: -1)
+        for bin in 1..<(bins - 1) {
+            let total = Int(votes[bin - 1]) + Int(votes[bin]) + Int(votes[bin + 1])
+            if total > best.votes { best = (bin, total) }
+        }
+        return (Double(best.bin) * 0.05 - maximumOffset, best.votes)
+    }
+
+    /// `shift` moved by the median distance from the cue starts it puts near an onset (within 0.3 s) to those onsets,
+    /// twice: the overlap of cue time with speech finds a shift to a tenth of a second, the onsets to a hundredth.
+    func onsetRefined(_ cues: [(start: Double, end: Double)], _ onsets: [Double], scale: Double, shift: Double) -> Double {
+        var shift = shift
+        for _ in 0..<2 {
+            var residuals: [Double] = []
+            for cue in cues {
+                let start = scale * cue.start + shift
+                if let onset = nearest(onsets, to: start), abs(onset - start) <= pairingWindow { residuals.append(onset - start) }
+            }
+            guard residuals.count >= 3 else { break }
+            shift += median(residuals)
+        }
+        return shift
+    }
+
     /// How well a cue fits at a shift, 0–1: half the share of its time on speech, half how close its start is to
-    /// a speech onset (1 on it, 0 from 0.3 s away).
+    /// a speech onset (1 on it, 0 from `reach` — 0.3 s — away).
     func quality(
-        _ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline, _ onsets: [Double]
+        _ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline, _ onsets: [Double], reach: Double = 0.3
     ) -> Double {
         let start = scale * cue.start + shift, end = scale * cue.end + shift
         let overlap = end > start ? speech.speech(from: start, to: end) / (end - start) : 0
-        let onset = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / 0.3) } ?? 0
+        let onset = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / reach) } ?? 0
         return 0.5 * overlap + 0.5 * onset
+    }
+
+    /// `labels` with each change of part moved, by up to three cues either way (each part keeping a cue), to where
+    /// the cues around it fit their parts' final shifts best — their starts within a tenth of a second of an onset.
+    /// In fast dialogue onsets are everywhere: at the labelling's tolerance, the first cue after a cut can fit the shift
+    /// before it by chance; at its own shift it sits on its own onset.
+    func refinedBoundaries(
+        _ labels: [Int], _ cues: [(start: Double, end: Double)], _ shifts: [Double], scale: Double, _ speech: SpeechTimeline, _ onsets: [Double]
+    ) -> [Int] {
+        var labels = labels
+        var k = 1
+        while k < labels.count {
+            guard labels[k] != labels[k - 1] else {
+                k += 1
+                continue
+            }
+            let before = labels[k - 1], after = labels[k]
+            var low = k, high = k
+            while low > 1, k - low < 3, labels[low - 2] == before { low -= 1 }
+            while high < labels.count - 1, high - k < 3, labels[high + 1] == after { high += 1 }
+            // Each cue from `low` to `high` fitted at both shifts, sharply.
+            let sharp = (low...high).map { index in
+                (
+                    quality(cues[index], scale: scale, shift: shifts[before], speech, onsets, reach: 0.1),
+                    quality(cues[index], scale: scale, shift: shifts[after], speech, onsets, reach: 0.1)
+                )
+            }
+            var best = (boundary: k, score: -Double.infinity)
+            for boundary in low...high {
+                var score = 0.0
+                for (offset, pair) in sharp.enumerated() { score += low + offset < boundary ? pair.0 : pair.1 }
+                // A tie keeps the labelling's choice.
+                if score > best.score + 1e-9 || (abs(score - best.score) <= 1e-9 && boundary == k) { best = (boundary, score) }
+            }
+            for index in low...high { labels[index] = index < best.boundary ? before : after }
+            k = max(k, best.boundary) + 1
+        }
+        return labels
     }
 
     /// The label (shift) of each cue that minimises the cues' misfit (1 − quality) plus `breakCost` per change

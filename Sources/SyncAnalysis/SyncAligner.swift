@@ -83,7 +83,7 @@ public struct SyncAligner: Sendable {
     /// How far from its fitted start a cue's speech onset is looked for (seconds).
     public var snapWindow = 1.0
     /// What a break costs the piecewise fit, in cues' worth of fit (see `segment`).
-    public var breakCost = 4.0
+    public var breakCost = 2.0
     /// The most offsets the piecewise fit chooses among (the fit's and the best supported others).
     static let candidateShifts = 16
 
@@ -196,7 +196,11 @@ public struct SyncAligner: Sendable {
         }
         let cueOnsets = snapTargets(mapped, speech)
         let cueSpeech = mapped.map { cue in cue.end > cue.start ? speech.speech(from: cue.start, to: cue.end) / (cue.end - cue.start) : 0 }
-        let cuesOverSilence = mapped.indices.filter { mapped[$0].end - mapped[$0].start >= 0.3 && cueSpeech[$0] < 0.1 }
+        // Over silence: no speech and no voiced sound (a short word, a sung line) under the cue.
+        let cuesOverSilence = mapped.indices.filter { index in
+            let cue = mapped[index], length = cue.end - cue.start
+            return length >= 0.3 && cueSpeech[index] < 0.1 && (speech.voicedSound.isEmpty || speech.voicedSound(from: cue.start, to: cue.end) < 0.1 * length)
+        }
         let soundsMapped = sounds.map { sound -> (start: Double, end: Double) in
             let part = parts.last { $0.from <= sound.start } ?? parts[0]
             return (pieces.scale * sound.start + part.shift, pieces.scale * sound.end + part.shift)

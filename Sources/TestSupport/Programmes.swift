@@ -20,6 +20,14 @@ package struct Programme: Sendable {
         /// A lecture: one lecturer and a questioner in a quiet room (pink noise 45 dB down), with two 30 s
         /// music breaks, one captioned `[MUSIC]` and one not.
         case lecture
+        /// A fast dialogue (`Layout.conversation`): short replies, a word and a pause before the rest of a line,
+        /// café babble, a party over beat-driven music 6 dB down, a speaker in an echoing hall, a caller on the
+        /// telephone.
+        case conversation
+        /// A travel show (`Layout.travel`): espeak-ng's Korean, Spanish, Catalan, Italian and German voices and
+        /// festival's, long stretches of digital silence, instrumental interludes of recorded game music, a sung
+        /// song captioned `♪ … ♪` over its backing, a street.
+        case travel
     }
 
     /// A spoken sentence: who says it and where its speech starts and ends (media seconds).
@@ -57,6 +65,26 @@ package struct Programme: Sendable {
         ("KARL", { "text2wave -eval '(voice_kal_diphone)' -o '\($1)' '\($0)'" }),
         ("EDWARD", { "text2wave -eval '(voice_ked_diphone)' -o '\($1)' '\($0)'" }),
         ("FIONA", { "espeak-ng -v en-gb+f3 -s 165 -w '\($1)' -f '\($0)'" }),
+        // 4–: the conversation and the travel show.
+        (
+            "HALL",
+            {
+                "text2wave -eval '(voice_cmu_us_slt_arctic_hts)' -o '\($1).dry.wav' '\($0)' && sox '\($1).dry.wav' '\($1)' reverb 70 50 100 100 20 && rm -f '\($1).dry.wav'"
+            }
+        ),
+        (
+            "CALLER",
+            {
+                "espeak-ng -v en-us+m3 -s 175 -w '\($1).dry.wav' -f '\($0)' && sox '\($1).dry.wav' '\($1)' sinc 300-3400 compand 0.01,0.2 -70,-70,-40,-20,0,-6 overdrive 8 && rm -f '\($1).dry.wav'"
+            }
+        ),
+        ("MINJI", { "espeak-ng -v ko+f2 -s 165 -w '\($1)' -f '\($0)'" }),
+        ("JUNHO", { "espeak-ng -v ko+m3 -s 175 -w '\($1)' -f '\($0)'" }),
+        ("LUCIA", { "espeak-ng -v es+f3 -s 170 -w '\($1)' -f '\($0)'" }),
+        ("JORDI", { "espeak-ng -v ca+m1 -s 165 -w '\($1)' -f '\($0)'" }),
+        ("GIULIA", { "espeak-ng -v it+f4 -s 170 -w '\($1)' -f '\($0)'" }),
+        ("KLAUS", { "espeak-ng -v de+m2 -s 160 -w '\($1)' -f '\($0)'" }),
+        ("KARL2", { "text2wave -eval '(voice_kal_diphone)' -eval '(Parameter.set (quote Duration_Stretch) 0.8)' -o '\($1)' '\($0)'" }),
     ]
 
     /// Where the recorded music comes from (Debian's `asc-music`).
@@ -68,7 +96,7 @@ package struct Programme: Sendable {
     /// sets its length (the defaults: 3.5, 3.5 and 7 minutes); `seed` picks the sentences and the gaps.
     package static func make(_ kind: Kind, in directory: URL, minutes: Double? = nil, seed: UInt64 = 17) throws -> Programme {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let minutes = minutes ?? (kind == .lecture ? 7 : 3.5)
+        let minutes = minutes ?? kind.defaultMinutes
         let name = "\(kind.rawValue)-\(Int((minutes * 60).rounded()))s-\(seed)"
         let layout = Layout.of(kind, minutes: minutes, seed: seed)
         let media = directory.appendingPathComponent(name + ".m4a").path
@@ -100,6 +128,9 @@ extension Programme {
         /// On time up to line `afterLine`, then `seconds` late (an advert cut out of the media that the captions
         /// still allow for; negative: a piece added).
         case cut(afterLine: Int, seconds: Double)
+        /// Steps: from each step's line on (after `afterLine`), every cue `seconds` late (negative: early) — an edit
+        /// after another, the offset changing at each.
+        case steps([Step])
         /// On time, but the lines at these indices have no cue.
         case dropped([Int])
         /// A late captioner: each cue starts (and ends) a random 0.25–0.9 s after its speech.
@@ -111,9 +142,20 @@ extension Programme {
             case .shifted(let s): String(format: "%+.1f s", s)
             case .drifted(let scale, let offset): String(format: "×%.5f %+.1f s", scale, offset)
             case .cut(let line, let s): String(format: "cut after line %d, %+.1f s", line + 1, s)
+            case .steps(let steps): steps.map { String(format: "after line %d %+.1f s", $0.afterLine + 1, $0.seconds) }.joined(separator: ", ")
             case .dropped(let lines): "lines \(lines.map { String($0 + 1) }.joined(separator: ", ")) uncaptioned"
             case .lateCaptioner: "late captioner"
             }
+        }
+    }
+
+    /// One step of `Variant.steps`.
+    package struct Step: Sendable {
+        package var afterLine: Int
+        package var seconds: Double
+        package init(afterLine: Int, seconds: Double) {
+            self.afterLine = afterLine
+            self.seconds = seconds
         }
     }
 
@@ -125,6 +167,9 @@ extension Programme {
         case .shifted(let s): return (truth.start + s, truth.end + s)
         case .drifted(let scale, let offset): return (truth.start * scale + offset, truth.end * scale + offset)
         case .cut(let after, let s): return line > after ? (truth.start + s, truth.end + s) : (truth.start, truth.end)
+        case .steps(let steps):
+            let s = steps.last { line > $0.afterLine }?.seconds ?? 0
+            return (truth.start + s, truth.end + s)
         case .dropped(let dropped): return dropped.contains(line) ? nil : (truth.start, truth.end)
         case .lateCaptioner(let seed):
             var random = SeededRandom(seed: seed &+ UInt64(line))
@@ -140,6 +185,7 @@ extension Programme {
         case .shifted(let s): return time + s
         case .drifted(let scale, let offset): return time * scale + offset
         case .cut(let after, let s): return time > lines[after].end ? time + s : time
+        case .steps(let steps): return time + (steps.last { time > lines[$0.afterLine].end }?.seconds ?? 0)
         }
     }
 
@@ -150,7 +196,7 @@ extension Programme {
         for index in lines.indices {
             guard let times = captionTimes(of: index, variant) else { continue }
             let line = lines[index]
-            let text = kind == .drama ? "\(line.speaker): \(line.text)" : line.text
+            let text = line.speaker == "SINGER" ? "♪ \(line.text) ♪" : kind == .drama ? "\(line.speaker): \(line.text)" : line.text
             cues.append((times.start, times.end, Self.wrap(text)))
         }
         for sound in sounds {
@@ -214,6 +260,21 @@ struct Layout {
         case music(seconds: Double, caption: String?)
         /// An effect made by sox, with a caption or none.
         case effect(name: String, caption: String?)
+        /// One line: a short word, a pause, then the rest (one cue, starting with the word).
+        case compound(first: String, pause: Double, rest: String, voice: Int)
+        /// Recorded music at `belowSpeech` dB under the speech's level for `seconds`: taking that time (an interlude),
+        /// or under what follows (`under`).
+        case track(path: String, from: Double, seconds: Double, belowSpeech: Double, under: Bool, caption: String?)
+        /// A sung line (festival's singing mode): syllables with notes and beats at `bpm`; captioned `♪ text ♪`.
+        case sung(text: String, notes: [Note], bpm: Int)
+    }
+
+    /// A sung syllable.
+    struct Note: CustomStringConvertible {
+        var syllable: String
+        var pitch: String
+        var beats: Double
+        var description: String { "\(syllable)/\(pitch)/\(beats)" }
     }
 
     var items: [(gap: Double, item: Item)] = []
@@ -221,18 +282,22 @@ struct Layout {
     var bedBelowSpeech: Double?
     /// Room tone under everything, dB below the speech (nil: digital silence between sounds).
     var roomToneBelowSpeech: Double?
+    /// An ambience looped under everything (`Effects`' `babble`, `street`), dB below the speech.
+    var ambience: (name: String, belowSpeech: Double)?
     /// Where in the soundtrack the music starts: each seed hears a different part of it.
     var musicStart: Double
     private var sentences: SentenceMaker
 
     /// The running order of the programme of `kind` (nil minutes: its default length).
     static func of(_ kind: Programme.Kind, minutes: Double?, seed: UInt64) -> Layout {
-        let seconds = (minutes ?? (kind == .lecture ? 7 : 3.5)) * 60
+        let seconds = (minutes ?? kind.defaultMinutes) * 60
         var layout = Layout(seed: seed &* 3 &+ UInt64(Programme.Kind.allCases.firstIndex(of: kind)!))
         switch kind {
         case .magazine: layout.magazine(seconds: seconds)
         case .drama: layout.drama(seconds: seconds)
         case .lecture: layout.lecture(seconds: seconds)
+        case .conversation: layout.conversation(seconds: seconds)
+        case .travel: layout.travel(seconds: seconds)
         }
         return layout
     }
@@ -414,6 +479,9 @@ struct PlacedProgramme {
     var roomToneBelowSpeech: Double?
     /// Where in the soundtrack the programme's music starts (seconds).
     var musicStart = 0.0
+    /// Recorded tracks placed at their times, with their level (dB below the speech).
+    var tracks: [(start: Int, samples: [Float], belowSpeech: Double)] = []
+    var ambience: (name: String, belowSpeech: Double)?
 }
 
 extension Layout {
@@ -423,12 +491,19 @@ extension Layout {
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         // Every sentence spoken once (cached by voice and text), two at a time.
         var jobs: [(text: String, voice: Int)] = []
-        for (_, item) in items { if case .line(let text, let voice) = item { jobs.append((text, voice)) } }
+        for (_, item) in items {
+            switch item {
+            case .line(let text, let voice): jobs.append((text, voice))
+            case .compound(let first, _, let rest, let voice): jobs += [(first, voice), (rest, voice)]
+            default: break
+            }
+        }
         let spoken = try ParallelSlices.map(jobs.count) { index in
             Result { try Speaker.speak(jobs[index].text, voice: jobs[index].voice, cache: cache) }
         }.map { try $0.get() }
         var placed = PlacedProgramme(duration: 0, bedBelowSpeech: bedBelowSpeech, roomToneBelowSpeech: roomToneBelowSpeech)
         placed.musicStart = musicStart
+        placed.ambience = ambience
         let rate = Programme.rate
         var cursor = 0
         var next = 0
@@ -453,6 +528,26 @@ extension Layout {
                 placed.effects.append((cursor, samples))
                 cursor += samples.count
                 placed.sounds.append(Programme.Sound(name: name, start: time, end: Double(cursor) / Double(rate), caption: caption))
+            case .compound(let first, let pause, let rest, let voice):
+                let word = spoken[next], remainder = spoken[next + 1]
+                next += 2
+                let samples = word + [Float](repeating: 0, count: Int(pause * Double(rate))) + remainder
+                placed.speech.append((cursor, samples))
+                cursor += samples.count
+                placed.lines.append(
+                    Programme.Line(text: first + " " + rest, speaker: Programme.voices[voice].name, start: time, end: Double(cursor) / Double(rate)))
+            case .track(let path, let from, let seconds, let belowSpeech, let under, let caption):
+                let samples = try Music.track(path, from: from, seconds: seconds, cache: cache)
+                placed.tracks.append((cursor, samples, belowSpeech))
+                if !under {
+                    cursor += samples.count
+                    placed.sounds.append(Programme.Sound(name: "music", start: time, end: Double(cursor) / Double(rate), caption: caption))
+                }
+            case .sung(let text, let notes, let bpm):
+                let samples = try Singer.sing(notes, bpm: bpm, cache: cache)
+                placed.speech.append((cursor, samples))
+                cursor += samples.count
+                placed.lines.append(Programme.Line(text: text, speaker: "SINGER", start: time, end: Double(cursor) / Double(rate)))
             }
         }
         cursor += 2 * rate
@@ -471,7 +566,10 @@ extension PlacedProgramme {
         let rate = Programme.rate
         let count = Int(duration * Double(rate))
         var mix = [Float](repeating: 0, count: count)
-        let voiceGain: [String: Float] = ["ANNA": 1, "KARL": 0.8, "EDWARD": 1.2, "FIONA": 0.9]
+        let voiceGain: [String: Float] = [
+            "ANNA": 1, "KARL": 0.8, "EDWARD": 1.2, "FIONA": 0.9, "HALL": 0.9, "CALLER": 0.7, "MINJI": 1, "JUNHO": 0.8, "LUCIA": 1,
+            "JORDI": 0.9, "GIULIA": 1.1, "KLAUS": 0.85, "KARL2": 0.5, "SINGER": 1,
+        ]
         for (index, line) in speech.enumerated() {
             let gain = Self.speechRMS / max(1e-6, Self.rms(line.samples)) * (voiceGain[lines[index].speaker] ?? 1)
             for (i, sample) in line.samples.enumerated() where line.start + i < count { mix[line.start + i] += sample * gain }
@@ -500,6 +598,20 @@ extension PlacedProgramme {
                 }
             }
             for i in 0..<count { mix[i] += music[i] * envelope[i] }
+        }
+        // Recorded tracks at their level, with half-second fades.
+        for track in tracks {
+            let gain = Self.speechRMS * Float(pow(10, -track.belowSpeech / 20)) / max(1e-6, Self.rms(track.samples))
+            let fade = rate / 2
+            for (i, sample) in track.samples.enumerated() where track.start + i < count {
+                let edge = min(1, Float(min(i, track.samples.count - i)) / Float(fade))
+                mix[track.start + i] += sample * gain * edge
+            }
+        }
+        if let ambience {
+            let loop = try Effects.make(ambience.name, cache: directory.appendingPathComponent("parts"))
+            let gain = Self.speechRMS * Float(pow(10, -ambience.belowSpeech / 20)) / max(1e-6, Self.rms(loop))
+            for i in 0..<count { mix[i] += loop[i % loop.count] * gain }
         }
         if let roomToneBelowSpeech {
             let tone = try Effects.make("roomtone", cache: directory.appendingPathComponent("parts"))
@@ -562,9 +674,11 @@ enum Effects {
         "glass": ["synth 0.7 whitenoise highpass 2500 fade q 0.001 0.7 0.65"],
         "applause": ["synth 3 pinknoise highpass 400 tremolo 11 70 fade q 0.4 3 0.8"],
         "roomtone": ["synth 10 pinknoise"],
+        "street": ["synth 20 brownnoise lowpass 700 tremolo 0.2 40"],
     ]
 
     static func make(_ name: String, cache: URL) throws -> [Float] {
+        if name == "babble" { return try babble(cache: cache) }
         let raw = cache.appendingPathComponent("effect-\(name).raw").path
         if !FileManager.default.fileExists(atPath: raw) {
             guard let recipe = recipes[name] else { throw ExternalTool.Failure(description: "no effect named \(name)") }
@@ -619,7 +733,8 @@ extension Programme {
     /// The caption variants every programme is checked with, by name: on time, late, early, drifted (a PAL
     /// conversion, and NTSC's 1001/1000), an advert cut out of the media (the captions 5 s late after it) and
     /// one put in (3 s early after it, at a pause long enough to have held it: the captions' own times never
-    /// overlap), three long sentences left uncaptioned, and a late live captioner.
+    /// overlap), three long sentences left uncaptioned, a late live captioner, and two edits (3 s late from a third
+    /// of the way, 1.2 s late from 70%).
     package var cases: [(name: String, variant: Variant)] {
         [
             ("sync", .inSync), ("late", .shifted(2.0)), ("early", .shifted(-1.5)),
@@ -627,6 +742,10 @@ extension Programme {
             ("cut", .cut(afterLine: pause(near: 0.55), seconds: 5)),
             ("insert", .cut(afterLine: pause(near: 0.4, atLeast: 3.6), seconds: -3)),
             ("dropped", .dropped(longLines(atLeast: 2, count: 3))), ("captioner", .lateCaptioner(seed: 5)),
+            (
+                "two-breaks",
+                .steps([Step(afterLine: pause(near: 0.3, atLeast: 0.5), seconds: 3), Step(afterLine: pause(near: 0.7, atLeast: 0.5), seconds: 1.2)])
+            ),
         ]
     }
 
@@ -665,7 +784,9 @@ extension Programme {
         defer { testLock.unlock() }
         if let programme = made[kind] { return programme }
         let layout = Layout.of(kind, minutes: nil, seed: 17)
-        let recipe = "Programme v\(recipeVersion) \(kind) \(layout.items) music from \(layout.musicStart) s of \(musicTracks)"
+        let recipe =
+            "Programme v\(recipeVersion) \(kind) \(layout.items) music from \(layout.musicStart) s of \(musicTracks)"
+            + (kind == .conversation || kind == .travel ? " ambience \(String(describing: layout.ambience)) voices \(voices.map(\.name))" : "")
         let folder = try TestMediaCache.folder("programme-\(kind.rawValue)", recipe: recipe, tools: ["festival", "espeak-ng", "sox", "ffmpeg"]) {
             _ = try make(kind, in: $0)
         }
@@ -681,10 +802,21 @@ extension Programme {
 
     /// The line a cue's text carries (the speaker's name and line breaks taken out), or nil (a sound's cue).
     func line(ofCueText text: String) -> Line? {
-        var words = text.replacingOccurrences(of: "\n", with: " ")
+        var words = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "♪", with: "").trimmingCharacters(in: .whitespaces)
         if let colon = words.firstIndex(of: ":"), words[..<colon].allSatisfy({ $0.isUppercase }) {
             words = String(words[words.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
         }
         return lines.first { $0.text == words }
+    }
+}
+
+extension Programme.Kind {
+    /// How long a programme of the kind is unless asked otherwise.
+    package var defaultMinutes: Double {
+        switch self {
+        case .lecture: 7
+        case .travel: 4.5
+        default: 3.5
+        }
     }
 }

@@ -48,8 +48,9 @@ import Testing
         return checked.programme.startErrors(of: document)
     }
 
-    /// Music alone (an intro, a jingle, an uncaptioned break), effects (thunder, a phone, a siren, a horn …) and
-    /// the bed under the dialogue are not speech: captions on time pass, with no finding at all.
+    /// Music alone (an intro, a jingle, an uncaptioned break, instrumental interludes), effects (thunder, a phone, a
+    /// siren, a horn …), the bed under the dialogue and a party's music are not speech, and a short word before a pause
+    /// or a sung line is what its cue says: captions on time pass, with no finding at all.
     @Test(arguments: Programme.Kind.allCases) func musicAndEffectsAreNotUncaptionedSpeech(kind: Programme.Kind) throws {
         let checked = try check(kind, .inSync)
         #expect(checked.outcome.result.verdict == .pass, "\(checked.findings.map(\.message))")
@@ -58,13 +59,15 @@ import Testing
         #expect(abs(try #require(metrics.offsetSeconds)) <= 0.05)
         #expect(abs(try #require(metrics.driftRatio) - 1) <= 1e-3)
         // The programme has what the claim is about: music alone, effects with no caption.
-        #expect(checked.programme.sounds.contains { $0.isMusic && $0.caption == nil } || kind == .drama)
+        // (The drama's music is all captioned; the conversation's plays under the dialogue.)
+        #expect(checked.programme.sounds.contains { $0.isMusic && $0.caption == nil } || kind == .drama || kind == .conversation)
         if kind == .drama { #expect(checked.programme.sounds.filter { !$0.isMusic && $0.caption == nil }.count >= 5) }
     }
 
     /// A late live captioner (each cue 0.25–0.9 s after its sentence): the offset is reported, and single cues still off
-    /// once it is corrected are reported one by one; the fix with snapping puts nine cues in ten within 0.1 s.
-    @Test(arguments: Programme.Kind.allCases) func aLateCaptionerIsReportedCueByCue(kind: Programme.Kind) throws {
+    /// once it is corrected are reported one by one; the fix with snapping puts nine cues in ten within 0.1 s. (Not the
+    /// conversation: its lines are closer together than the captioner's delays vary; see ProgrammeVerdictTests.)
+    @Test(arguments: Programme.Kind.allCases.filter { $0 != .conversation }) func aLateCaptionerIsReportedCueByCue(kind: Programme.Kind) throws {
         let checked = try check(kind, .lateCaptioner(seed: 5))
         #expect(!checked.findings("sync.offset").isEmpty)
         #expect(!checked.findings("sync.cue-offset").isEmpty)

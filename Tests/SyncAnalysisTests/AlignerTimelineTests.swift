@@ -60,6 +60,18 @@ import Testing
         #expect(report.breaks[0].cue == 9)
     }
 
+    /// Two cuts: +3 s from sentence 7, back to +1.2 s from sentence 15 (and the other way round): both breaks, each in
+    /// the pause before its sentence, with the offsets on each side.
+    @Test(arguments: [(3.0, 1.2), (1.2, 3.0), (-2.0, 1.5)]) func twoBreaksAreBothFound(first: Double, second: Double) throws {
+        let cuts = [Self.script.sentences[7].start - 0.2, Self.script.sentences[15].start - 0.2]
+        let report = align { $0 >= cuts[1] ? $0 + second : $0 >= cuts[0] ? $0 + first : $0 }
+        try #require(report.breaks.count == 2, "\(report.breaks)")
+        for (step, (index, before, after)) in zip(report.breaks, [(7, 0.0, first), (15, first, second)]) {
+            #expect(step.time > Self.script.sentences[index - 1].end && step.time < Self.script.sentences[index].start, "\(step)")
+            #expect(abs(step.before - before) <= 0.02 && abs(step.after - after) <= 0.02 && step.cue == index, "\(step)")
+        }
+    }
+
     /// Sentences without a cue are speech without captions, each where it is.
     @Test func sentencesWithoutACueAreFound() {
         let report = align(dropping: [3, 16])
