@@ -63,15 +63,17 @@ extension Rule {
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
     public static let syncUncaptionedSpeech = Rule(
         "sync.uncaptioned-speech", title: "speech with no caption",
-        description: "A stretch of speech in the audio with no caption on screen.",
+        description:
+            "A stretch of speech in the audio with no caption on screen: a second or more that sounds like speech (voiced, rising and falling by syllables); music, however voiced, and sound right beside it are not.",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
     public static let syncCueOverSilence = Rule(
         "sync.cue-over-silence", title: "dialogue caption over silence",
-        description: "A dialogue caption shown where the audio has no speech at all.",
+        description: "A dialogue caption shown where the audio has no speech and no voiced sound at all (a short word or a sung line counts).",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
     public static let syncCueOffset = Rule(
         "sync.cue-offset", title: "single captions off their speech",
-        description: "Individual captions start well away from the speech onset they belong to, though the timing as a whole fits.",
+        description:
+            "Individual captions start well away from the speech onset they belong to, though the timing as a whole fits. A short word where the cue starts is its onset, even when a pause follows it.",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
     public static let syncUnverified = Rule(
         "sync.unverified", title: "timing not verified",

@@ -9,6 +9,8 @@ struct BenchError: Error, CustomStringConvertible {
 struct ProcessRun {
     var seconds: Double
     var peakMemoryMiB: Double
+    /// User and system CPU time, all threads and children.
+    var cpuSeconds: Double = 0
 }
 
 enum Measure {
@@ -32,7 +34,7 @@ enum Measure {
         // this process may have held a 100 MB generated file.
         let timeOutput = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-bench-\(getpid())-maxrss").path
         let measured = FileManager.default.isExecutableFile(atPath: Self.gnuTime)
-        let command = measured ? [Self.gnuTime, "-q", "-f", "%M", "-o", timeOutput, executable] + arguments : [executable] + arguments
+        let command = measured ? [Self.gnuTime, "-q", "-f", "%U %S %M", "-o", timeOutput, executable] + arguments : [executable] + arguments
         defer { unlink(timeOutput) }
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -61,13 +63,15 @@ enum Measure {
             throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status \(status))")
         }
         var peakKiB = Double(usage.ru_maxrss)
+        var cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         if measured, let text = try? String(contentsOfFile: timeOutput, encoding: .utf8),
-            let kib = text.split(whereSeparator: \.isNewline).last.flatMap({ Double($0) })
+            let fields = text.split(whereSeparator: \.isNewline).last?.split(separator: " ").compactMap({ Double($0) }), fields.count == 3
         {
-            peakKiB = kib
+            cpu = fields[0] + fields[1]
+            peakKiB = fields[2]
         }
         return (
-            ProcessRun(seconds: elapsed, peakMemoryMiB: peakKiB / 1024),
+            ProcessRun(seconds: elapsed, peakMemoryMiB: peakKiB / 1024, cpuSeconds: cpu),
             String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         )
     }

@@ -14,6 +14,11 @@ extension Layout {
     static let pulse = "/usr/share/games/singularity/music/Enemy Unknown.ogg"
     static let backing = "/usr/share/hyperrogue/music/hr3-caves.ogg"
     static let sceneTracks = [beatDriven, sustained, pulse, backing]
+    /// Recorded effects (hyperrogue-music's sounds) and their lengths.
+    static let recordedEffects: [(path: String, seconds: Double)] = [
+        ("/usr/share/hyperrogue/sounds/closegate.ogg", 2.0), ("/usr/share/hyperrogue/sounds/levelup.ogg", 5.0),
+        ("/usr/share/hyperrogue/sounds/explosion.ogg", 0.65),
+    ]
 
     /// Replies of a word or two, and a word with the rest of the line after a pause.
     static let shortReplies = [
@@ -67,7 +72,8 @@ extension Layout {
     }
 
     /// A travel show of about `seconds`: presenters in Korean, Spanish, Catalan, Italian, German and English with
-    /// long pauses of digital silence (no bed, no room tone), a car horn now and then, three uncaptioned
+    /// long pauses of digital silence (no bed, no room tone), recorded effects (a gate, a fanfare, an explosion) and a
+    /// horn now and then, three uncaptioned
     /// instrumental interludes of 20–30 s (the sustained track 4 dB under the speech, the beat-driven one and the
     /// pulse), and a song of four sung lines, each captioned ♪ … ♪, over its backing 9 dB down.
     mutating func travel(seconds: Double) {
@@ -98,7 +104,14 @@ extension Layout {
                 spoken += 34
                 song = true
             } else {
-                items.append((quiet, .effect(name: "horn", caption: nil)))
+                // Recorded effects from the game's sounds (a gate, a fanfare, an explosion), or a horn made by sox.
+                let effects = Self.recordedEffects
+                let (path, length) = effects[stop % (effects.count + 1) == effects.count ? 0 : stop % (effects.count + 1)]
+                if stop % (effects.count + 1) == effects.count {
+                    items.append((quiet, .effect(name: "horn", caption: nil)))
+                } else {
+                    items.append((quiet, .track(path: path, from: 0, seconds: length, belowSpeech: 0, under: false, caption: nil)))
+                }
             }
             stop += 1
         }

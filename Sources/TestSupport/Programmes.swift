@@ -97,8 +97,9 @@ package struct Programme: Sendable {
     package static func make(_ kind: Kind, in directory: URL, minutes: Double? = nil, seed: UInt64 = 17) throws -> Programme {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let minutes = minutes ?? kind.defaultMinutes
-        let name = "\(kind.rawValue)-\(Int((minutes * 60).rounded()))s-\(seed)"
         let layout = Layout.of(kind, minutes: minutes, seed: seed)
+        // Named by what is said and played when too: a changed running order is a new programme, never an old file.
+        let name = "\(kind.rawValue)-\(Int((minutes * 60).rounded()))s-\(seed)-\(FNV1a.hex("v\(recipeVersion) \(layout.items)").prefix(8))"
         let media = directory.appendingPathComponent(name + ".m4a").path
         let pcm = directory.appendingPathComponent(name + ".pcm").path
         let plan = try layout.place(in: directory)
@@ -541,7 +542,8 @@ extension Layout {
                 placed.tracks.append((cursor, samples, belowSpeech))
                 if !under {
                     cursor += samples.count
-                    placed.sounds.append(Programme.Sound(name: "music", start: time, end: Double(cursor) / Double(rate), caption: caption))
+                    let name = path.contains("/music/") ? "music" : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+                    placed.sounds.append(Programme.Sound(name: name, start: time, end: Double(cursor) / Double(rate), caption: caption))
                 }
             case .sung(let text, let notes, let bpm):
                 let samples = try Singer.sing(notes, bpm: bpm, cache: cache)

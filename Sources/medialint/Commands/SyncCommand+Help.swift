@@ -11,8 +11,9 @@ extension SyncCommand {
             is decoded once (16 kHz mono) and speech found by its level and by sounding like speech (voiced, with \
             syllabic rhythm and a gliding pitch: music and effects are not speech); the captions are fitted as \
             media time = scale × caption time + offset (common frame-rate ratios and any stretch within ±5%, \
-            offsets within ±60 s), split into parts where the offset changes, then checked cue by cue. Cues that \
-            describe sound ([MUSIC], ♪, (thunder)) make what sounds under them expected.
+            offsets within ±60 s), split into parts where the offset changes (any number of edits, either way), \
+            then checked cue by cue: where a cue says its speech starts, a short word or a sung line is voiced \
+            sound enough. Cues that describe sound ([MUSIC], ♪, (thunder)) make what sounds under them expected.
 
             Findings: sync.offset and sync.drift (a warning beyond the tolerance, an error beyond the fail \
             tolerance), sync.break (the offset changes part-way: where, and both offsets), sync.cue-after-end, \
