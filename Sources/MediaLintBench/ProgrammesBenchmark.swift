@@ -63,8 +63,10 @@ extension Benchmarks {
             print("generating 48 minutes of the conversation programme: festival and espeak-ng voices, babble, game music (once) …")
         }
         let programme = try Programme.make(.conversation, in: programmeDirectory, minutes: 48, seed: 2035)
-        let steps = [Programme.Step(afterLine: programme.pause(near: 0.33, atLeast: 0.5), seconds: 3),
-            Programme.Step(afterLine: programme.pause(near: 0.7, atLeast: 0.5), seconds: 1.2)]
+        let steps = [
+            Programme.Step(afterLine: programme.pause(near: 0.33, atLeast: 0.5), seconds: 3),
+            Programme.Step(afterLine: programme.pause(near: 0.7, atLeast: 0.5), seconds: 1.2),
+        ]
         let captions = try programme.writeCaptions(.steps(steps), named: "conversation-2880s-2035-edits.srt", in: programmeDirectory)
         let fixed = programmeDirectory.appendingPathComponent("conversation-2880s-2035.medialint.srt").path
         let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
