@@ -123,6 +123,19 @@ extension SyncAligner {
         return 0.5 * overlap + 0.5 * onset
     }
 
+    /// `quality` within a tenth of a second, the onsets of voiced sound near the cue (`voicedOnsets`: a short word
+    /// before a pause) counted with the speech onsets.
+    func sharpQuality(
+        _ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline, _ onsets: [Double]
+    ) -> Double {
+        let start = scale * cue.start + shift
+        let base = quality(cue, scale: scale, shift: shift, speech, onsets, reach: 0.1)
+        let speechOnset = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / 0.1) } ?? 0
+        let voicedOnset = voicedOnsets(near: start, speech).map { max(0, 1 - abs($0.onset - start) / 0.1) }.max() ?? 0
+        // The onset half of `base`, from the nearer of the two kinds of onset.
+        return base + 0.5 * (max(speechOnset, voicedOnset) - speechOnset)
+    }
+
     /// `labels` with each change of part moved, by up to three cues either way (each part keeping a cue), to where
     /// the cues around it fit their parts' final shifts best — their starts within a tenth of a second of an onset.
     /// In fast dialogue onsets are everywhere: at the labelling's tolerance, the first cue after a cut can fit the shift
@@ -141,11 +154,12 @@ extension SyncAligner {
             var low = k, high = k
             while low > 1, k - low < 3, labels[low - 2] == before { low -= 1 }
             while high < labels.count - 1, high - k < 3, labels[high + 1] == after { high += 1 }
-            // Each cue from `low` to `high` fitted at both shifts, sharply.
+            // Each cue from `low` to `high` fitted at both shifts, sharply; a short word where the cue starts is an onset
+            // here too (`voicedOnsets`).
             let sharp = (low...high).map { index in
                 (
-                    quality(cues[index], scale: scale, shift: shifts[before], speech, onsets, reach: 0.1),
-                    quality(cues[index], scale: scale, shift: shifts[after], speech, onsets, reach: 0.1)
+                    sharpQuality(cues[index], scale: scale, shift: shifts[before], speech, onsets),
+                    sharpQuality(cues[index], scale: scale, shift: shifts[after], speech, onsets)
                 )
             }
             var best = (boundary: k, score: -Double.infinity)

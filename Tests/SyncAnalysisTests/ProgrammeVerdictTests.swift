@@ -56,7 +56,7 @@ import Testing
     @Test(arguments: Programme.Kind.allCases) func musicAndEffectsAreNotUncaptionedSpeech(kind: Programme.Kind) throws {
         let aligned = try align(kind, .inSync)
         let report = aligned.report
-        #expect(abs(report.offsetSeconds) <= 0.05 && abs(report.driftRatio - 1) <= 1e-3, "\(report.offsetSeconds) \(report.driftRatio)")
+        #expect(abs(report.offsetSeconds) <= 0.05 && abs(report.driftRatio - 1) <= 2.5e-4, "\(report.offsetSeconds) \(report.driftRatio)")
         #expect(report.breaks.isEmpty && report.uncaptionedSpeech.isEmpty && report.cuesOverSilence.isEmpty, "\(report.uncaptionedSpeech)")
         #expect(report.onsets.allSatisfy { ($0?.offset ?? 0).magnitude <= 0.3 })
         // (The drama's music is all captioned; the conversation's plays under the dialogue.)
@@ -64,7 +64,7 @@ import Testing
         if kind == .drama { #expect(aligned.programme.sounds.filter { !$0.isMusic && $0.caption == nil }.count >= 5) }
     }
 
-    /// A constant offset or a frame-rate drift is measured to ±0.1 s and ±0.001, with no break, and the fix puts every
+    /// A constant offset or a frame-rate drift is measured to ±0.1 s and ±0.00025, with no break, and the fix puts every
     /// cue within 0.1 s of its sentence.
     @Test(arguments: Programme.Kind.allCases, ["late", "early", "pal", "ntsc"])
     func offsetAndDriftAreMeasuredAndFixed(kind: Programme.Kind, name: String) throws {
@@ -78,7 +78,7 @@ import Testing
             }
         let aligned = try align(kind, variant)
         #expect(abs(aligned.report.offsetSeconds - offset) <= 0.1, "\(variant)")
-        #expect(abs(aligned.report.driftRatio - ratio) <= 1e-3, "\(variant)")
+        #expect(abs(aligned.report.driftRatio - ratio) <= 2.5e-4, "\(variant): \(aligned.report.driftRatio)")
         #expect(aligned.report.breaks.isEmpty && aligned.report.uncaptionedSpeech.isEmpty, "\(aligned.report.breaks) \(aligned.report.uncaptionedSpeech)")
         let errors = aligned.errorsAfterFix()
         #expect(errors.count == programme.lines.count - (name == "early" ? programme.lines.filter { $0.start < 1.5 }.count : 0))
@@ -100,7 +100,7 @@ import Testing
         let pause = (programme.lines[after].end, programme.lines[after + 1].start)
         #expect(report.breaks[0].time >= pause.0 - 1 && report.breaks[0].time <= pause.1 + 1, "break at \(report.breaks[0].time), pause \(pause)")
         #expect(abs(report.breaks[0].before) <= 0.1 && abs(report.breaks[0].after - seconds) <= 0.1, "\(report.breaks[0])")
-        #expect(abs(report.offsetSeconds) <= 0.1 && abs(report.driftRatio - 1) <= 1e-3)
+        #expect(abs(report.offsetSeconds) <= 0.1 && abs(report.driftRatio - 1) <= 2.5e-4, "\(report.driftRatio)")
         #expect(report.uncaptionedSpeech.isEmpty && report.parts.count == 2)
         let errors = aligned.errorsAfterFix()
         #expect(errors.count == programme.lines.count)
