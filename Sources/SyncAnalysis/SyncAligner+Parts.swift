@@ -123,17 +123,20 @@ extension SyncAligner {
         return 0.5 * overlap + 0.5 * onset
     }
 
-    /// `quality` within a tenth of a second, the onsets of voiced sound near the cue (`voicedOnsets`: a short word
-    /// before a pause) counted with the speech onsets.
+    /// `quality` within a tenth of a second (half as much up to the pairing window), the onsets of voiced sound near
+    /// the cue (`voicedOnsets`: a short word before a pause) counted with the speech onsets.
     func sharpQuality(
         _ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline, _ onsets: [Double]
     ) -> Double {
         let start = scale * cue.start + shift
         let base = quality(cue, scale: scale, shift: shift, speech, onsets, reach: 0.1)
-        let speechOnset = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / 0.1) } ?? 0
-        let voicedOnset = voicedOnsets(near: start, speech).map { max(0, 1 - abs($0.onset - start) / 0.1) }.max() ?? 0
+        // Full marks within a tenth of a second, half marks fading out to the pairing window (a voice's soft lead-in).
+        func closeness(_ distance: Double) -> Double { max(0, 1 - distance / 0.1, 0.5 * (1 - distance / pairingWindow)) }
+        let sharpSpeech = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / 0.1) } ?? 0
+        let speechOnset = nearest(onsets, to: start).map { closeness(abs($0 - start)) } ?? 0
+        let voicedOnset = voicedOnsets(near: start, speech).map { closeness(abs($0.onset - start)) }.max() ?? 0
         // The onset half of `base`, from the nearer of the two kinds of onset.
-        return base + 0.5 * (max(speechOnset, voicedOnset) - speechOnset)
+        return base + 0.5 * (max(speechOnset, voicedOnset) - sharpSpeech)
     }
 
     /// `labels` with each change of part moved, by up to three cues either way (each part keeping a cue), to where
