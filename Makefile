@@ -151,7 +151,7 @@ fuzz:
 	    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 	@mkdir -p $(FUZZ_SEEDS) $(FUZZ_DIR)/artifacts
 	@cp -n Tests/CaptionsTests/Fixtures/captions-corpus/*.*t Tests/CaptionsTests/Fixtures/srt-in-the-wild/*.srt \
-	    Media/*.vtt Media/*.srt $(FUZZ_SEEDS)/ 2>/dev/null || true
+	    Tests/CaptionsTests/Fixtures/fuzz-regressions/* Media/*.vtt Media/*.srt $(FUZZ_SEEDS)/ 2>/dev/null || true
 	@for f in Tests/CaptionsTests/Fixtures/webvtt-wpt/file-parsing/*/input.vtt; do \
 	    cp -n "$$f" "$(FUZZ_SEEDS)/wpt-$$(basename $$(dirname $$f)).vtt"; done
 	@awk 'BEGIN { printf "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n"; for (i = 0; i < 5000; i++) printf "<b>"; \

@@ -179,7 +179,7 @@ public struct ByteWriter: ~Copyable {
 
     /// `12.345` (seconds with three decimals, as the text report writes times; see `TextReport.seconds`).
     public mutating func append(seconds value: Double) {
-        let milliseconds = Int64((value * 1000).rounded())
+        let milliseconds = Int64(saturating: (value * 1000).rounded())
         if milliseconds < 0 { append(UInt8(ascii: "-")) }
         append(integer: Int64(milliseconds.magnitude / 1000))
         let fraction = Int(milliseconds.magnitude % 1000)

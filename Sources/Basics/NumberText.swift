@@ -22,7 +22,7 @@ public enum NumberText {
 
     /// `12.345 s` (or `12.345` without the unit): times in text.
     public static func seconds(_ value: Double, unit: Bool = true) -> String {
-        let milliseconds = Int64((value * 1000).rounded())
+        let milliseconds = Int64(saturating: (value * 1000).rounded())
         let fraction = String(abs(milliseconds) % 1000)
         return "\(milliseconds < 0 ? "-" : "")\(abs(milliseconds) / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
             + (unit ? " s" : "")

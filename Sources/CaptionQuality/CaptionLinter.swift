@@ -197,7 +197,7 @@ public struct CaptionLinter: Sendable {
                         let severity: Severity = hard.map { rate > $0 + 0.05 } == true ? .error : .warning
                         add(
                             .lintReadingSpeed, severity,
-                            "\(Int(rate.rounded())) words a minute (at most \(Self.number(maximum))): shorten the text or give it more time",
+                            "\(Int(saturating: rate.rounded())) words a minute (at most \(Self.number(maximum))): shorten the text or give it more time",
                             cue: index, guideline: guideline, measured: rate, limit: severity == .error ? hard : maximum)
                     }
                 }
@@ -222,7 +222,7 @@ public struct CaptionLinter: Sendable {
     /// A number with at most one decimal: `47`, `23.3` (integer arithmetic: this is on the hot path).
     static func number(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return String(value) }
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int(saturating: (value * 10).rounded())
         let whole = String(tenths / 10)
         return tenths % 10 == 0 ? whole : (tenths < 0 && tenths / 10 == 0 ? "-" : "") + whole + "." + String(abs(tenths % 10))
     }
@@ -236,7 +236,7 @@ public struct CaptionLinter: Sendable {
 
     static func frames(_ gap: Double, _ frame: Double) -> String {
         let count = gap / frame
-        return "\(number((count * 10).rounded() / 10)) frame\(abs(count - 1) < 0.05 ? "" : "s") (\(Int((gap * 1000).rounded())) ms)"
+        return "\(number((count * 10).rounded() / 10)) frame\(abs(count - 1) < 0.05 ? "" : "s") (\(Int(saturating: (gap * 1000).rounded())) ms)"
     }
 }
 

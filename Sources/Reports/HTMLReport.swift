@@ -280,7 +280,7 @@ public struct HTMLReport: CheckReporter {
     /// `12.5 s`, or `m:ss` / `h:mm:ss` on long media.
     static func timeLabel(_ seconds: Double, minutes: Bool) -> String {
         guard minutes else { return format(seconds) + " s" }
-        let total = Int(seconds.rounded()), h = total / 3600, m = total / 60 % 60, s = total % 60
+        let total = Int(saturating: seconds.rounded()), h = total / 3600, m = total / 60 % 60, s = total % 60
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
     }

@@ -71,7 +71,7 @@ public struct JUnitReport: CheckReporter {
 
     /// Seconds with three decimals, as JUnit's `time` is written.
     static func seconds(_ value: Double) -> String {
-        let milliseconds = Int64((max(0, value) * 1000).rounded())
+        let milliseconds = Int64(saturating: (max(0, value) * 1000).rounded())
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }

@@ -8,6 +8,10 @@ public enum HLSPlaylist: Sendable, Equatable {
     case multivariant(HLSMultivariantPlaylist)
     case media(HLSMediaPlaylist)
 
+    /// The longest `#EXTINF` duration taken (a day, in seconds): a longer one is a mistake or an attack, and sums of
+    /// such durations would leave every time behind.
+    static let longestSegment = 86_400.0
+
     /// Parses playlist text (UTF-8, a byte order mark allowed; lines end in LF or CR LF).
     public static func parse(_ bytes: [UInt8]) throws(HLSError) -> HLSPlaylist {
         var text = String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self)
@@ -67,9 +71,12 @@ public enum HLSPlaylist: Sendable, Equatable {
             if line.isEmpty { continue }
             if let value = line.tagValue("#EXTINF") {
                 let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-                if let seconds = Double(parts[0].trimmingSpaces()), seconds >= 0, seconds.isFinite {
+                if let seconds = Double(parts[0].trimmingSpaces()), seconds >= 0, seconds <= HLSPlaylist.longestSegment {
                     duration = seconds
                     title = parts.count > 1 ? String(parts[1]) : ""
+                } else if let seconds = Double(parts[0].trimmingSpaces()), seconds > HLSPlaylist.longestSegment {
+                    note(number, "#EXTINF duration `\(parts[0].prefix(40))` is longer than a segment can be (a day); the segment is left out")
+                    duration = nil
                 } else {
                     note(number, "#EXTINF duration `\(parts[0].prefix(40))` is not a number; the segment is left out")
                     duration = nil

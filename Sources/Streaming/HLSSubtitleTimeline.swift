@@ -172,7 +172,8 @@ public enum HLSSubtitleTimeline {
             let thousandths = Int64(secondsPart[1]), let minutes = Int64(parts[parts.count - 2]), minutes < 60, seconds < 60
         else { return nil }
         let hours = parts.count == 3 ? Int64(parts[0]) : 0
-        guard let hours else { return nil }
+        // Beyond a billion hours the milliseconds would not fit: not a time.
+        guard let hours, hours < 1_000_000_000 else { return nil }
         return CaptionTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + thousandths)
     }
 }

@@ -417,3 +417,52 @@ private func PathContainment(_ path: String) -> String {
         #expect(!check.stdout.contains("lint.syntax"), "the segments' problems are the package's result's, not the lint's")
     }
 }
+
+/// Values at the edges of what numbers hold — a TTML fraction of hundreds of digits, end times at the largest
+/// millisecond, a line setting no integer holds, a segment said to last 1e308 s, a timestamp map a billion hours in —
+/// never crash a command: each gives its documented exit status and a file where one is asked for.
+@Suite struct HostileValuesTests {
+    static let files: [String: String] = [
+        "big.vtt": "WEBVTT\n\n00:00:01.000 --> 2562047788015:12:55.296\nhello\n\n00:00:02.000 --> 00:00:03.000\nthere\n",
+        "big.srt": "1\n00:00:01,000 --> 2562047788015:12:55,296\nhello\n\n2\n00:00:02,000 --> 00:00:03,000\nthere\n",
+        "line.vtt":
+            "WEBVTT\n\n00:00:01.000 --> 00:00:02.000 line:100000000000000000000\nhello\n\n00:00:03.000 --> 00:00:04.000 line:-100000000000000000000\nthere\n",
+        "times.ttml":
+            "<?xml version=\"1.0\"?><tt xmlns=\"http://www.w3.org/ns/ttml\"><body><div><p begin=\"0." + String(repeating: "9", count: 400)
+            + "s\" end=\"2s\">x</p><p begin=\"3s\" end=\"99999999999999999999h\">y</p><p begin=\"4s\" end=\"9223372036854775807ms\">z</p></div></body></tt>",
+        "pkg/master.m3u8":
+            "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"en\",LANGUAGE=\"en\",URI=\"subs.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=1,SUBTITLES=\"s\"\nvideo.m3u8\n",
+        "pkg/subs.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.vtt\n#EXTINF:1e308,\nb.vtt\n#EXTINF:4,\nc.vtt\n#EXT-X-ENDLIST\n",
+        "pkg/video.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nv.ts\n#EXT-X-ENDLIST\n",
+        "pkg/a.vtt": "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\na\n",
+        "pkg/b.vtt": "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:9999999999999:00:00.000\n\n00:00:01.000 --> 00:00:02.000\nb\n",
+        "pkg/c.vtt": "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nc\n",
+    ]
+
+    @Test func edgeValuesNeverCrash() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("pkg"), withIntermediateDirectories: true)
+        for (name, text) in Self.files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        // (arguments, expected status): the tools 0, the checks 0 or 1 (docs/cli.md's table).
+        let runs: [([String], Set<Int32>)] = [
+            (["cues", "big.vtt"], [0]), (["lint", "big.vtt"], [0, 1]), (["shift", "big.vtt", "--by", "1", "-o", "s1.vtt"], [0]),
+            (["check", "big.vtt", "--no-store"], [0, 1]), (["lint", "big.srt"], [0, 1]), (["shift", "big.srt", "--by", "1", "-o", "s2.srt"], [0]),
+            (["transcript", "big.srt"], [0]), (["cues", "times.ttml"], [0]), (["lint", "times.ttml"], [0, 1]),
+            (["check", "times.ttml", "--no-store"], [0, 1]), (["convert", "times.ttml", "c1.srt"], [0]), (["convert", "line.vtt", "c2.ttml"], [0]),
+            (["convert", "line.vtt", "c3.scc"], [0]), (["convert", "big.vtt", "c4.scc"], [0]), (["convert", "big.vtt", "c5.ttml"], [0]),
+            (["cues", "pkg/master.m3u8"], [0]), (["cues", "pkg/subs.m3u8"], [0]), (["lint", "pkg/master.m3u8"], [0, 1]),
+            (["check", "pkg/master.m3u8", "--no-store"], [0, 1]),
+        ]
+        for (arguments, statuses) in runs {
+            let result = try Medialint.run(arguments, timeout: 60, in: directory)
+            #expect(statuses.contains(result.status), "\(arguments): \(result.status) \(result.stderr.prefix(300))")
+        }
+        for output in ["s1.vtt", "s2.srt", "c1.srt", "c2.ttml", "c3.scc", "c4.scc", "c5.ttml"] {
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(output).path), "\(output)")
+        }
+        // The 400-digit fraction is a second; the saturated end is the largest time WebVTT writes.
+        let cues = try Medialint.run(["cues", "times.ttml"], in: directory)
+        #expect(cues.stdout.contains("00:00:01.000 → 00:00:02.000  x"), "\(cues.stdout)")
+    }
+}

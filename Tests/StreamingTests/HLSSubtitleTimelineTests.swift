@@ -60,3 +60,29 @@ extension Finding {
     /// "severity: message [rule]".
     var summary: String { "\(severity.rawValue): \(message) [\(rule)]" }
 }
+
+/// Hostile playlists and maps: what no clock can hold is not a time, and the playlist says so.
+@Suite struct HostileHLSValuesTests {
+    @Test func aLocalTimeBeyondABillionHoursIsNoTime() {
+        #expect(HLSSubtitleTimeline.webVTTTime("9999999999999:00:00.000") == nil)
+        #expect(HLSSubtitleTimeline.webVTTTime("999999999:00:00.000")?.milliseconds == 3_599_999_996_400_000)
+        let joined = HLSSubtitleTimeline.join(
+            [
+                HLSSubtitleTimeline.Segment(
+                    uri: "b.vtt", bytes: Array("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:9999999999999:00:00.000\n\n00:00:01.000 --> 00:00:02.000\nb\n".utf8)
+                )
+            ],
+            presentationStart: 0)
+        #expect(joined.document.cues.count == 1 && joined.findings.map(\.rule) == ["hls.segment"], "\(joined.findings)")
+    }
+
+    @Test func aSegmentLongerThanADayIsLeftOut() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.vtt\n#EXTINF:1e308,\nb.vtt\n#EXTINF:4,\nc.vtt\n#EXT-X-ENDLIST\n"
+        guard case .media(let playlist) = try HLSPlaylist.parse(Array(text.utf8)) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        #expect(playlist.segments.map(\.uri) == ["a.vtt", "c.vtt"] && playlist.segments.map(\.start) == [0, 4])
+        #expect(playlist.diagnostics.map(\.description).contains { $0.contains("longer than a segment can be") }, "\(playlist.diagnostics)")
+    }
+}

@@ -1,3 +1,5 @@
+import Basics
+
 /// A point on a caption timeline, in whole milliseconds (what WebVTT and SRT timestamps can express).
 public struct CaptionTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var milliseconds: Int64
@@ -5,7 +7,7 @@ public struct CaptionTime: Sendable, Hashable, Comparable, Codable, CustomString
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
     /// The nearest millisecond to `seconds`.
-    public init(seconds: Double) { milliseconds = Int64((seconds * 1000).rounded()) }
+    public init(seconds: Double) { milliseconds = Int64(saturating: (seconds * 1000).rounded()) }
 
     public static let zero = CaptionTime(milliseconds: 0)
 

@@ -1,3 +1,5 @@
+import Basics
+
 /// Writes pop-on SCC (CEA-608 on field 1) from cues whose text is in WebVTT cue syntax.
 ///
 /// Each cue is loaded into the hidden memory (RCL, ENM, a preamble address per row, the characters) in the frames
@@ -180,9 +182,9 @@ public struct SCCWriter: Sendable {
         let settings = cue.settings
         var top = 16 - rows.count
         if let line = settings.line, !settings.snapToLines {
-            top = min(16 - rows.count, max(1, Int(((line - 10) * 15 / 80).rounded()) + 1))
+            top = min(16 - rows.count, max(1, Int(saturating: ((line - 10) * 15 / 80).rounded()) + 1))
         } else if let line = settings.line {
-            losses.note("line numbers (`line:\(Int(line))`: placed at the bottom)", cue: number)
+            losses.note("line numbers (`line:\(Int(saturating: line))`: placed at the bottom)", cue: number)
         }
         var words: [UInt16] = []
         for (k, row) in rows.enumerated() where !row.isEmpty {
@@ -190,7 +192,7 @@ public struct SCCWriter: Sendable {
             var column = (32 - width) / 2
             if settings.align != .center || settings.position != nil {
                 if let position = settings.position {
-                    column = Int(((position - 10) / 2.5).rounded())
+                    column = Int(saturating: ((position - 10) / 2.5).rounded())
                 } else if settings.align == .right || settings.align == .end {
                     column = 32 - width
                 } else {

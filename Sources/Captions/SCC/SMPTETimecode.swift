@@ -1,3 +1,5 @@
+import Basics
+
 /// SMPTE timecode at 29.97 frames a second (30000/1001), as SCC files use it: `HH:MM:SS:FF` counts 30 frames to the
 /// timecode second (non-drop: the timecode runs 0.1% slower than the clock), `HH:MM:SS;FF` drops frame numbers 00
 /// and 01 at the start of every minute but each tenth (drop-frame: the timecode keeps to the clock within 2 frames a
@@ -17,7 +19,7 @@ public struct SMPTETimecode: Sendable, Hashable, CustomStringConvertible {
 
     /// The frame nearest to `seconds` (of the clock).
     public init(seconds: Double, dropFrame: Bool) {
-        self.init(frame: Int((seconds * Double(Self.rate.frames) / Double(Self.rate.per)).rounded()), dropFrame: dropFrame)
+        self.init(frame: Int(saturating: (seconds * Double(Self.rate.frames) / Double(Self.rate.per)).rounded()), dropFrame: dropFrame)
     }
 
     /// The frame's time on the clock, in seconds.

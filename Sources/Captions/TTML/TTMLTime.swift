@@ -79,7 +79,7 @@ public struct TTMLTiming: Sendable, Equatable {
             value += Double(byte - 0x30) * scale
             scale /= 10
         }
-        return Int64(value.rounded())
+        return Int64(saturating: value.rounded())
     }
 
     private static func scaled(_ value: Int64, by factor: Int64) -> Int64 {
@@ -130,15 +130,16 @@ public struct TTMLTiming: Sendable, Equatable {
             fraction = bytes[start..<index]
         }
         // The count with its fraction in thousandths (exact for up to three decimals), for the metrics that scale it.
-        let fractionValue = Double(String(decoding: fraction, as: UTF8.self)).map { $0 / pow10(fraction.count) } ?? 0
+        // Read as `0.DIGITS`: however many digits, a value from 0 to 1 (not DIGITS ÷ 10ⁿ, which overflows to NaN).
+        let fractionValue = fraction.isEmpty ? 0 : Double("0." + String(decoding: fraction, as: UTF8.self)) ?? 0
         func exact(_ unit: Int64) -> Int64 {
-            Self.sum(Self.scaled(count.value, by: unit), Int64((fractionValue * Double(unit)).rounded()))
+            Self.sum(Self.scaled(count.value, by: unit), Int64(saturating: (fractionValue * Double(unit)).rounded()))
         }
         switch String(decoding: bytes[index...], as: UTF8.self) {
         case "h": return exact(3_600_000)
         case "m": return exact(60_000)
         case "s": return exact(1000)
-        case "ms": return Self.sum(count.value, Int64(fractionValue.rounded()))
+        case "ms": return Self.sum(count.value, Int64(saturating: fractionValue.rounded()))
         case "f":
             uses.insert(.frames)
             return Self.milliseconds((Double(count.value) + fractionValue) * 1000 / effectiveFrameRate)
@@ -152,12 +153,6 @@ public struct TTMLTiming: Sendable, Equatable {
     /// Milliseconds from a computed count, rounded and kept below the ceiling.
     private static func milliseconds(_ value: Double) -> Int64 {
         value.isFinite && value < 9.2e18 ? Int64(value.rounded()) : ceiling
-    }
-
-    private func pow10(_ n: Int) -> Double {
-        var result = 1.0
-        for _ in 0..<n { result *= 10 }
-        return result
     }
 
     /// Reads `ttp:frameRate`, `ttp:frameRateMultiplier`, `ttp:subFrameRate` and `ttp:tickRate` values; returns the

@@ -292,7 +292,7 @@ public struct TTMLWriter: Sendable {
             y = 90 - height
             displayAlign = "after"
         } else if let line = settings.line, settings.snapToLines {
-            losses.note("line numbers (`line:\(Int(line))`: placed by rows of \(percent(rowHeight)))", cue: number)
+            losses.note("line numbers (`line:\(Int(saturating: line))`: placed by rows of \(percent(rowHeight)))", cue: number)
             if line >= 0 {
                 y = 10 + line * rowHeight
                 displayAlign = "before"
@@ -346,7 +346,7 @@ public struct TTMLWriter: Sendable {
 
     static func percent(_ value: Double) -> String {
         let rounded = TTMLRegionBox.rounded(value)
-        if rounded == rounded.rounded() { return "\(Int(rounded))%" }
+        if rounded == rounded.rounded() { return "\(Int(saturating: rounded))%" }
         var text = String(format: "%.3f", rounded)
         while text.hasSuffix("0") { text.removeLast() }
         return text + "%"

@@ -1,3 +1,4 @@
+import Basics
 import MediaIO
 import Reports
 
@@ -65,7 +66,7 @@ struct MediaInfoText {
     private func seconds(_ value: Double) -> String { String(format3(value)) + " s" }
 
     private func format3(_ value: Double) -> String {
-        let thousandths = Int64((value * 1000).rounded())
+        let thousandths = Int64(saturating: (value * 1000).rounded())
         let sign = thousandths < 0 ? "-" : ""
         let magnitude = abs(thousandths)
         let fraction = String(magnitude % 1000)
@@ -73,7 +74,7 @@ struct MediaInfoText {
     }
 
     private func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int64(value)) : String((value * 1000).rounded() / 1000)
+        value == value.rounded() ? String(Int64(saturating: value)) : String((value * 1000).rounded() / 1000)
     }
 
     private func bytes(_ count: Int64) -> String {
