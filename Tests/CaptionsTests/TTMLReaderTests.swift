@@ -95,6 +95,18 @@ import Testing
         #expect(document.cues.map(\.identifier) == ["p1", "", ""])
     }
 
+    /// Styles that refer to styles that refer to styles: 250 styles, each referring to the 50 before it, resolve (each
+    /// once: naively the chain is exponential), the nearest definition winning; a reference back to itself is ignored.
+    @Test func chainsOfStyleReferencesResolveOnce() throws {
+        var styles = "<style xml:id=\"s0\" tts:fontWeight=\"bold\"/>"
+        for index in 1..<250 {
+            let references = (max(0, index - 50)..<index).map { "s\($0)" }.joined(separator: " ")
+            styles += "<style xml:id=\"s\(index)\" style=\"\(references) s\(index)\"\(index == 200 ? " tts:fontStyle=\"italic\"" : "")/>"
+        }
+        let document = try Self.read("<p begin=\"0s\" end=\"1s\" style=\"s249\">deep</p>", head: "<styling>\(styles)</styling>")
+        #expect(Self.timed(document) == ["0-1000 <i><b>deep</b></i>"], "\(Self.timed(document))")
+    }
+
     @Test func stylesSpeakersAndWhiteSpace() throws {
         let head = """
             <metadata><ttm:agent xml:id="alice" type="person"><ttm:name type="full">Alice</ttm:name></ttm:agent></metadata>

@@ -19,6 +19,10 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
     var rootExtent: (width: Double, height: Double)?
     var cellResolution = (columns: 32.0, rows: 15.0)
     var styles: [String: (style: TTMLTextStyle, references: [String], props: [String: String])] = [:]
+    /// Styles resolved with their references (emptied whenever a style is defined), and those being resolved.
+    var resolvedStyles: [String: TTMLTextStyle] = [:]
+    var resolvedPropsByStyle: [String: [String: String]] = [:]
+    var resolving: Set<String> = []
     var regions: [String: (box: TTMLRegionBox?, style: TTMLTextStyle)] = [:]
     var regionProps: [String: [String: String]] = [:]
     var agents: [String: String] = [:]
@@ -233,6 +237,8 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
                 if let entry = regions[region] { regions[region] = (box, entry.style.overlaid(with: nested)) }
             } else if !identifier.isEmpty {
                 styles[identifier] = (textStyle(attributes.styling, parser), references(attributes), attributes.styling)
+                resolvedStyles = [:]
+                resolvedPropsByStyle = [:]
             }
         case .region:
             let identifier = attributes.xml["id"] ?? ""
@@ -268,18 +274,29 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         (attributes.plain["style"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
     }
 
-    func resolvedStyle(_ identifier: String, depth: Int = 0) -> TTMLTextStyle {
-        guard depth < 32, let entry = styles[identifier] else { return TTMLTextStyle() }
+    /// A style with the styles it refers to under it, each resolved once (a chain of styles each referring to the
+    /// ones before would otherwise cost exponential time); a reference back to a style being resolved is ignored.
+    func resolvedStyle(_ identifier: String) -> TTMLTextStyle {
+        if let known = resolvedStyles[identifier] { return known }
+        guard let entry = styles[identifier], resolving.insert(identifier).inserted else { return TTMLTextStyle() }
+        defer { resolving.remove(identifier) }
         var style = TTMLTextStyle()
-        for reference in entry.references { style = style.overlaid(with: resolvedStyle(reference, depth: depth + 1)) }
-        return style.overlaid(with: entry.style)
+        for reference in entry.references { style = style.overlaid(with: resolvedStyle(reference)) }
+        style = style.overlaid(with: entry.style)
+        resolvedStyles[identifier] = style
+        return style
     }
 
-    func resolvedProps(_ identifier: String, depth: Int = 0) -> [String: String] {
-        guard depth < 32, let entry = styles[identifier] else { return [:] }
+    /// The styling properties of a style and those it refers to, each resolved once (as `resolvedStyle`).
+    func resolvedProps(_ identifier: String) -> [String: String] {
+        if let known = resolvedPropsByStyle[identifier] { return known }
+        guard let entry = styles[identifier], resolving.insert(identifier).inserted else { return [:] }
+        defer { resolving.remove(identifier) }
         var props: [String: String] = [:]
-        for reference in entry.references { props.merge(resolvedProps(reference, depth: depth + 1)) { $1 } }
-        return props.merging(entry.props) { $1 }
+        for reference in entry.references { props.merge(resolvedProps(reference)) { $1 } }
+        props.merge(entry.props) { $1 }
+        resolvedPropsByStyle[identifier] = props
+        return props
     }
 
     func readRoot(_ attributes: Attributes, _ parser: XMLParser) {
