@@ -99,10 +99,15 @@ public final class ResultStore: @unchecked Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)  // shards of one run may share a store
         configuration.readonly = !writable
+        // A file that never was a store is not one to move aside: refused, left as it is.
+        if let refusal = Self.notAStore(path) { throw Failure(description: refusal) }
         var database: DatabaseQueue
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
             if let problem = try Self.damage(in: database) { throw Failure(description: problem) }
+            if let other = try Self.otherDatabase(database) { throw OtherDatabase(description: other) }
+        } catch let error as OtherDatabase {
+            throw Failure(description: error.description)
         } catch {
             let damaged = error is Failure || [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains((error as? DatabaseError)?.resultCode)
             guard writable, damaged, FileManager.default.fileExists(atPath: path) else {
@@ -150,6 +155,28 @@ public final class ResultStore: @unchecked Sendable {
         } catch {
             throw Failure(description: "cannot be written (\(Self.oneLine(error))): give --db another file, or --no-store")
         }
+    }
+
+    /// Why the file at `path` is not a store to open or start: it exists, is not empty and does not start as an SQLite
+    /// database does (a caption file, a playlist, anything the user did not mean). Nil otherwise.
+    static func notAStore(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        guard !head.isEmpty, head != Data("SQLite format 3\u{0}".utf8) else { return nil }
+        return "is not a results store (not an SQLite database), and is left as it is: give --db a store or a new file, or --no-store"
+    }
+
+    /// An SQLite database of something else (tables, none of them the store's).
+    private struct OtherDatabase: Error, CustomStringConvertible { let description: String }
+
+    /// Why a sound SQLite database is not a store: it has tables and none is the store's. Nil for a store or an empty
+    /// database.
+    private static func otherDatabase(_ database: DatabaseQueue) throws -> String? {
+        let tables = try database.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        guard !tables.isEmpty, !tables.contains("checked_file") else { return nil }
+        return
+            "is an SQLite database but not a results store (its tables: \(tables.prefix(3).joined(separator: ", "))), and is left as it is: give --db a store or a new file"
     }
 
     /// SQLite's own integrity check (quick): nil when the store is sound.

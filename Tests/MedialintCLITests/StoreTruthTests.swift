@@ -73,6 +73,38 @@ import Testing
         #expect(again.stdout.components(separatedBy: "  lint\n").count == 3, "each file once")
     }
 
+    /// A file that never was a store — one of the run's own caption files, a page, another program's database — is
+    /// refused before any work and left exactly as it was (never renamed aside, never written); `--db ''` is a usage
+    /// error, not a run that stores nothing.
+    @Test func aFileThatIsNotAStoreIsRefusedAndLeftAlone() throws {
+        let (directory, lib) = try library()
+        defer { try? manager.removeItem(at: directory) }
+        let caption = lib + "/good.srt"
+        let before = try Data(contentsOf: URL(fileURLWithPath: caption))
+        let onCaption = try Medialint.run(["check", lib, "--db", caption])
+        #expect(onCaption.status == 2 && onCaption.stdout.isEmpty)
+        #expect(
+            onCaption.stderr
+                == "medialint: error: \(caption): cannot use the results store: is not a results store (not an SQLite database), and is left as it is: give --db a store or a new file, or --no-store\n"
+        )
+        #expect(try Data(contentsOf: URL(fileURLWithPath: caption)) == before)
+        #expect(try manager.contentsOfDirectory(atPath: lib).sorted() == ["bad.srt", "good.srt"], "nothing moved aside, no store made")
+        #expect(try Medialint.run(["report", "--db", caption]).status == 2)
+
+        // Another program's SQLite database.
+        let other = directory.appendingPathComponent("other.sqlite").path
+        let made = try Medialint.runTool(
+            "/usr/bin/env", ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(other)'); c.execute('CREATE TABLE notes (t TEXT)'); c.commit()"])
+        try #require(made.status == 0)
+        let otherBefore = try Data(contentsOf: URL(fileURLWithPath: other))
+        let onOther = try Medialint.run(["check", lib, "--db", other])
+        #expect(onOther.status == 2 && onOther.stderr.contains("is an SQLite database but not a results store (its tables: notes)"), "\(onOther.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBefore)
+
+        let empty = try Medialint.run(["check", lib, "--db", ""])
+        #expect(empty.status == 2 && empty.stderr.contains("--db needs a path (or give --no-store to keep no results)."), "\(empty.stderr)")
+    }
+
     @Test func oneLibraryWhateverItIsCalled() throws {
         let (directory, lib) = try library()
         defer { try? manager.removeItem(at: directory) }

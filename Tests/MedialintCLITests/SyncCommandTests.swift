@@ -6,6 +6,17 @@ import Testing
 
 /// `medialint sync`, and reading embedded tracks with `cues`/`convert --track`, on the bundled samples.
 @Suite struct SyncCommandTests {
+    /// A fix that cannot be written (a full device) says only that: nothing was moved, and the run is a usage error.
+    @Test func aFixThatCannotBeWrittenMovesNothing() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let late = directory.appendingPathComponent("late.srt").path
+        #expect(try Medialint.run(["shift", "Media/speech.srt", "--by", "1.5", "-o", late]).status == 0)
+        let result = try Medialint.run(["sync", "Media/speech.mp4", late, "--fix", "/dev/full"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "medialint: error: cannot write /dev/full: No space left on device\n", "\(result.stderr)")
+    }
+
     @Test func sidecarsAreFoundAndChecked() throws {
         let result = try Medialint.run(["sync", "Media/speech.mp4"])
         #expect(result.status == 0)

@@ -83,6 +83,7 @@ struct CheckCommand: ParsableCommand {
                     "--captions names the captions of one media file: give that one file, not \(paths.count == 1 ? "a folder" : "\(paths.count) paths")")
             }
         }
+        if db.isEmpty { throw ValidationError("--db needs a path (or give --no-store to keep no results).") }
         try NumberRange.check(jobs, "--jobs", 1...1024)
         try NumberRange.check(maxFileMemory, "--max-file-memory (MB)", 16...1_048_576)
     }

@@ -47,16 +47,14 @@ struct SyncFixOptions: ParsableArguments {
             Console.error("\(path): not written: the timing could not be verified")
             return nil
         }
-        if correction.changed {
-            Console.note("\(path): \(correction.summary)")
-        } else if rewrite.inPlace {
+        if !correction.changed, rewrite.inPlace {
             Console.note("\(path): the timing is within the tolerance; left as it is")
             return outcome.result
-        } else {
-            Console.note("\(path): the timing is within the tolerance; written unchanged")
         }
         let format = rewrite.inPlace ? document.format : CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
         let written = try CaptionOutput.write(correction.document, as: format, to: path, input: input, inPlace: rewrite.inPlace ? rewrite : nil)
+        // Said once the file is written: a fix that could not be written moved nothing.
+        Console.note(correction.changed ? "\(path): \(correction.summary)" : "\(path): the timing is within the tolerance; written unchanged")
         Diagnostics.print(correction.diagnostics + written, file: path)
         return correction.result(writtenTo: path)
     }
