@@ -56,9 +56,9 @@ public enum PageScanner {
                     open = element
                 case "source":
                     // <source> counts only inside a media element without a src attribute.
-                    if var element = open, !element.hasSrcAttribute, let src = tag.attribute("src"), !src.trimmingSpaces().isEmpty {
-                        element.sources.append(src.trimmingSpaces())
-                        open = element
+                    // Appended in place: a copy of the element per <source> made many of them quadratic.
+                    if open?.hasSrcAttribute == false, let src = tag.attribute("src"), !src.trimmingSpaces().isEmpty {
+                        open?.sources.append(src.trimmingSpaces())
                     }
                 case "iframe":
                     if let src = tag.attribute("src"), Self.queryTurnsOnAutoplay(src) {

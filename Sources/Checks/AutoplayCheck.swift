@@ -167,6 +167,7 @@ public struct AutoplayCheck: Sendable {
 
         var worst: (seconds: Double, source: String, activity: AudioActivity, window: (Double, Double))?
         var problems: [Finding] = []
+        let realRoot = PathContainment.realPath(root.path)
         for source in element.sources {
             let (path, start, end) = MediaFragment.split(source)
             let lowered = path.lowercased()
@@ -188,7 +189,7 @@ public struct AutoplayCheck: Sendable {
                 continue
             }
             // The name is inside; where it leads (links followed) must be too.
-            if let real = PathContainment.realPath(resolved.path), let realRoot = PathContainment.realPath(root.path),
+            if let real = PathContainment.realPath(resolved.path), let realRoot,
                 !PathContainment.isWithin(real, root: realRoot)
             {
                 problems.append(

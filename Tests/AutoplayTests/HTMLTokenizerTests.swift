@@ -124,3 +124,14 @@ struct PageScannerTests {
         #expect(tag.has("autoplay"))
     }
 }
+
+/// A media element with very many `<source>` children (a hostile page): every source is kept, in order, each appended
+/// in place (a copy of the element per source made the scan quadratic).
+@Suite struct ManySourcesTests {
+    @Test func everySourceOfAVeryLongListIsKept() {
+        let page = "<video autoplay>" + (0..<20_000).map { "<source src=\"m\($0).mp4\">" }.joined() + "</video>"
+        let (elements, _) = PageScanner.scan(page)
+        #expect(elements.count == 1 && elements[0].sources.count == 20_000)
+        #expect(elements[0].sources.first == "m0.mp4" && elements[0].sources.last == "m19999.mp4")
+    }
+}
