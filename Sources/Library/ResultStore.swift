@@ -99,13 +99,28 @@ public final class ResultStore: @unchecked Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)  // shards of one run may share a store
         configuration.readonly = !writable
+        if writable {
+            // Write-ahead logging, synced at checkpoints: a commit per file costs no fsync, and what was committed
+            // survives the process being killed (kill -9) — only a power cut may take the last commits.
+            configuration.journalMode = .wal
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
         // A file that never was a store is not one to move aside: refused, left as it is.
         if let refusal = Self.notAStore(path) { throw Failure(description: refusal) }
         var database: DatabaseQueue
         do {
+            // An existing file is looked at read-only first: nothing is changed (not even its journal mode) in a file
+            // that turns out to be damaged or someone else's.
+            if FileManager.default.fileExists(atPath: path) {
+                var looking = Configuration()
+                looking.readonly = true
+                looking.busyMode = .timeout(30)
+                let existing = try DatabaseQueue(path: path, configuration: looking)
+                if let problem = try Self.damage(in: existing) { throw Failure(description: problem) }
+                if let other = try Self.otherDatabase(existing) { throw OtherDatabase(description: other) }
+                try existing.close()
+            }
             database = try DatabaseQueue(path: path, configuration: configuration)
-            if let problem = try Self.damage(in: database) { throw Failure(description: problem) }
-            if let other = try Self.otherDatabase(database) { throw OtherDatabase(description: other) }
         } catch let error as OtherDatabase {
             throw Failure(description: error.description)
         } catch {
@@ -117,7 +132,16 @@ public final class ResultStore: @unchecked Sendable {
             let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
             do {
                 try FileManager.default.moveItem(atPath: path, toPath: aside)
-                try? FileManager.default.moveItem(atPath: path + "-journal", toPath: aside + "-journal")
+                // Its journal or log goes with it when it holds anything; the shared-memory index is rebuilt, not kept.
+                for suffix in ["-journal", "-wal"] {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
+                    if size > 0 {
+                        try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+                    } else {
+                        try? FileManager.default.removeItem(atPath: path + suffix)
+                    }
+                }
+                try? FileManager.default.removeItem(atPath: path + "-shm")
             } catch {
                 throw Failure(description: "damaged, and it cannot be moved aside: \(error)")
             }
@@ -222,6 +246,12 @@ public final class ResultStore: @unchecked Sendable {
             if let results { byRow[rows[index]] = results }
         }
         return byRow
+    }
+
+    /// Ends writing: the write-ahead log folded into the store and emptied, so that the store is one file again (and
+    /// whatever is copied or read next sees everything). Harmless when nothing was written.
+    public func finish() {
+        try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Stores a file's results (replacing what was there), in a transaction of its own.

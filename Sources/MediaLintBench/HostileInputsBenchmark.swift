@@ -65,6 +65,36 @@ extension Benchmarks {
         }
         try? FileManager.default.removeItem(atPath: out)
         report.lines.append("\(format1(size)) MiB of stray blocks: " + strayLines.joined(separator: ", "))
+        try storeCost(&report)
         return report
+    }
+}
+
+extension Benchmarks {
+    /// Issue 36: what keeping results costs on a library of 5,000 small caption files — `check` with a store beside
+    /// `check --no-store`, in the same run (a commit per file: write-ahead logging, no fsync per commit).
+    static func storeCost(_ report: inout BenchmarkReport) throws {
+        let folder = mediaDirectory.appendingPathComponent("small-captions-5000")
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("c4999.srt").path) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for index in 0..<5000 {
+                try "1\n00:00:01,000 --> 00:00:03,000\nLine \(index).\n".write(
+                    to: folder.appendingPathComponent("c\(index).srt"), atomically: false, encoding: .utf8)
+            }
+        }
+        let store = mediaDirectory.appendingPathComponent("small-captions-5000.sqlite").path
+        var stored: ProcessRun?, unstored: ProcessRun?
+        for _ in 0..<3 {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            let with = try Measure.run(medialintPath, ["check", folder.path, "--db", store])
+            let without = try Measure.run(medialintPath, ["check", folder.path, "--no-store"])
+            if stored.map({ with.seconds < $0.seconds }) ?? true { stored = with }
+            if unstored.map({ without.seconds < $0.seconds }) ?? true { unstored = without }
+        }
+        let ratio = stored!.seconds / unstored!.seconds
+        report.lines.append(
+            "5,000 small caption files: check with a store \(format(stored!.seconds)) s, --no-store \(format(unstored!.seconds)) s (before: 91 s against 1.1 s)"
+        )
+        report.check("storing results \(format(ratio))× --no-store ≤ 3×", ratio <= 3)
     }
 }

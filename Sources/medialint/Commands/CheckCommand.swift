@@ -165,6 +165,7 @@ struct CheckCommand: ParsableCommand {
                 report.add(results)
             },
             finished: { path in progress.finish(path) })
+        store?.finish()
         if let failure = outcome.saveFailure {
             Console.warning(
                 "\(db): results could not be saved (\(failure)); the next run checks \(outcome.saveFailures == 1 ? "that file" : "those \(outcome.saveFailures) files") again"
