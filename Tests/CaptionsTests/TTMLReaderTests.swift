@@ -107,6 +107,23 @@ import Testing
         #expect(Self.timed(document) == ["0-1000 <i><b>deep</b></i>"], "\(Self.timed(document))")
     }
 
+    /// A document in UTF-16 is read and said to be UTF-16; an external entity is never read, and the text it leaves out
+    /// is said to be lost.
+    @Test func encodingsAndExternalEntitiesAreSaid() throws {
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><tt xmlns=\"http://www.w3.org/ns/ttml\"><body><div><p begin=\"1s\" end=\"2s\">XY</p></div></body></tt>"
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in text.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let document = try TTMLReader().read(utf16)
+        #expect(document.encoding == "utf-16" && Self.timed(document) == ["1000-2000 XY"])
+        let entity = try TTMLReader().read(
+            Array(
+                "<?xml version=\"1.0\"?><!DOCTYPE tt [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><tt xmlns=\"http://www.w3.org/ns/ttml\"><body><div><p begin=\"1s\" end=\"2s\">X&xxe;Y</p></div></body></tt>"
+                    .utf8))
+        #expect(Self.timed(entity) == ["1000-2000 X"])
+        #expect(entity.diagnostics.map(\.rule) == ["ttml.entity"] && entity.diagnostics[0].message.contains("`xxe`: it is not read"))
+    }
+
     @Test func stylesSpeakersAndWhiteSpace() throws {
         let head = """
             <metadata><ttm:agent xml:id="alice" type="person"><ttm:name type="full">Alice</ttm:name></ttm:agent></metadata>

@@ -124,6 +124,28 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         return value
     }
 
+    // MARK: Entities
+
+    /// External entities the prolog declares (`<!ENTITY name SYSTEM "…">`): never read (nothing outside the file is
+    /// opened), and the parser leaves the text where one is used, and the rest of that text, out — said, not silent.
+    func noteExternalEntities(_ buffer: UnsafeRawBufferPointer) {
+        let prolog = String(decoding: buffer.prefix(1 << 20), as: UTF8.self)
+        var rest = prolog[...]
+        while let declaration = rest.range(of: "<!ENTITY") {
+            let after = rest[declaration.upperBound...]
+            let end = after.firstIndex(of: ">") ?? after.endIndex
+            let words = after[..<end].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+            let name = words.first.map(String.init) ?? "?"
+            if words.contains("SYSTEM") || words.contains("PUBLIC") {
+                note(
+                    nil, "ttml.entity", .warning,
+                    "the document declares the external entity `\(name.prefix(40))`: it is not read, and text where it is used (and after it in that text) is lost"
+                )
+            }
+            rest = after[end...]
+        }
+    }
+
     // MARK: Namespaces
 
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {

@@ -32,6 +32,7 @@ public struct TTMLReader: Sendable {
     func read(buffer: UnsafeRawBufferPointer, mapping: MappedFile? = nil) throws(CaptionError) -> CaptionDocument {
         let reading = TTMLParsing(strict: mode == .strict)
         let declared = reading.checkEncoding(buffer)
+        reading.noteExternalEntities(buffer)
         // Bytes that are not UTF-8 in a UTF-8 document are a fatal error in XML (and Foundation's parser traps on
         // some of them in element names): refused before parsing, with their line. Documents in other encodings are
         // converted to UTF-8 by the parser itself.
@@ -54,7 +55,10 @@ public struct TTMLReader: Sendable {
                 message: "not well-formed XML (XML parser error \(code)) at line \(parser.lineNumber), column \(parser.columnNumber)")
         }
         guard reading.sawRoot else { throw CaptionError(rule: "ttml.root", message: "not a TTML document: no `tt` element in the TTML namespace") }
-        return reading.finish()
+        var document = reading.finish()
+        // The encoding the document was in (the parser converts to UTF-8 as it reads).
+        document.encoding = declared
+        return document
     }
 }
 
