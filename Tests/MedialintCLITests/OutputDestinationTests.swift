@@ -200,3 +200,38 @@ final class FIFOReader: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+/// Every file a run reads is an input, whatever option or folder named it: an HLS package's members, a library's own
+/// files, the results store, a discovered sidecar, the `--media` of `lint` — a report or output onto one is refused
+/// (exit 2) and the file is left as it was.
+@Suite struct EveryInputIsRefusedAsOutputTests {
+    @Test func outputsOntoFilesTheRunReadsAreRefused() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let package = directory.appendingPathComponent("pkg")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        let files: [String: String] = [
+            "pkg/master.m3u8":
+                "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"en\",LANGUAGE=\"en\",URI=\"subs.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=1,SUBTITLES=\"s\"\nvideo.m3u8\n",
+            "pkg/subs.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.vtt\n#EXT-X-ENDLIST\n",
+            "pkg/video.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nv.ts\n#EXT-X-ENDLIST\n",
+            "pkg/a.vtt": "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\na\n",
+            "lib/talk.srt": "1\n00:00:01,000 --> 00:00:03,000\nHello.\n",
+        ]
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("lib"), withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        try FileManager.default.copyItem(atPath: "Media/speech.mp4", toPath: directory.appendingPathComponent("lib/talk.mp4").path)
+        let runs: [[String]] = [
+            ["cues", "pkg/master.m3u8", "-o", "pkg/a.vtt"], ["cues", "pkg/master.m3u8", "-o", "pkg/subs.m3u8"],
+            ["lint", "pkg/master.m3u8", "-o", "pkg/a.vtt"], ["check", "pkg/master.m3u8", "--no-store", "-o", "pkg/video.m3u8"],
+            ["check", "lib", "--no-store", "-o", "lib/talk.srt"], ["check", "lib", "--db", "lib.sqlite", "-o", "lib.sqlite"],
+            ["sync", "lib/talk.mp4", "-o", "lib/talk.srt"], ["lint", "lib/talk.srt", "--media", "lib/talk.mp4", "-o", "lib/talk.mp4"],
+        ]
+        let before = try files.keys.map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+        for arguments in runs {
+            let result = try Medialint.run(arguments, in: directory)
+            #expect(result.status == 2 && result.stderr.contains("write elsewhere"), "\(arguments): \(result.status) \(result.stderr)")
+        }
+        #expect(try files.keys.map { try Data(contentsOf: directory.appendingPathComponent($0)) } == before)
+    }
+}

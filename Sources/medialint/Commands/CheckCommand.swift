@@ -117,6 +117,9 @@ struct CheckCommand: ParsableCommand {
             throw CLIError("\(paths[0]): not a media file; --captions names the captions of one")
         }
         for problem in plan.problems { Console.error("\(problem.path): \(problem.message)") }
+        // The report never goes over a file the run reads — one of the library's files, an HLS package's member, the
+        // captions named, the results store — whatever option or folder named it.
+        try output.refuse(inputs: plan.items.map(\.path) + captionFiles + (noStore ? [] : [db]))
 
         // The report is written as the results come, in item order (JSON Lines to standard output: each file as
         // soon as it is done); SARIF, JUnit and HTML keep the results until the end. Only counts are kept here.

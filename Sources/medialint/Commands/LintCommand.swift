@@ -87,7 +87,7 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.refuse(inputs: captions)
+        try output.refuse(inputs: captions + (media.map { [$0] } ?? []))
         // Each file's settings (the .medialint.yml files from its folder up), all read before any work.
         let discovery = settings.discovery()
         let mediaInfo = try media.map { try MediaProbe.probe($0) }

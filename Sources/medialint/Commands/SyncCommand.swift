@@ -69,6 +69,7 @@ struct SyncCommand: ParsableCommand {
         do {
             info = try MediaProbe.probe(media, closedCaptions: true)
             sources = try captionInput.sources(of: media, info: info, file: captions)
+            try output.refuse(inputs: sources.compactMap(\.file))  // the sidecars found are inputs too
             if fixing.isRequested { try fixing.refuse(sources, of: media) }
             speech = try detectSpeech(info)
         } catch let error as MediaError {
@@ -131,8 +132,6 @@ struct SyncCommand: ParsableCommand {
         let fixed = fixing.isRequested ? try fixing.write(outcome, document: document, to: fixing.fix ?? media, input: media) : outcome.result
         try output.finish([fixed ?? outcome.result], format: format, verdicts: verdicts, failed: fixed == nil)
     }
-
-    // MARK: - Pieces
 
     /// Tolerances: defaults, then the `sync` settings, then the option.
     private func makeCheck() throws -> SyncCheck {

@@ -1,6 +1,7 @@
 import FileAccess
 import Findings
 import Foundation
+import Streaming
 
 /// Output written as it is made, to where `OutputDestination` says: standard output (`-`), a device or FIFO
 /// written through, or a file that appears complete when the writing is done, or not at all (see `StreamingFile`).
@@ -26,6 +27,13 @@ enum OutputStream {
         guard !inputs.isEmpty, let output = try OutputDestination.resolve(path).existingIdentity else { return }
         for input in inputs where FileIdentity(path: input) == output {
             throw CLIError("\(path) is the input file \(input); write elsewhere (or use --in-place where offered)")
+        }
+        // An HLS package is its playlists and segments too: every file a run reads is an input.
+        for input in inputs where (input as NSString).pathExtension.lowercased() == "m3u8" {
+            guard let package = try? HLSPackage.load(input, probe: { _ in nil }) else { continue }
+            for member in package.memberFiles() where FileIdentity(path: member) == output {
+                throw CLIError("\(path) is part of the HLS package \(input) (\(member)); write elsewhere")
+            }
         }
     }
 }
