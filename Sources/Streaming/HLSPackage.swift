@@ -176,6 +176,8 @@ public struct HLSPackage: Sendable {
     public func mediaFiles(ofPlaylist uri: String) -> MediaFiles {
         guard let media = mediaPlaylists[uri], let relative = mediaPlaylistPaths[uri] else { return MediaFiles() }
         var files = MediaFiles()
+        // The URIs said unreadable, for a repeated one in constant time (a searched list made many quadratic).
+        var unreadable = Set<String>()
         // A file that can be opened as media: inside the folder, regular (a FIFO would block a reader), not empty.
         func usable(_ uri: String) -> String? {
             let reason: String
@@ -192,7 +194,7 @@ public struct HLSPackage: Sendable {
                     reason = error.reason
                 }
             }
-            if !files.unreadable.contains(where: { $0.uri == uri }) { files.unreadable.append(.init(uri: uri, reason: reason, leavesPackage: leaves)) }
+            if unreadable.insert(uri).inserted { files.unreadable.append(.init(uri: uri, reason: reason, leavesPackage: leaves)) }
             return nil
         }
         for (index, segment) in media.segments.enumerated() where !segment.continuesFile {

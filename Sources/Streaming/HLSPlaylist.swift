@@ -289,10 +289,12 @@ public struct HLSSegment: Sendable, Equatable {
 
 /// An attribute list (`NAME=value,NAME="quoted, string"`) as RFC 8216 §4.2 defines it.
 struct HLSAttributeList {
-    private var values: [(name: String, value: String, quoted: Bool)] = []
+    private(set) var values: [(name: String, value: String, quoted: Bool)] = []
 
     static func parse(_ text: String, line: Int, note: (Int, String) -> Void) -> HLSAttributeList {
         var list = HLSAttributeList()
+        // The names seen, for duplicates in constant time (a searched list made long lists quadratic).
+        var seen = Set<String>()
         var index = text.startIndex
         while index < text.endIndex {
             guard let equals = text[index...].firstIndex(of: "=") else {
@@ -320,7 +322,7 @@ struct HLSAttributeList {
                 value = text[cursor..<end].trimmingSpaces()
                 cursor = end
             }
-            if list.values.contains(where: { $0.name == name }) {
+            if !seen.insert(name).inserted {
                 note(line, "attribute \(name) appears twice; the first is used")
             } else {
                 list.values.append((name, value, quoted))

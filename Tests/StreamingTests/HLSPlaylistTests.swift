@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Streaming
@@ -146,5 +147,29 @@ import Testing
                 "line 3: attribute BANDWIDTH appears twice; the first is used",
                 "line 3: #EXT-X-STREAM-INF without a URI line",
             ])
+    }
+}
+
+/// Hostile playlists stay linear: a line of a hundred thousand attributes, a playlist of thousands of missing segments.
+@Suite struct HostilePlaylistSizeTests {
+    @Test func aLongAttributeListIsReadOnceEach() {
+        let text = (0..<100_000).map { "X-A\($0)=\($0)" }.joined(separator: ",") + ",X-A7=8"
+        var notes: [String] = []
+        let list = HLSAttributeList.parse(text, line: 2) { _, message in notes.append(message) }
+        #expect(list.values.count == 100_000 && list.string("X-A99999") == "99999" && list.string("X-A7") == "7")
+        #expect(notes == ["attribute X-A7 appears twice; the first is used"])
+    }
+
+    @Test func manyMissingSegmentsAreEachSaidOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-missing-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let segments = (0..<5000).map { "#EXTINF:1,\nmissing\($0 % 4000).ts\n" }.joined()
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nmedia.m3u8\n".write(to: folder.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n\(segments)#EXT-X-ENDLIST\n".write(
+            to: folder.appendingPathComponent("media.m3u8"), atomically: true, encoding: .utf8)
+        let package = try HLSPackage.load(folder.appendingPathComponent("master.m3u8").path, probe: { _ in nil })
+        let files = package.mediaFiles(ofPlaylist: "media.m3u8")
+        #expect(files.runs.isEmpty && files.unreadable.count == 4000 && files.unreadable.last?.uri == "missing3999.ts")
     }
 }
