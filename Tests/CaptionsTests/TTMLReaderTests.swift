@@ -124,6 +124,17 @@ import Testing
         #expect(entity.diagnostics.map(\.rule) == ["ttml.entity"] && entity.diagnostics[0].message.contains("`xxe`: it is not read"))
     }
 
+    /// Thousands of timed spans in one paragraph (overlapping: every stretch would show them all) make one cue, said,
+    /// not stretches × spans of text; a few timed spans still split it.
+    @Test func aParagraphOfThousandsOfTimedSpansIsOneCue() throws {
+        let spans = (0..<3000).map { "<span begin=\"\($0 * 10)ms\" end=\"\($0 * 10 + 50000)ms\">w\($0) </span>" }.joined()
+        let document = try Self.read("<p begin=\"0s\" end=\"100s\">\(spans)</p>")
+        #expect(document.cues.count == 1 && document.cues[0].text.hasPrefix("w0 w1 w2") && document.cues[0].text.hasSuffix("w2999"))
+        #expect(document.diagnostics.map(\.rule) == ["ttml.timing"] && document.diagnostics[0].message.contains("3000 timed pieces"))
+        let few = try Self.read("<p begin=\"0s\" end=\"3s\">a <span begin=\"1s\">b</span> <span begin=\"2s\">c</span></p>")
+        #expect(Self.timed(few) == ["0-1000 a", "1000-2000 a b", "2000-3000 a b c"] && few.diagnostics.isEmpty, "\(Self.timed(few))")
+    }
+
     @Test func stylesSpeakersAndWhiteSpace() throws {
         let head = """
             <metadata><ttm:agent xml:id="alice" type="person"><ttm:name type="full">Alice</ttm:name></ttm:agent></metadata>

@@ -9,6 +9,9 @@ import Foundation
 extension TTMLParsing {
     // MARK: Cues
 
+    /// The most stretches × pieces a paragraph is split into cues with (see `makeCues`).
+    static let splitBudget = 4_000_000
+
     func makeCues(from p: Open, _ parser: XMLParser) {
         let pEnd = p.end
         // The instants where the content changes.
@@ -29,6 +32,21 @@ extension TTMLParsing {
             note(parser, "ttml.region", .warning, "a `p` not in any region is not presented when the document defines regions")
         }
         if intervals.isEmpty { intervals = [(p.begin, pEnd)] }  // no duration: one cue at its instant
+        // Each stretch's cue is made from the pieces showing then: thousands of timed spans in one paragraph would cost
+        // stretches × pieces (and, overlapping, as much text). Past a budget the paragraph is one cue, and said.
+        if intervals.count > 1, intervals.count * max(1, pieces.count) > Self.splitBudget {
+            note(
+                parser, "ttml.timing", .warning,
+                "a `p` with \(pieces.count) timed pieces changing \(intervals.count) times: shown as one cue, not split (splitting it would cost \(intervals.count) × \(pieces.count))"
+            )
+            intervals = [(p.begin, pEnd)]
+            pieces = pieces.map { piece in
+                var piece = piece
+                piece.begin = nil
+                piece.end = nil
+                return piece
+            }
+        }
         var made = 0
         for (start, end) in intervals {
             let active = pieces.filter { piece in
