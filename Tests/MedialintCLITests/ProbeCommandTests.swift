@@ -1,4 +1,5 @@
 import Foundation
+import TestTraits
 import Testing
 
 /// `medialint probe`: text and JSON output, `-o`, and the exit statuses of docs/cli.md.
@@ -97,5 +98,23 @@ import Testing
     @Test func noColourWhenNotATerminal() throws {
         let result = try Medialint.run(["probe", "Media/no-such.mp4"])
         #expect(!result.stderr.contains("\u{1B}["))
+    }
+}
+
+/// A container with nothing in it — no stream, or streams whose sample tables are empty — is not media `probe` can
+/// describe: exit 2 with the reason, as for any input it cannot read, and a JSON failure document.
+@Suite(.tags(.media), .notInFastRun) struct EmptyContainerProbeTests {
+    @Test func aContainerWithNothingToReadIsExitTwo() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("empty-tables.mp4").path
+        let made = try Medialint.runTool(
+            "/usr/bin/env",
+            ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=1", "-frames:v", "0", "-c:v", "libx264", path])
+        try #require(made.status == 0)
+        let text = try Medialint.run(["probe", path])
+        #expect(text.status == 2 && text.stderr == "medialint: error: \(path): no stream: nothing to read\n", "\(text.stderr)")
+        let json = try Medialint.run(["probe", path, "--format", "json"])
+        #expect(json.status == 2 && json.stdout.contains("\"kind\": \"corrupt\"") && json.stdout.contains("no stream: nothing to read"))
     }
 }

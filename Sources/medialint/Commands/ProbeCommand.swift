@@ -43,7 +43,16 @@ struct ProbeCommand: ParsableCommand {
     func run() throws {
         playlists.apply(to: [media])
         try output.refuse(inputs: [media])
-        let info = try FailureDocument.guarding(media, json: format == .json, to: output) { try MediaProbe.probe(media, scan: scan, closedCaptions: true) }
+        let info = try FailureDocument.guarding(media, json: format == .json, to: output) {
+            let info = try MediaProbe.probe(media, scan: scan, closedCaptions: true)
+            // A container with no stream, or whose streams' tables hold nothing, describes nothing that can be read.
+            if info.streams.isEmpty || info.streams.allSatisfy({ $0.frameCount == 0 }) {
+                throw MediaError(
+                    .corrupt, path: media,
+                    reason: info.streams.isEmpty ? "no stream: nothing to read" : "its streams hold no frames (their sample tables are empty)")
+            }
+            return info
+        }
         switch format {
         case .text:
             try output.emit(MediaInfoText(style: output.textStyle).render(info))
