@@ -82,7 +82,7 @@ public struct FileCheck: Sendable {
             let timelines = package.subtitleTimelines()
             var results = [CheckResult.timed { HLSPackageCheck().run(package, timelines: timelines) }]
             for timeline in timelines {
-                results.append(CheckResult.timed { lint.run(timeline.document, path: timeline.rendition.map(package.label(of:)) ?? path) })
+                results.append(CheckResult.timed { lint.run(timeline.document, path: package.label(of: timeline)) })
             }
             let clock = ContinuousClock(), started = clock.now
             var synced = sync.check(package: package, timelines: timelines).map(\.result)

@@ -18,7 +18,7 @@ extension SyncCheck {
         return (timelines ?? package.subtitleTimelines()).map { timeline in
             var outcome = check(
                 path: package.path, duration: package.duration, mediaStart: 0, speech: speech.map { ($0.timeline, $0.stream.index) },
-                captions: timeline.document, source: timeline.rendition.map(package.label(of:)) ?? package.path,
+                captions: timeline.document, source: package.label(of: timeline),
                 silence: "no speech was found in the package's audio",
                 noAudio: problem.map { "the package's audio cannot be decoded: \($0)" } ?? "the package has no audio")
             if !leftOut.isEmpty {

@@ -111,16 +111,23 @@ public final class ResultStore: @unchecked Sendable {
         do {
             // An existing file is looked at read-only first: nothing is changed (not even its journal mode) in a file
             // that turns out to be damaged or someone else's.
+            // (Opened read-only, that connection is the store's.)
+            var existing: DatabaseQueue?
             if FileManager.default.fileExists(atPath: path) {
                 var looking = Configuration()
                 looking.readonly = true
                 looking.busyMode = .timeout(30)
-                let existing = try DatabaseQueue(path: path, configuration: looking)
-                if let problem = try Self.damage(in: existing) { throw Failure(description: problem) }
-                if let other = try Self.otherDatabase(existing) { throw OtherDatabase(description: other) }
-                try existing.close()
+                let opened = try DatabaseQueue(path: path, configuration: looking)
+                if let problem = try Self.damage(in: opened) { throw Failure(description: problem) }
+                if let other = try Self.otherDatabase(opened) { throw OtherDatabase(description: other) }
+                existing = opened
             }
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            if !writable, let existing {
+                database = existing
+            } else {
+                try existing?.close()
+                database = try DatabaseQueue(path: path, configuration: configuration)
+            }
         } catch let error as OtherDatabase {
             throw Failure(description: error.description)
         } catch {

@@ -311,6 +311,9 @@ public struct HLSPackage: Sendable {
         }
     }
 
+    /// How reports name a subtitle timeline: its rendition's playlist (a media playlist given on its own: the package).
+    public func label(of timeline: SubtitleTimeline) -> String { timeline.rendition.map(label(of:)) ?? path }
+
     /// How reports name a rendition: its playlist's path beside the package's.
     public func label(of rendition: HLSRendition) -> String {
         let folder = (path as NSString).deletingLastPathComponent

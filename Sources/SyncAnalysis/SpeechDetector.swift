@@ -77,9 +77,11 @@ public struct SpeechTimeline: Sendable {
     /// deviation (dB; silence counted at −100 dB); nil without levels.
     public func levelSpread(fromFrame from: Int, to: Int) -> Float? {
         guard !levels.isEmpty else { return nil }
+        // Window centres every 0.25 s; at least one (a stretch shorter than a window is measured whole).
+        let first = max(from, 50), limit = min(to, levels.count - 50)
+        let centres = first < limit ? Array(stride(from: first, to: limit, by: 25)) : [first]
         var spreads: [Float] = []
-        var centre = max(from, 50)
-        while centre < min(to, levels.count - 50) || spreads.isEmpty {
+        for centre in centres {
             let low = max(0, centre - 50), high = min(levels.count, centre + 50)
             guard high > low else { break }
             var sum: Float = 0, squares: Float = 0
@@ -90,8 +92,6 @@ public struct SpeechTimeline: Sendable {
             }
             let n = Float(high - low), mean = sum / n
             spreads.append(max(0, squares / n - mean * mean).squareRoot())
-            centre += 25
-            if centre >= min(to, levels.count - 50) { break }
         }
         spreads.sort()
         return spreads.isEmpty ? nil : spreads[spreads.count / 2]

@@ -117,26 +117,31 @@ extension SyncAligner {
     func quality(
         _ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline, _ onsets: [Double], reach: Double = 0.3
     ) -> Double {
-        let start = scale * cue.start + shift, end = scale * cue.end + shift
-        let overlap = end > start ? speech.speech(from: start, to: end) / (end - start) : 0
+        let start = scale * cue.start + shift
         let onset = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / reach) } ?? 0
-        return 0.5 * overlap + 0.5 * onset
+        return 0.5 * speechShare(cue, scale: scale, shift: shift, speech) + 0.5 * onset
     }
 
-    /// `quality` within a tenth of a second (half as much up to the pairing window), the onsets of voiced sound near
-    /// the cue (`voicedOnsets`: a short word before a pause) counted with the speech onsets.
+    /// The share of a cue's time, at a shift, that has speech.
+    func speechShare(_ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline) -> Double {
+        let start = scale * cue.start + shift, end = scale * cue.end + shift
+        return end > start ? speech.speech(from: start, to: end) / (end - start) : 0
+    }
+
+    /// `quality` with its onset half sharper: full marks within a tenth of a second, half marks fading out to the
+    /// pairing window (a voice's soft lead-in), from the nearer of a speech onset and an onset of voiced sound near
+    /// the cue (`voicedOnsets`: a short word before a pause).
     func sharpQuality(
         _ cue: (start: Double, end: Double), scale: Double, shift: Double, _ speech: SpeechTimeline, _ onsets: [Double]
     ) -> Double {
         let start = scale * cue.start + shift
-        let base = quality(cue, scale: scale, shift: shift, speech, onsets, reach: 0.1)
-        // Full marks within a tenth of a second, half marks fading out to the pairing window (a voice's soft lead-in).
-        func closeness(_ distance: Double) -> Double { max(0, 1 - distance / 0.1, 0.5 * (1 - distance / pairingWindow)) }
-        let sharpSpeech = nearest(onsets, to: start).map { max(0, 1 - abs($0 - start) / 0.1) } ?? 0
-        let speechOnset = nearest(onsets, to: start).map { closeness(abs($0 - start)) } ?? 0
-        let voicedOnset = voicedOnsets(near: start, speech).map { closeness(abs($0.onset - start)) }.max() ?? 0
-        // The onset half of `base`, from the nearer of the two kinds of onset.
-        return base + 0.5 * (max(speechOnset, voicedOnset) - sharpSpeech)
+        func closeness(_ onset: Double) -> Double {
+            let distance = abs(onset - start)
+            return max(0, 1 - distance / 0.1, 0.5 * (1 - distance / pairingWindow))
+        }
+        let speechOnset = nearest(onsets, to: start).map(closeness) ?? 0
+        let voicedOnset = voicedOnsets(near: start, speech).map { closeness($0.onset) }.max() ?? 0
+        return 0.5 * speechShare(cue, scale: scale, shift: shift, speech) + 0.5 * max(speechOnset, voicedOnset)
     }
 
     /// `labels` with each change of part moved, by up to three cues either way (each part keeping a cue), to where

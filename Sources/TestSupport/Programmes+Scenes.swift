@@ -36,10 +36,10 @@ extension Layout {
         "The shop was shut.", "Call me later.", "Leave it there.",
     ]
 
-    /// A fast dialogue of about `seconds`: four speakers, lines of half a second to a few seconds with short gaps,
-    /// every fourth line a short word, a pause of 0.5–0.9 s and the rest; café babble 22 dB under the speech; a
-    /// party (beat-driven music 6 dB under the speech, under 30 s of lines); a speaker in an echoing hall; a
-    /// caller on the telephone.
+    /// A fast dialogue of about `seconds`: six voices in turn (among them a speaker in an echoing hall, a caller on the
+    /// telephone and a quiet one), lines of half a second to a few seconds with short gaps, every fourth line a short
+    /// word, a pause of 0.5–0.9 s and the rest; café babble 22 dB under the speech; a party (beat-driven music 6 dB
+    /// under the speech, under 30 s of lines).
     mutating func conversation(seconds: Double) {
         ambience = ("babble", 22)
         let voices = [0, 1, 4, 5, 12, 3]
@@ -105,12 +105,12 @@ extension Layout {
                 song = true
             } else {
                 // Recorded effects from the game's sounds (a gate, a fanfare, an explosion), or a horn made by sox.
-                let effects = Self.recordedEffects
-                let (path, length) = effects[stop % (effects.count + 1) == effects.count ? 0 : stop % (effects.count + 1)]
-                if stop % (effects.count + 1) == effects.count {
-                    items.append((quiet, .effect(name: "horn", caption: nil)))
-                } else {
+                let pick = stop % (Self.recordedEffects.count + 1)
+                if pick < Self.recordedEffects.count {
+                    let (path, length) = Self.recordedEffects[pick]
                     items.append((quiet, .track(path: path, from: 0, seconds: length, belowSpeech: 0, under: false, caption: nil)))
+                } else {
+                    items.append((quiet, .effect(name: "horn", caption: nil)))
                 }
             }
             stop += 1
