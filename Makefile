@@ -13,7 +13,7 @@ RELEASE_BIN  := $(RELEASE_DIR)/medialint
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
                 pkg-config ffmpeg espeak-ng sox libsqlite3-dev time chromium \
                 festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k asc-music \
-                hyperrogue-music singularity-music
+                hyperrogue-music singularity-music strace
 
 FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300

@@ -72,6 +72,12 @@ public struct FileCheck: Sendable {
         } catch {
             return [CheckResult.unreadable(file: path, check: .captions, reason: error.message, rule: .captionsParse)]
         }
+        return package.readDeadline.bind { results(of: package) }
+    }
+
+    /// The results of a package read (see `package(_:)`), its media read by its deadline.
+    private func results(of package: HLSPackage) -> [CheckResult] {
+        let path = package.path
         switch package.playlist {
         case .media(let media):
             guard media.segments.contains(where: { ["vtt", "webvtt"].contains(($0.uri as NSString).pathExtension.lowercased()) }) else { return [] }

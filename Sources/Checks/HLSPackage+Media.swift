@@ -1,4 +1,5 @@
 import Captions
+import FileAccess
 import Foundation
 import MediaIO
 import Streaming
@@ -8,14 +9,42 @@ import SyncAnalysis
 /// audio, whether its video carries 608 captions.
 extension HLSPackage {
     /// Reads the playlist at `path` and the media playlists it names, the first segment of each run of the video
-    /// probed with FFmpeg.
+    /// probed with FFmpeg. Reading the package's media — these probes, and later its speech, its flashing, its 608
+    /// captions — is given one time in all (`readDeadline`): a media file's limit for the size of all its media files
+    /// (`MediaTimeLimit`), however many runs or segments they make.
     public static func load(_ path: String) throws(CaptionError) -> HLSPackage {
-        try load(path) { run in
-            guard let info = run.probeFirstSegment() else { return nil }
-            return SegmentFacts(
-                firstTimestamp: info.streams.first { $0.kind == .video }?.startTime ?? info.startTime,
-                hasAudio: info.streams.contains { $0.kind == .audio })
+        let listed = try load(path) { _ in nil }
+        let deadline = ReadDeadline(allowing: MediaTimeLimit.current.seconds(forSize: listed.mediaSize), for: "the package's media")
+        var package = try deadline.bind { () throws(CaptionError) in
+            try load(path) { run in
+                guard let info = run.probeFirstSegment() else { return nil }
+                return SegmentFacts(
+                    firstTimestamp: info.streams.first { $0.kind == .video }?.startTime ?? info.startTime,
+                    hasAudio: info.streams.contains { $0.kind == .audio })
+            }
         }
+        if deadline.isPast {
+            throw CaptionError(
+                rule: "m3u8.read",
+                message:
+                    "\(path): reading the package's media took longer than the \(ReadDeadline.describe(seconds: deadline.allowedSeconds)) s allowed for its size (MEDIALINT_MEDIA_TIME_LIMIT)"
+            )
+        }
+        package.readDeadline = deadline
+        return package
+    }
+
+    /// The bytes of the package's media files (the first variant's and its audio's), each file counted once.
+    var mediaSize: Int64 {
+        var seen = Set<String>()
+        var total: Int64 = 0
+        for run in videoFiles.runs + audioFiles.runs {
+            for file in run.files where seen.insert(file).inserted {
+                var info = stat()
+                if stat(file, &info) == 0 { total += Int64(info.st_size) }
+            }
+        }
+        return total
     }
 
     /// The speech in the package's audio on the presentation's timeline: each run of its segments decoded as one
@@ -60,6 +89,7 @@ extension HLSPackage {
         var decoder = CEA608Decoder(channel: channel)
         for run in videoFiles.runs {
             for segment in run.segments {
+                if ReadDeadline.current?.isPast == true { return nil }
                 let (path, continuation) = run.initSection.map { ($0, [segment]) } ?? (segment, [])
                 guard let info = try? MediaProbe.probe(path, followedBy: continuation, scan: .never),
                     let video = info.streams.first(where: { $0.kind == .video }),

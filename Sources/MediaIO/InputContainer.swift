@@ -39,17 +39,28 @@ final class InputContainer {
             try Self.checkIO(io, path: path, context: contextAddress)
             if let format, Self.refusedFormat(format) {
                 let name = cString(format.pointee.long_name) ?? cString(format.pointee.name) ?? "a playlist"
-                throw MediaError(
-                    .playlist, path: path,
-                    reason: "\(name): a playlist or manifest that names other files, not a single media file; only single files are read")
+                let reason =
+                    PlaylistPolicy.current == nil
+                    ? "\(name): a playlist or manifest that names other files, not a single media file; only single files are read"
+                    : "\(name): names other files that FFmpeg would open itself, where they cannot be kept inside the folder; of playlists only HLS and ffconcat are followed"
+                throw MediaError(.playlist, path: path, reason: reason)
             }
             throw Self.openFailure(path: path, code: probed, context: contextAddress, io: io)
         }
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
-        // ffconcat's own check forbids absolute paths; with playlists allowed, the policy's check (inside the root)
-        // is the one that counts.
-        if PlaylistPolicy.current != nil { av_dict_set(&options, "safe", "0", 0) }
+        if let format, cString(format.pointee.name) == "concat" {
+            // The concat demuxer opens the files it names itself (not through `io_open`): each is admitted here
+            // first; FFmpeg's own `safe` check (no absolute path, no `..`, no URL) stays on; and what it opens may be
+            // no playlist in turn (the format list is handed down to the files it opens).
+            do throws(MediaError) {
+                try Self.admitConcatEntries(of: files[0], path: path)
+            } catch {
+                avformat_free_context(context)
+                throw error
+            }
+            av_dict_set(&options, "format_whitelist", Self.concatFormatWhitelist, 0)
+        }
         let status = avformat_open_input(&context, path, format, &options)
         av_dict_free(&options)
         guard status >= 0, let context else {
@@ -202,6 +213,50 @@ final class InputContainer {
         return names.split(separator: ",").contains { refusedFormats.contains(String($0)) && !allowed.contains(String($0)) }
     }
 
+    /// The most an ffconcat script may hold.
+    static let concatScriptLimit = 16 << 20
+
+    /// Every file the ffconcat script `file` names admitted by the playlist policy (a regular file inside the
+    /// root), and none of them a script in turn; else throws, naming the first that is not.
+    private static func admitConcatEntries(of file: RegularFile, path: String) throws(MediaError) {
+        guard let policy = PlaylistPolicy.current else {
+            throw MediaError(
+                .playlist, path: path, reason: "a playlist or manifest that names other files, not a single media file; only single files are read")
+        }
+        guard file.size <= Int64(concatScriptLimit) else {
+            throw MediaError(.playlist, path: path, reason: "an ffconcat script of \(file.size) bytes: more than the \(concatScriptLimit >> 20) MB read")
+        }
+        let script = ConcatScript(file.read(count: Int(file.size), at: 0))
+        if let keyword = script.refusedKeyword {
+            throw MediaError(.playlist, path: path, reason: "an ffconcat script with '\(keyword)' lines (they change how files are opened): not read")
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        for entry in script.files {
+            let named = entry.hasPrefix("/") ? entry : folder + entry
+            switch policy.admit(named) {
+            case .failure(let refusal):
+                throw MediaError(.playlist, path: path, reason: "refers to \(refusal.url), which is not read: \(refusal.reason)")
+            case .success(let real):
+                if let opened = try? RegularFile(path: real), opened.read(count: 20, at: 0).elementsEqual("ffconcat version 1.0".utf8) {
+                    throw MediaError(.playlist, path: path, reason: "refers to \(named), which is not read: an ffconcat script in an ffconcat script")
+                }
+            }
+        }
+    }
+
+    /// Every demuxer but those that read other files, and concat itself (the list must let the script be read).
+    private static let concatFormatWhitelist: String = {
+        var names: [String] = []
+        var state: UnsafeMutableRawPointer?
+        while let demuxer = av_demuxer_iterate(&state) {
+            for name in (cString(demuxer.pointee.name) ?? "").split(separator: ",") where !refusedFormats.contains(String(name)) {
+                names.append(String(name))
+            }
+        }
+        return (names + ["concat"]).joined(separator: ",")
+    }()
+
     /// Throws when reading stopped because the file names other files, or took longer than allowed.
     private static func checkIO(_ io: MediaFileIO, path: String, context: UnsafeRawPointer?) throws(MediaError) {
         if let refusal = io.refusedReference {
@@ -214,15 +269,16 @@ final class InputContainer {
         }
         if io.pastDeadline() {
             _ = FFmpegLog.takeError(for: context)
-            throw MediaError(
-                .timedOut, path: path,
-                reason: "reading took longer than the \(formatSeconds(io.allowedSeconds)) s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)")
+            let reason =
+                io.sharedSubject.map {
+                    "reading \($0) took longer than the \(formatSeconds(io.allowedSeconds)) s allowed for its size (MEDIALINT_MEDIA_TIME_LIMIT)"
+                }
+                ?? "reading took longer than the \(formatSeconds(io.allowedSeconds)) s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)"
+            throw MediaError(.timedOut, path: path, reason: reason)
         }
     }
 
-    private static func formatSeconds(_ seconds: Double) -> String {
-        seconds >= 10 || seconds == seconds.rounded() ? String(Int(seconds.rounded())) : String(Double(Int(seconds * 1000)) / 1000)
-    }
+    private static func formatSeconds(_ seconds: Double) -> String { ReadDeadline.describe(seconds: seconds) }
 
     /// Classifies a failed `avformat_open_input`: a format FFmpeg recognises but cannot read is corrupt;
     /// anything else is not media.

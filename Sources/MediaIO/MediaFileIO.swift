@@ -56,8 +56,9 @@ public struct PlaylistPolicy: Sendable, Equatable {
 
     public init(roots: [String]) { self.roots = roots }
 
-    /// Demuxers allowed to open what they name under this policy.
-    static let playlistFormats: Set<String> = ["hls", "applehttp", "dash", "concat"]
+    /// Demuxers allowed to open what they name under this policy. Not DASH: FFmpeg's DASH demuxer opens the files
+    /// it names itself, out of reach of the checks here (a `BaseURL` can lead anywhere, a FIFO would hang it).
+    static let playlistFormats: Set<String> = ["hls", "applehttp", "concat"]
 
     private static let shared = Mutex<PlaylistPolicy?>(nil)
 
@@ -108,6 +109,9 @@ final class MediaFileIO {
     /// Monotonic nanoseconds after which reading stops.
     let deadline: UInt64
     let allowedSeconds: Double
+    /// What the time allowed was for, when a shared deadline (`ReadDeadline.current`) ends the read before the
+    /// file's own limit would: "the package's media".
+    let sharedSubject: String?
     /// Set once the deadline passed during a read.
     private(set) var timedOut = false
     /// The first other file or URL libav tried to open for this file and was refused, and why.
@@ -124,8 +128,16 @@ final class MediaFileIO {
         }
         self.starts = starts
         size = total
-        allowedSeconds = limit.seconds(forSize: total)
-        deadline = Self.now() &+ UInt64(min(allowedSeconds, 1e9) * 1e9)
+        let own = limit.seconds(forSize: total)
+        if let shared = ReadDeadline.current, shared.remainingSeconds < own {
+            allowedSeconds = shared.allowedSeconds
+            sharedSubject = shared.subject
+            deadline = Self.now() &+ UInt64(min(shared.remainingSeconds, 1e9) * 1e9)
+        } else {
+            allowedSeconds = own
+            sharedSubject = nil
+            deadline = Self.now() &+ UInt64(min(own, 1e9) * 1e9)
+        }
         let size: Int32 = 1 << 16
         guard let buffer = av_malloc(Int(size)) else { preconditionFailure("av_malloc: out of memory") }
         context = avio_alloc_context(

@@ -1,4 +1,5 @@
 import CFFmpeg
+import FileAccess
 import Foundation
 
 /// Work done on each decoded frame of one segment, on the thread decoding that segment.
@@ -68,8 +69,10 @@ public final class SegmentedVideoDecoding<Work: VideoSegmentWork>: @unchecked Se
             let job = SegmentJob(path: path, options: single, segments: planned, scheduler: scheduler, makeWork: makeWork)
             let group = finished
             group.enter()
+            // The readers the job opens end by the deadline bound here too (a thread does not inherit it).
+            let deadline = ReadDeadline.current
             let thread = Thread {
-                job.run()
+                deadline.bind { job.run() }
                 group.leave()
             }
             thread.name = "medialint.video-segment-\(index)"

@@ -27,6 +27,9 @@ public struct HLSPackage: Sendable {
     /// Where each discontinuity sequence of the video plays, by sequence number: its first picture (else its first
     /// timestamp) at its playlist start.
     public private(set) var clocks: [Int: HLSSequenceClock] = [:]
+    /// When reading the package's media must end (set by the caller that reads it: one time allowed for the whole
+    /// package, not one per segment); bind it around the work that reads its media.
+    public var readDeadline: ReadDeadline?
 
     /// The first media timestamp of the presentation: the first picture of the first variant's first segment (else
     /// its first timestamp); nil when there is no variant to read.
@@ -91,6 +94,7 @@ public struct HLSPackage: Sendable {
             package.videoFiles = package.mediaFiles(ofPlaylist: variant.uri)
             let first = package.videoFiles.runs.first.flatMap(probe)
             for run in package.videoFiles.runs where package.clocks[run.sequence] == nil {
+                if ReadDeadline.current?.isPast == true { break }
                 let facts = run == package.videoFiles.runs.first ? first : probe(run)
                 package.clocks[run.sequence] = facts?.firstTimestamp.map { HLSSequenceClock(origin: $0, start: run.playlistStart) }
             }

@@ -105,6 +105,40 @@ import Testing
         #expect(try Medialint.run(["flash", "Media/speech.mp4"]).status == 0)
     }
 
+    /// An HLS package gets one time for all its media, not one per file: ten thousand one-second runs (a
+    /// discontinuity before each) with a 1-s limit end in about a second, said, for `check`, `cues` and `sync`.
+    @Test(.tags(.media), .notInFastRun) func aPackageOfManyRunsSharesOneTime() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.path
+        try ExternalTool.run(
+            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", Medialint.media("speech.mp4"), "-t", "1", "-c", "copy", "-f", "mpegts", folder + "/segment.ts"])
+        let runs = (0..<10_000).map { "\($0 == 0 ? "" : "#EXT-X-DISCONTINUITY\n")#EXTINF:1,\nsegment.ts\n" }.joined()
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n\(runs)#EXT-X-ENDLIST\n".write(toFile: folder + "/video.m3u8", atomically: false, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:10000\n#EXTINF:10000,\nsubtitles.vtt\n#EXT-X-ENDLIST\n".write(
+            toFile: folder + "/subtitles.m3u8", atomically: false, encoding: .utf8)
+        try "WEBVTT\n\n00:00.000 --> 00:01.000\nHello.\n".write(toFile: folder + "/subtitles.vtt", atomically: false, encoding: .utf8)
+        try """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",URI="subtitles.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=100000,SUBTITLES="s"
+        video.m3u8
+
+        """.write(toFile: folder + "/master.m3u8", atomically: false, encoding: .utf8)
+        let limit = ["MEDIALINT_MEDIA_TIME_LIMIT": "1"]
+        let clock = ContinuousClock()
+        for arguments in [["check", folder + "/master.m3u8", "--no-store"], ["cues", folder + "/master.m3u8"], ["sync", folder + "/master.m3u8"]] {
+            let started = clock.now
+            let result = try Medialint.run(arguments, environment: limit, timeout: 60)
+            let seconds = (clock.now - started).inSeconds
+            #expect(!result.timedOut && seconds < 15, "\(arguments): \(seconds) s")
+            #expect(result.status == (arguments[0] == "check" ? 1 : 2), "\(arguments)")
+            let output = result.stdout + result.stderr
+            #expect(output.contains("reading the package's media took longer than the 1.0"), "\(arguments): \(output)")
+            #expect(output.contains("s allowed for its size (MEDIALINT_MEDIA_TIME_LIMIT)"), "\(arguments)")
+        }
+    }
+
     @Test func aMalformedLimitIsAUsageError() throws {
         let result = try Medialint.run(["probe", "Media/speech.mp4"], environment: ["MEDIALINT_MEDIA_TIME_LIMIT": "1e400"])
         #expect(result.status == 2)
@@ -464,5 +498,78 @@ private func PathContainment(_ path: String) -> String {
         // The 400-digit fraction is a second; the saturated end is the largest time WebVTT writes.
         let cues = try Medialint.run(["cues", "times.ttml"], in: directory)
         #expect(cues.stdout.contains("00:00:01.000 → 00:00:02.000  x"), "\(cues.stdout)")
+    }
+}
+
+/// `--allow-playlists` with the playlists whose demuxers open files themselves: every file an ffconcat script names is
+/// admitted before FFmpeg opens it (outside the folder — absolute, `../`, a link — a FIFO, a script in a script, an
+/// `option` line: refused), and DASH is never followed (its `BaseURL` could lead anywhere). Under strace, nothing in
+/// the folder beside the one checked is opened.
+@Suite struct PlaylistEscapeTests {
+    @Test func ffconcatAndDASHOpenNothingOutsideTheFolder() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let site = directory.appendingPathComponent("site").path, outside = directory.appendingPathComponent("outside").path
+        for folder in [site, outside] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(atPath: Medialint.media("gray-ramp-10bit.mkv"), toPath: site + "/clip.mkv")
+        try FileManager.default.copyItem(atPath: Medialint.media("gray-ramp-10bit.mkv"), toPath: outside + "/secret.mkv")
+        try FileManager.default.createSymbolicLink(atPath: site + "/link.mkv", withDestinationPath: outside + "/secret.mkv")
+        #expect(mkfifo(site + "/fifo.mkv", 0o600) == 0)
+        let scripts: [(name: String, lines: String, reason: String)] = [
+            ("absolute", "file '\(outside)/secret.mkv'", "refers to \(outside)/secret.mkv, which is not read: outside the checked root"),
+            ("parent", "file ../outside/secret.mkv", "refers to \(site)/../outside/secret.mkv, which is not read: outside the checked root"),
+            ("link", "file link.mkv", "refers to \(site)/link.mkv, which is not read: outside the checked root"),
+            ("fifo", "file fifo.mkv", "refers to \(site)/fifo.mkv, which is not read: not a regular file"),
+            ("nested", "file absolute.mp4", "refers to \(site)/absolute.mp4, which is not read: an ffconcat script in an ffconcat script"),
+            (
+                "option", "file clip.mkv\noption protocol_whitelist file,http",
+                "an ffconcat script with 'option' lines (they change how files are opened): not read"
+            ),
+        ]
+        for script in scripts {
+            try "ffconcat version 1.0\n\(script.lines)\n".write(toFile: "\(site)/\(script.name).mp4", atomically: false, encoding: .utf8)
+        }
+        try "ffconcat version 1.0\nfile clip.mkv\nfile 'clip.mkv'\n".write(toFile: site + "/twice.mp4", atomically: false, encoding: .utf8)
+        try """
+        <?xml version="1.0"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static" mediaPresentationDuration="PT1S">
+          <BaseURL>../outside/</BaseURL>
+          <Period><AdaptationSet><Representation id="0" bandwidth="1"><SegmentTemplate initialization="secret.mkv" media="secret.mkv"/></Representation></AdaptationSet></Period>
+        </MPD>
+        """.write(toFile: site + "/manifest.mpd", atomically: false, encoding: .utf8)
+
+        for script in scripts {
+            let probe = try Medialint.run(["probe", "\(site)/\(script.name).mp4", "--allow-playlists"], timeout: 30)
+            #expect(!probe.timedOut && probe.status == 2, "\(script.name)")
+            #expect(probe.stderr == "medialint: error: \(site)/\(script.name).mp4: \(script.reason)\n")
+        }
+        let dash = try Medialint.run(["probe", site + "/manifest.mpd", "--allow-playlists"], timeout: 30)
+        #expect(dash.status == 2)
+        #expect(
+            dash.stderr
+                == "medialint: error: \(site)/manifest.mpd: Dynamic Adaptive Streaming over HTTP: names other files that FFmpeg would open itself, where they cannot be kept inside the folder; of playlists only HLS and ffconcat are followed\n"
+        )
+        let twice = try Medialint.run(["probe", site + "/twice.mp4", "--allow-playlists", "--format", "json"], timeout: 30)
+        #expect(twice.status == 0)
+        #expect(twice.stdout.contains("\"format\": \"concat\""))
+
+        // A check of the whole folder: each script said, nothing outside opened (strace, when it can trace here).
+        let traced = try Medialint.runTool("/usr/bin/env", ["strace", "-f", "-o", "/dev/null", "true"])
+        let log = directory.appendingPathComponent("opened.log").path
+        let arguments = ["check", site, "--no-store", "--allow-playlists", "--format", "jsonl"]
+        let check =
+            traced.status == 0
+            ? try Medialint.runTool(
+                "/usr/bin/env", ["strace", "-f", "-qq", "-e", "trace=open,openat,openat2", "-o", log, Medialint.executable.path] + arguments, timeout: 120)
+            : try Medialint.run(arguments, timeout: 120)
+        #expect(!check.timedOut)
+        for script in scripts {
+            #expect(check.stdout.contains("{\"file\":\"\(site)/\(script.name).mp4\",\"check\":\"media\",\"verdict\":\"error\""), "\(script.name)")
+        }
+        if traced.status == 0 {
+            let opened = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            #expect(opened.contains { $0.contains("/site/clip.mkv") }, "the trace saw the files read")
+            #expect(opened.filter { $0.contains("/outside/") || $0.contains("fifo.mkv") }.isEmpty)
+        }
     }
 }

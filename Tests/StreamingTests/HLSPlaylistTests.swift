@@ -1,3 +1,5 @@
+import Captions
+import FileAccess
 import Foundation
 import Testing
 
@@ -172,4 +174,43 @@ import Testing
         let files = package.mediaFiles(ofPlaylist: "media.m3u8")
         #expect(files.runs.isEmpty && files.unreadable.count == 4000 && files.unreadable.last?.uri == "missing3999.ts")
     }
+}
+
+/// A package of thousands of runs (one per `#EXT-X-DISCONTINUITY`) is probed run by run only while the deadline bound
+/// around its loading lasts.
+@Suite struct PackageDeadlineTests {
+    @Test func probingStopsWhenTheBoundDeadlineIsPast() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-runs-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data([0x47]).write(to: folder.appendingPathComponent("segment.ts"))
+        let segments = (0..<10_000).map { "\($0 == 0 ? "" : "#EXT-X-DISCONTINUITY\n")#EXTINF:1,\nsegment.ts\n" }.joined()
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nmedia.m3u8\n".write(to: folder.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n\(segments)#EXT-X-ENDLIST\n".write(
+            to: folder.appendingPathComponent("media.m3u8"), atomically: true, encoding: .utf8)
+        let path = folder.appendingPathComponent("master.m3u8").path
+        let probes = Counter()
+        let deadline = ReadDeadline(allowing: 0.2, for: "the package's media")
+        let package = try deadline.bind { () throws(CaptionError) in
+            try HLSPackage.load(path) { _ in
+                probes.add()
+                usleep(2_000)
+                return HLSPackage.SegmentFacts(firstTimestamp: 0, hasAudio: false)
+            }
+        }
+        #expect(package.videoFiles.runs.count == 10_000)
+        #expect(probes.value > 0 && probes.value < 1_000, "\(probes.value) runs probed in 0.2 s of 2 ms each")
+        // Unbound, every run is probed.
+        let all = Counter()
+        _ = try HLSPackage.load(path) { _ in
+            all.add()
+            return nil
+        }
+        #expect(all.value == 10_000)
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private(set) var value = 0
+    func add() { value += 1 }
 }

@@ -106,7 +106,7 @@ struct SyncCommand: ParsableCommand {
             throw CLIError("\(media) is a media playlist: give the package's multivariant playlist, whose video places the subtitles")
         }
         let timelines = package.subtitleTimelines()
-        let outcomes = check.check(package: package, timelines: timelines)
+        let outcomes = package.readDeadline.bind { check.check(package: package, timelines: timelines) }
         guard let fix = fixing.fix, !outcomes.isEmpty else {
             let results = outcomes.isEmpty ? [SyncCheck.withoutSubtitles(package: media)] : outcomes.map(\.result)
             return try output.finish(results, format: format, verdicts: verdicts)

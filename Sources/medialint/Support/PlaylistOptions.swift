@@ -3,10 +3,10 @@ import FileAccess
 import Foundation
 import MediaIO
 
-/// `--allow-playlists`: read HLS, DASH and ffconcat playlists as media, following only the local files they name
+/// `--allow-playlists`: read HLS playlists and ffconcat scripts as media, following only the local files they name
 /// inside the folders given (for `check`) or the media file's own folder (the single-file commands).
 struct PlaylistOptions: ParsableArguments {
-    @Flag(help: "Read HLS/DASH/ffconcat playlists, following only regular local files inside the folder checked (default: refused).")
+    @Flag(help: "Read HLS playlists and ffconcat scripts, following only regular local files inside the folder checked (default: refused; DASH always is).")
     var allowPlaylists = false
 
     /// Puts the policy in force for `paths`: a folder is a root, a file's folder is.
