@@ -101,8 +101,8 @@ extension Rule {
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
     public static let captionsParse = Rule(
         "captions.parse", title: "captions that cannot be read",
-        description: "A caption file or track that could not be read as WebVTT or SubRip.",
-        guidelines: ["WebVTT"], helpURL: RuleSource.webVTT, defaultSeverity: .error)
+        description: "A caption file, track or HLS playlist that could not be read (as WebVTT, SubRip, SCC or TTML).",
+        guidelines: [], helpURL: RuleSource.webVTT, defaultSeverity: .error)
     public static let captionsAudioDescription = Rule(
         "captions.audio-description", title: "no audio-description track",
         description: "Video with no audio stream marked as audio description (visual_impaired or descriptions): needed when what is seen is not said.",

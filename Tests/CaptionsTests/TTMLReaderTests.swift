@@ -315,3 +315,37 @@ import Testing
         #expect(document.cues[1999].start.milliseconds == 1_999_000 && document.cues[1999].end.milliseconds == 1_999_500)
     }
 }
+
+/// libxml2 checks each attribute of an element against all those before it: an element with hundreds of thousands of
+/// attributes would take minutes. A linear look at the start tags refuses one with more than 2,000 first; `=` in
+/// quoted values, comments, CDATA and the document type declaration is not counted.
+@Suite struct CrowdedElementTests {
+    @Test func anElementWithThousandsOfAttributesIsRefusedAtOnce() throws {
+        let attributes = (0..<300_000).map { "a\($0)=\"x\"" }.joined(separator: " ")
+        let bytes = TTMLReaderTests.document(#"<div><p begin="0s" end="1s" "# + attributes + ">Hello</p></div>")
+        let clock = ContinuousClock(), started = clock.now
+        #expect(
+            throws: CaptionError(rule: "ttml.xml", message: "an element with more than 2000 attributes at line 4: not read (no TTML element needs so many)")
+        ) {
+            try TTMLReader().read(bytes)
+        }
+        #expect(clock.now - started < .seconds(2))
+    }
+
+    @Test func equalsSignsOutsideAttributesAreNotCounted() throws {
+        let many = String(repeating: "a=b ", count: 3_000)
+        let bytes = Array(
+            """
+            <?xml version="1.0"?>
+            <!DOCTYPE tt [ <!ENTITY e "\(many)"> ]>
+            <!-- \(many) -->
+            <tt \(TTMLReaderTests.namespaces)><body><div><p begin="0s" end="1s" ttm:role="\(many)"><![CDATA[\(many)]]> ok</p></div></body></tt>
+            """.utf8)
+        let document = try TTMLReader().read(bytes)
+        #expect(document.cues.count == 1)
+        let limit = TTMLAttributeScan.limit
+        let exactly = (0..<(limit - 2)).map { "a\($0)=\"x\"" }.joined(separator: " ")
+        let atTheLimit = TTMLReaderTests.document(#"<div><p begin="0s" end="1s" "# + exactly + ">Hello</p></div>")
+        #expect(try TTMLReader().read(atTheLimit).cues.count == 1)
+    }
+}

@@ -16,7 +16,7 @@ extension OutputOptions {
     static func reportErrors(_ results: [CheckResult]) {
         for result in results where result.verdict == .error {
             let why = result.findings.first { $0.severity == .error }?.message ?? "could not be checked"
-            Console.error("\(result.file): \(why)")
+            Console.error(why.hasPrefix(result.file + ": ") ? why : "\(result.file): \(why)")
         }
     }
 
