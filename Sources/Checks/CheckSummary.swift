@@ -48,7 +48,16 @@ extension LintCheck {
     /// `4 cues · profile netflix · 0 errors, 2 warnings`.
     public static func summaryLine(_ result: CheckResult) -> String? {
         guard let metrics = result.metrics(as: LintMetrics.self) else { return nil }
-        let cues = metrics.cues, errors = result.errorCount, warnings = result.warningCount
+        var errors = result.errorCount, warnings = result.warningCount
+        // Findings a library check left out (check.findings-limit) are still counted.
+        if let limit = result.findings.last(where: { $0.rule == Rule.checkFindingsLimit.id }), case .object(let left) = limit.data {
+            for (key, value) in left {
+                guard case .integer(let count) = value else { continue }
+                if key == Severity.error.rawValue { errors += Int(count) }
+                if key == Severity.warning.rawValue { warnings += Int(count) }
+            }
+        }
+        let cues = metrics.cues
         return
             "\(cues) cue\(cues == 1 ? "" : "s") · profile \(metrics.profile) · \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }

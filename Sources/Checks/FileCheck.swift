@@ -15,6 +15,10 @@ public enum FileKind: String, Sendable {
 /// files their quality rules; pages the autoplay check; HLS packages their playlists' rules and the checks of their
 /// renditions. What a library run does per file and what the single-file commands share.
 public struct FileCheck: Sendable {
+    /// The most findings of one severity a caption file's `lint` result keeps (the rest are counted): a library's
+    /// results stay in memory and in the store, a file with a million findings must not fill them.
+    public static let findingLimit = 1000
+
     public var flash: FlashCheck
     public var sync: SyncCheck
     public var lint: LintCheck
@@ -47,7 +51,7 @@ public struct FileCheck: Sendable {
             return [
                 CheckResult.timed {
                     do throws(CaptionError) {
-                        return lint.run(try CaptionFile.read(path), path: path)
+                        return lint.run(try CaptionFile.read(path), path: path, keepingAtMost: Self.findingLimit)
                     } catch {
                         return CheckResult.unreadable(file: path, check: .lint, reason: error.message, rule: .captionsParse)
                     }
@@ -81,14 +85,19 @@ public struct FileCheck: Sendable {
         switch package.playlist {
         case .media(let media):
             guard media.segments.contains(where: { ["vtt", "webvtt"].contains(($0.uri as NSString).pathExtension.lowercased()) }) else { return [] }
-            return [CheckResult.timed { (try? package.subtitles()).map { lint.run($0, path: path) } ?? CheckResult(file: path, check: .lint, findings: []) }]
+            return [
+                CheckResult.timed {
+                    (try? package.subtitles()).map { lint.run($0, path: path, keepingAtMost: Self.findingLimit) }
+                        ?? CheckResult(file: path, check: .lint, findings: [])
+                }
+            ]
         case .multivariant:
             // Each rendition's segments are read and joined once, for the package's result, its lint and its sync; what
             // is wrong with the segments is the package's result's to say, not the lint's.
             let timelines = package.subtitleTimelines()
             var results = [CheckResult.timed { HLSPackageCheck().run(package, timelines: timelines) }]
             for timeline in timelines {
-                results.append(CheckResult.timed { lint.run(timeline.document, path: package.label(of: timeline)) })
+                results.append(CheckResult.timed { lint.run(timeline.document, path: package.label(of: timeline), keepingAtMost: Self.findingLimit) })
             }
             let clock = ContinuousClock(), started = clock.now
             var synced = sync.check(package: package, timelines: timelines).map(\.result)

@@ -1,3 +1,4 @@
+import Basics
 import CaptionQuality
 import Captions
 import Findings
@@ -15,6 +16,41 @@ public struct LintCheck: Sendable {
         var counts: [String: Int] = [:]
         for finding in findings { counts[finding.rule, default: 0] += 1 }
         return CheckResult(file: path, findings: findings, metrics: metrics(document, counts: counts))
+    }
+
+    /// Lints `document` keeping at most `limit` findings of each severity (the first ones; the verdict is the same as
+    /// with them all, and the metrics count them all), then one saying how many more there were: what a library check
+    /// stores and reports of a file with a million findings, in memory for the document and a window's findings.
+    public func run(_ document: CaptionDocument, path: String, keepingAtMost limit: Int) -> CheckResult {
+        let windows = linter.windows(of: document)
+        var counts: [String: Int] = [:]
+        var kept: [Finding] = []
+        var keptBySeverity: [Severity: Int] = [:]
+        var dropped: [Severity: Int] = [:]
+        for index in 0..<windows.count {
+            for finding in windows.findings(in: index) {
+                counts[finding.rule, default: 0] += 1
+                if keptBySeverity[finding.severity, default: 0] < limit {
+                    keptBySeverity[finding.severity, default: 0] += 1
+                    kept.append(finding)
+                } else {
+                    dropped[finding.severity, default: 0] += 1
+                }
+            }
+        }
+        let total = dropped.values.reduce(0, +)
+        if total > 0 {
+            // How many of each severity were left out, for the summary line's counts.
+            let data = JSONValue.object(
+                [Severity.error, .warning, .info].map { (key: $0.rawValue, value: JSONValue.integer(Int64(dropped[$0] ?? 0))) })
+            kept.append(
+                Rule.checkFindingsLimit.finding(
+                    severity: .info,
+                    message:
+                        "\(total) more finding\(total == 1 ? "" : "s") not listed (the first \(limit) of each severity are kept; medialint lint lists them all)",
+                    data: data))
+        }
+        return CheckResult(file: path, findings: kept, metrics: metrics(document, counts: counts))
     }
 
     /// Lints `document` into a result whose findings are made again, a window of cues at a time, each time they are

@@ -118,6 +118,11 @@ extension Rule {
         "media.outside-root", title: "media outside the checked root",
         description: "A path (or a link) that leads outside the folder being checked: never read.",
         helpURL: RuleSource.pathTraversal, defaultSeverity: .error)
+    public static let checkFindingsLimit = Rule(
+        "check.findings-limit", title: "findings not listed",
+        description:
+            "A file with more findings of one severity than a library check keeps (1,000): the first are listed, the rest counted (medialint lint lists them all).",
+        helpURL: RuleSource.netflix, defaultSeverity: .info)
     public static let checkMemoryLimit = Rule(
         "check.memory-limit", title: "file too large to check",
         description: "A file that would need more memory to check than one file may take (check --max-file-memory): not read, and the run goes on.",
@@ -126,7 +131,7 @@ extension Rule {
 
 /// Every rule any check can report, by check: what `medialint rules` lists and SARIF describes.
 public enum RuleCatalogue {
-    public static let media: [Rule] = [.mediaUnreadable, .mediaOutsideRoot, .checkMemoryLimit]
+    public static let media: [Rule] = [.mediaUnreadable, .mediaOutsideRoot, .checkMemoryLimit, .checkFindingsLimit]
     public static let flash: [Rule] = [.flashGeneral, .flashRed, .flashExtended, .patternRegular, .flashHDR, .flashSamplingLimit, .flashUnverified]
     public static let sync: [Rule] = [
         .syncOffset, .syncDrift, .syncBreak, .syncCueAfterEnd, .syncCueBeforeStart, .syncUncaptionedSpeech,

@@ -41,6 +41,27 @@ import Testing
         #expect(text.contains("\n\n00:00:03;00\t942c 942c\n\n"))
     }
 
+    /// Written as it goes (the lines before each caption's End Of Caption handed on as soon as they are final), two
+    /// thousand cues — some back to back, where the swap replaces the erase — read back the same to the frame.
+    @Test func aLongDocumentIsWrittenAsItGoesAndReadsBack() throws {
+        let cues = (0..<2_000).map { k in
+            let start = 30 + k * 100
+            return Self.cue(start, start + (k % 3 == 0 ? 100 : 70), k % 2 == 0 ? "LINE \(k)" : "<i>Line</i> \(k)\nand more")
+        }
+        var chunks = 0
+        var bytes: [UInt8] = []
+        let diagnostics = SCCWriter().write(count: cues.count, start: { cues[$0].start }, cue: { cues[$0] }) { chunk in
+            chunks += 1
+            bytes += chunk
+            chunk.removeAll()
+        }
+        #expect(diagnostics.isEmpty)
+        #expect(bytes == SCCWriter().write(cues).bytes)
+        let content = try SCCReader().read(bytes)
+        #expect(content.cues == cues)
+        #expect(chunks >= 1)
+    }
+
     /// FFmpeg's SCC demuxer and 608 decoder read the same words from the written file (it keeps rows' indents
     /// relative to the leftmost row as hard spaces, `\\h`: not words).
     @Test(.tags(.media), .notInFastRun) func ffmpegReadsTheSameText() throws {

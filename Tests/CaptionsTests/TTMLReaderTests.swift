@@ -343,7 +343,7 @@ import Testing
             """.utf8)
         let document = try TTMLReader().read(bytes)
         #expect(document.cues.count == 1)
-        let limit = TTMLAttributeScan.limit
+        let limit = TTMLMarkupScan.limit
         let exactly = (0..<(limit - 2)).map { "a\($0)=\"x\"" }.joined(separator: " ")
         let atTheLimit = TTMLReaderTests.document(#"<div><p begin="0s" end="1s" "# + exactly + ">Hello</p></div>")
         #expect(try TTMLReader().read(atTheLimit).cues.count == 1)

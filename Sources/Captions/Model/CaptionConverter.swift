@@ -22,7 +22,8 @@ public enum CaptionConverter {
             var (converted, diagnostics) = convert(source, to: format.markup)
             if format == .scc {
                 converted = CaptionDocument(format: .scc, cues: converted.cues, encoding: "ascii")
-                diagnostics += SCCWriter().write(converted.cues).diagnostics
+                let cues = converted.cues
+                diagnostics += SCCWriter().write(count: cues.count, start: { cues[$0].start }, cue: { cues[$0] }) { $0.removeAll(keepingCapacity: true) }
             } else if format == .ttml {
                 converted = CaptionDocument(format: .ttml, headerBlocks: converted.headerBlocks, cues: converted.cues, encoding: "utf-8")
                 diagnostics += TTMLWriter().write(converted.cues).diagnostics

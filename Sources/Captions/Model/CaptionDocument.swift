@@ -126,7 +126,7 @@ public struct Cue: Sendable, Equatable {
     /// Where a cue is, not what it is: not part of equality.
     public var line: Int32 = 0
     // Most cues have default settings: they share no storage, which keeps a cue small.
-    private var settingsStorage: SettingsStorage?
+    fileprivate var settingsStorage: SettingsStorage?
 
     public init(
         identifier: String = "", start: CaptionTime, end: CaptionTime, text: String,
@@ -166,6 +166,30 @@ public struct Cue: Sendable, Equatable {
 private final class SettingsStorage: Sendable {
     let settings: CueSettings
     init(_ settings: CueSettings) { self.settings = settings }
+}
+
+/// One box for each of the few settings a reader gives its cues (a TTML document's cues take their region's): a
+/// million cues placed alike hold one box, not a million. Past `capacity` distinct settings, cues get their own.
+struct CueSettingsPool {
+    private var boxes: [CueSettings: SettingsStorage] = [:]
+    static let capacity = 1024
+
+    /// Gives `cue` `settings`, shared with the cues given the same before.
+    mutating func give(_ settings: CueSettings, to cue: inout Cue) {
+        guard settings != CueSettings() else {
+            cue.settingsStorage = nil
+            return
+        }
+        if let box = boxes[settings] {
+            cue.settingsStorage = box
+        } else if boxes.count < Self.capacity {
+            let box = SettingsStorage(settings)
+            boxes[settings] = box
+            cue.settingsStorage = box
+        } else {
+            cue.settings = settings
+        }
+    }
 }
 
 /// A cue's rendering settings, with the defaults and meanings of WebVTT's `VTTCue`.

@@ -77,11 +77,24 @@ public enum CaptionFile {
         _ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
         flushing flush: ((inout [UInt8]) -> Void)?
     ) -> [CaptionDiagnostic] {
-        if format == .scc || format == .ttml {
-            // Cues in WebVTT syntax, then 608 pairs or TTML (written whole: SCC files are small, TTML is about the
-            // size of the cues).
+        if format == .scc {
+            // Cues in WebVTT syntax (an SRT cue converted as it is written), then 608 pairs, handed on a chunk at a time.
+            let sink: (inout [UInt8]) -> Void = { chunk in
+                out += chunk
+                chunk.removeAll(keepingCapacity: true)
+                if let flush { flush(&out) }
+            }
+            guard document.format.markup == .srt else {
+                return SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: { document.cues[$0] }, to: sink)
+            }
+            var conversion = CueConversion(document, to: .webvtt)
+            let written = SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: { conversion.cue(at: $0) }, to: sink)
+            return conversion.diagnostics + written
+        }
+        if format == .ttml {
+            // Cues in WebVTT syntax, then TTML (written whole: TTML is about the size of the cues).
             let (source, converted) = document.format.markup == .srt ? CaptionConverter.convert(document, to: .webvtt) : (document, [])
-            let (bytes, written) = format == .scc ? SCCWriter().write(source.cues) : TTMLWriter().write(source.cues)
+            let (bytes, written) = TTMLWriter().write(source.cues)
             out += bytes
             if let flush { flush(&out) }
             return converted + written

@@ -29,41 +29,57 @@ public struct SCCWriter: Sendable {
     }
 
     public func write(_ cues: [Cue]) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        var bytes: [UInt8] = []
+        let diagnostics = write(count: cues.count, start: { cues[$0].start }, cue: { cues[$0] }) { chunk in
+            bytes += chunk
+            chunk.removeAll(keepingCapacity: true)
+        }
+        return (bytes, diagnostics)
+    }
+
+    /// A caption in time order, merged with the repeats that follow it: what one pop-on load shows.
+    private struct Entry {
+        var index: Int
+        var cue: Cue
+        var rows: [UInt16]
+    }
+
+    /// Writes the `count` cues `cue(i)` gives (each starting at `start(i)`), handing the SCC text to `sink` a chunk at a
+    /// time (the sink may keep the chunk's bytes, leaving it empty). Memory holds the cues' order and the frames around
+    /// the caption being placed, never every cue's pairs or the whole output.
+    func write(
+        count: Int, start: (Int) -> CaptionTime, cue: (Int) -> Cue, to sink: (inout [UInt8]) -> Void
+    ) -> [CaptionDiagnostic] {
         var losses = LossNotes(format: "SCC")
+        // What placing the captions in time loses, said after what laying them out does (the order of one pass each).
+        var timingLosses = LossNotes(format: "SCC")
         var schedule = Schedule()
-        // Cues with something to show for at least a frame, in time order; one that shows the same as the cue before
-        // it, back to back or overlapping, is the same caption on screen (608 cannot show the difference): it
-        // extends that cue.
-        var sorted: [(offset: Int, element: Cue, rows: [UInt16])] = []
-        for (offset, cue) in cues.enumerated().sorted(by: { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }) {
-            let rows = layout(cue, number: offset + 1, losses: &losses)
-            guard !rows.isEmpty else { continue }
-            guard frame(cue.end) > frame(cue.start) else {
-                losses.note("cues shorter than a frame (left out)", cue: offset + 1)
-                continue
+        var out = Array("Scenarist_SCC V1.0\n\n".utf8)
+        out.reserveCapacity(captionWriterChunkSize + 4096)
+        func writeLines(before boundary: Int) {
+            for (first, words) in schedule.takeLines(before: boundary) {
+                out += Array(SMPTETimecode(frame: first, dropFrame: dropFrame).description.utf8)
+                out.append(0x09)
+                for (k, word) in words.enumerated() {
+                    if k > 0 { out.append(0x20) }
+                    out += Self.hex(word)
+                }
+                out += [0x0A, 0x0A]
             }
-            if var last = sorted.last, last.rows == rows, frame(last.element.end) >= frame(cue.start) {
-                losses.note("identical cues back to back (shown as one)", cue: offset + 1)
-                last.element.end = max(last.element.end, cue.end)
-                sorted[sorted.count - 1] = last
-            } else {
-                sorted.append((offset, cue, rows))
-            }
+            if out.count >= captionWriterChunkSize { sink(&out) }
         }
         var previousEOC = -1
         var pendingErase: Int?
-        for (position, (index, cue, rows)) in sorted.enumerated() {
+        // Places `entry`, which the caption starting at frame `next` (if any) follows.
+        func place(_ entry: Entry, before next: Int?) {
             let load =
                 [command(.resumeCaptionLoading), command(.resumeCaptionLoading), command(.eraseNonDisplayedMemory), command(.eraseNonDisplayedMemory)]
-                + rows
-            var start = frame(cue.start)
-            var end = max(start + 1, frame(cue.end))
-            if position + 1 < sorted.count {
-                let next = frame(sorted[position + 1].element.start)
-                if next < end {
-                    losses.note("overlapping cues (608 shows one pop-on caption at a time: a cue ends where the next begins)", cue: index + 1)
-                    end = max(start + 1, next)
-                }
+                + entry.rows
+            var start = frame(entry.cue.start)
+            var end = max(start + 1, frame(entry.cue.end))
+            if let next, next < end {
+                timingLosses.note("overlapping cues (608 shows one pop-on caption at a time: a cue ends where the next begins)", cue: entry.index + 1)
+                end = max(start + 1, next)
             }
             // The erase of the cue before goes on its end frame unless this cue's swap comes first.
             if let erase = pendingErase, erase < start { schedule.fix(erase, [command(.eraseDisplayedMemory), command(.eraseDisplayedMemory)]) }
@@ -72,26 +88,43 @@ public struct SCCWriter: Sendable {
             // few, the cue shows late.
             let placed = schedule.place(load, after: previousEOC + 1, before: start)
             if placed > start {
-                losses.note("cues that start too soon after the one before to be loaded in time (shown late)", cue: index + 1)
+                timingLosses.note("cues that start too soon after the one before to be loaded in time (shown late)", cue: entry.index + 1)
                 start = placed
                 end = max(end, start + 1)
             }
             schedule.fix(start, [command(.endOfCaption), command(.endOfCaption)])
             previousEOC = start + 1
             pendingErase = end
+            // Nothing goes before the End Of Caption's second pair from now on: the lines before it are final.
+            writeLines(before: previousEOC)
         }
-        if let erase = pendingErase { schedule.fix(max(erase, previousEOC + 1), [command(.eraseDisplayedMemory), command(.eraseDisplayedMemory)]) }
-        var out = Array("Scenarist_SCC V1.0\n\n".utf8)
-        for (first, words) in schedule.lines() {
-            out += Array(SMPTETimecode(frame: first, dropFrame: dropFrame).description.utf8)
-            out.append(0x09)
-            for (k, word) in words.enumerated() {
-                if k > 0 { out.append(0x20) }
-                out += Self.hex(word)
+        // Cues with something to show for at least a frame, in time order; one that shows the same as the cue before
+        // it, back to back or overlapping, is the same caption on screen (608 cannot show the difference): it
+        // extends that cue.
+        let order = (0..<count).sorted { (start($0), $0) < (start($1), $1) }
+        var current: Entry?
+        for index in order {
+            let cue = cue(index)
+            let rows = layout(cue, number: index + 1, losses: &losses)
+            guard !rows.isEmpty else { continue }
+            guard frame(cue.end) > frame(cue.start) else {
+                losses.note("cues shorter than a frame (left out)", cue: index + 1)
+                continue
             }
-            out += [0x0A, 0x0A]
+            if var last = current, last.rows == rows, frame(last.cue.end) >= frame(cue.start) {
+                losses.note("identical cues back to back (shown as one)", cue: index + 1)
+                last.cue.end = max(last.cue.end, cue.end)
+                current = last
+                continue
+            }
+            if let last = current { place(last, before: frame(cue.start)) }
+            current = Entry(index: index, cue: cue, rows: rows)
         }
-        return (out, losses.diagnostics)
+        if let last = current { place(last, before: nil) }
+        if let erase = pendingErase { schedule.fix(max(erase, previousEOC + 1), [command(.eraseDisplayedMemory), command(.eraseDisplayedMemory)]) }
+        writeLines(before: .max)
+        if !out.isEmpty { sink(&out) }
+        return losses.diagnostics + timingLosses.diagnostics
     }
 
     private func frame(_ time: CaptionTime) -> Int { SMPTETimecode(seconds: time.seconds, dropFrame: false).frame }
@@ -112,11 +145,21 @@ public struct SCCWriter: Sendable {
     // MARK: - Layout
 
     /// The preamble addresses and characters of a cue's rows.
+    /// The most of a cue's text laid out: far more than 15 rows of 32 characters show, whatever its markup; the rest
+    /// of a longer text could only fall past the 15th row (and a text of 100 MB would cost gigabytes laid out).
+    static let laidOutLimit = 64 * 1024
+
     private func layout(_ cue: Cue, number: Int, losses: inout LossNotes) -> [UInt16] {
         var lines: [[Glyph]] = [[]]
         var style = CEA608Decoder.Style()
         var stack: [(CueElement.Kind, CEA608Decoder.Style)] = []
-        CueTextParser.walk(cue.text) { event in
+        var text = cue.text
+        if text.utf8.count > Self.laidOutLimit {
+            let cut = text.utf8.index(text.utf8.startIndex, offsetBy: Self.laidOutLimit)
+            text = String(text[..<cut])  // down to the character the cut falls in
+            losses.note("more than 15 rows (the rows after the 15th are left out)", cue: number)
+        }
+        CueTextParser.walk(text) { event in
             switch event {
             case .text(let text):
                 for character in text {
@@ -404,15 +447,21 @@ private struct Schedule {
         return fits ? deadline : max(after, deadline)
     }
 
-    /// Runs of consecutive frames: each an SCC line.
-    func lines() -> [(Int, [UInt16])] {
+    /// The runs of consecutive frames before `boundary` (each an SCC line) that nothing can extend any more (the
+    /// frame after each is before `boundary` too), taken out of the schedule. Frames before `boundary` must be final.
+    mutating func takeLines(before boundary: Int) -> [(Int, [UInt16])] {
         var result: [(Int, [UInt16])] = []
-        for frame in words.keys.sorted() {
+        for frame in words.keys.filter({ $0 < boundary }).sorted() {
             if let last = result.last, last.0 + last.1.count == frame {
                 result[result.count - 1].1.append(words[frame]!)
             } else {
                 result.append((frame, [words[frame]!]))
             }
+        }
+        // A run that reaches the boundary may go on past it: kept for later.
+        if let last = result.last, boundary != .max, last.0 + last.1.count >= boundary { result.removeLast() }
+        for (first, run) in result {
+            for frame in first..<(first + run.count) { words[frame] = nil }
         }
         return result
     }

@@ -61,12 +61,13 @@ extension TTMLParsing {
             guard !text.isEmpty || last else { continue }
             made += 1
             let cueEnd = end ?? pEnd
-            var cue = Cue(start: CaptionTime(milliseconds: start), end: CaptionTime(milliseconds: cueEnd ?? start), text: text, settings: settings)
+            var cue = Cue(start: CaptionTime(milliseconds: start), end: CaptionTime(milliseconds: cueEnd ?? start), text: text)
+            settingsPool.give(settings, to: &cue)
             cue.line = Int32(clamping: p.line)
             if made == 1, let identifier = p.identifier { cue.identifier = identifier }
             if cueEnd == nil { openEnded.append(cues.count) }
             cues.append(cue)
-            cueRegions.append(p.region)
+            if strict { cueRegions.append(p.region) }  // for the regions presented at once, a strict check
         }
     }
 

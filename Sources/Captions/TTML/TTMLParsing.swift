@@ -31,6 +31,8 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
     var cues: [Cue] = []
     /// For each cue, its region's identifier (for the profile's region checks).
     var cueRegions: [String?] = []
+    /// Cues placed alike share their settings.
+    var settingsPool = CueSettingsPool()
     /// Cues whose end no element gave (shown to the end of the document).
     var openEnded: [Int] = []
     var latestTime: Int64 = 0

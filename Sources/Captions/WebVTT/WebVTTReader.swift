@@ -150,6 +150,8 @@ private struct WebVTTParser {
     /// The cues read (put in `document` at the end of `parse`).
     var cues: CueOutput
     var regions: [CueRegion] = []
+    /// Cues with the same settings share them.
+    var settingsPool = CueSettingsPool()
     var diagnostics: [CaptionDiagnostic] = []
     /// Diagnostics counted but not kept (beyond `CaptionDiagnostic.limitPerFile`).
     var droppedDiagnostics = 0
@@ -397,7 +399,7 @@ private struct WebVTTParser {
             let settingsText = Substring(text.string(p, end))
             let column = p - start + 1
             var ignoredSettings: [Substring] = []
-            cue.settings = WebVTTSyntax.cueSettings(settingsText, regions: regions) { ignoredSettings.append($0) }
+            settingsPool.give(WebVTTSyntax.cueSettings(settingsText, regions: regions) { ignoredSettings.append($0) }, to: &cue)
             for setting in ignoredSettings {
                 report(line, column, "webvtt.setting", .warning, "cue setting \"\(setting)\" ignored")
             }

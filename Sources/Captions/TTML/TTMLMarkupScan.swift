@@ -1,9 +1,23 @@
-/// A linear look at a TTML document's start tags before the XML parser reads it: libxml2 checks each attribute of an
+/// Linear looks at a TTML document before the XML parser reads it. libxml2 checks each attribute of an
 /// element against every one before it, so one element with hundreds of thousands of attributes takes minutes. Real
 /// documents give an element tens; one with more than `limit` is refused.
-enum TTMLAttributeScan {
+enum TTMLMarkupScan {
     /// More attributes on one element than any TTML document needs (namespace declarations included).
     static let limit = 2_000
+
+    /// How many `p` elements the document holds at most (`<p` or a prefixed `:p` before white space, `>` or `/`):
+    /// room for the cues is made once, not doubled as they come (a doubling costs old and new arrays at once).
+    static func paragraphCount(in buffer: UnsafeRawBufferPointer) -> Int {
+        let bytes = buffer.bindMemory(to: UInt8.self)
+        guard bytes.count > 2 else { return 0 }
+        var count = 0
+        for index in 1..<(bytes.count - 1) where bytes[index] == UInt8(ascii: "p") {
+            let before = bytes[index - 1], after = bytes[index + 1]
+            guard before == UInt8(ascii: "<") || before == UInt8(ascii: ":") else { continue }
+            if after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == UInt8(ascii: ">") || after == UInt8(ascii: "/") { count += 1 }
+        }
+        return count
+    }
 
     /// The line of the first start tag with more than `limit` attributes, if any. Comments, CDATA sections,
     /// processing instructions and the document type declaration are skipped; quoted values may hold anything.
