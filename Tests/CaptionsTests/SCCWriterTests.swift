@@ -62,6 +62,25 @@ import Testing
         #expect(chunks >= 1)
     }
 
+    /// Cues closer together than their loads take are shown late, each loaded right after the one before: the pairs
+    /// make one line that grows for the whole file. Written as it goes, that line costs its length, not its length
+    /// squared (twenty thousand such cues took minutes).
+    @Test func cuesTooCloseTogetherMakeOneLongLineInLinearTime() throws {
+        let cues = (0..<20_000).map { k in Self.cue(30 + 2 * k, 32 + 2 * k, k % 2 == 0 ? "A" : "B") }
+        let clock = ContinuousClock(), started = clock.now
+        let (bytes, diagnostics) = SCCWriter().write(cues)
+        #expect(clock.now - started < .seconds(20))
+        #expect(
+            diagnostics.map(\.message) == ["SCC cannot hold cues that start too soon after the one before to be loaded in time (shown late); first in cue 2"])
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count == 2, "the header and one long line")
+        // Each cue: RCL RCL ENM ENM, a preamble twice, a tab offset twice, its letter, EOC EOC: eleven pairs on
+        // consecutive frames; then the last erase, twice.
+        #expect(lines[1].split(separator: " ").count == 20_000 * 11 + 2)
+        #expect(try SCCReader().read(bytes).cues.count == 20_000)
+    }
+
     /// FFmpeg's SCC demuxer and 608 decoder read the same words from the written file (it keeps rows' indents
     /// relative to the leftmost row as hard spaces, `\\h`: not words).
     @Test(.tags(.media), .notInFastRun) func ffmpegReadsTheSameText() throws {

@@ -26,7 +26,8 @@ public enum CaptionConverter {
                 diagnostics += SCCWriter().write(count: cues.count, start: { cues[$0].start }, cue: { cues[$0] }) { $0.removeAll(keepingCapacity: true) }
             } else if format == .ttml {
                 converted = CaptionDocument(format: .ttml, headerBlocks: converted.headerBlocks, cues: converted.cues, encoding: "utf-8")
-                diagnostics += TTMLWriter().write(converted.cues).diagnostics
+                let cues = converted.cues
+                diagnostics += TTMLWriter().write(count: cues.count, cue: { cues[$0] }) { $0.removeAll(keepingCapacity: true) }
             }
             return (converted, diagnostics)
         }

@@ -87,17 +87,24 @@ public enum CaptionFile {
             guard document.format.markup == .srt else {
                 return SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: { document.cues[$0] }, to: sink)
             }
-            var conversion = CueConversion(document, to: .webvtt)
+            var conversion = CueConversion(document, to: .webvtt, numbersCues: true)
             let written = SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: { conversion.cue(at: $0) }, to: sink)
             return conversion.diagnostics + written
         }
         if format == .ttml {
-            // Cues in WebVTT syntax, then TTML (written whole: TTML is about the size of the cues).
-            let (source, converted) = document.format.markup == .srt ? CaptionConverter.convert(document, to: .webvtt) : (document, [])
-            let (bytes, written) = TTMLWriter().write(source.cues)
-            out += bytes
-            if let flush { flush(&out) }
-            return converted + written
+            // Cues in WebVTT syntax (an SRT cue converted each time it is gone through), then TTML, handed on a chunk at
+            // a time.
+            let sink: (inout [UInt8]) -> Void = { chunk in
+                out += chunk
+                chunk.removeAll(keepingCapacity: true)
+                if let flush { flush(&out) }
+            }
+            guard document.format.markup == .srt else {
+                return TTMLWriter().write(count: document.cues.count, cue: { document.cues[$0] }, to: sink)
+            }
+            var conversion = CueConversion(document, to: .webvtt, numbersCues: true)
+            let written = TTMLWriter().write(count: document.cues.count, cue: { conversion.cue(at: $0) }, to: sink)
+            return conversion.diagnostics + written
         }
         var document = document
         if document.format.markup == .webvtt { document.format = .webvtt }  // SCC's and TTML's cue text is WebVTT's

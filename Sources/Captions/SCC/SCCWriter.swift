@@ -56,15 +56,19 @@ public struct SCCWriter: Sendable {
         var schedule = Schedule()
         var out = Array("Scenarist_SCC V1.0\n\n".utf8)
         out.reserveCapacity(captionWriterChunkSize + 4096)
+        // A line is the pairs of consecutive frames; the one being written stays open while the next frame may follow.
+        var lineNext: Int?
         func writeLines(before boundary: Int) {
-            for (first, words) in schedule.takeLines(before: boundary) {
-                out += Array(SMPTETimecode(frame: first, dropFrame: dropFrame).description.utf8)
-                out.append(0x09)
-                for (k, word) in words.enumerated() {
-                    if k > 0 { out.append(0x20) }
-                    out += Self.hex(word)
+            for (frame, word) in schedule.take(before: boundary) {
+                if frame == lineNext {
+                    out.append(0x20)
+                } else {
+                    if lineNext != nil { out += [0x0A, 0x0A] }
+                    out += Array(SMPTETimecode(frame: frame, dropFrame: dropFrame).description.utf8)
+                    out.append(0x09)
                 }
-                out += [0x0A, 0x0A]
+                out += Self.hex(word)
+                lineNext = frame + 1
             }
             if out.count >= captionWriterChunkSize { sink(&out) }
         }
@@ -123,6 +127,7 @@ public struct SCCWriter: Sendable {
         if let last = current { place(last, before: nil) }
         if let erase = pendingErase { schedule.fix(max(erase, previousEOC + 1), [command(.eraseDisplayedMemory), command(.eraseDisplayedMemory)]) }
         writeLines(before: .max)
+        if lineNext != nil { out += [0x0A, 0x0A] }
         if !out.isEmpty { sink(&out) }
         return losses.diagnostics + timingLosses.diagnostics
     }
@@ -447,23 +452,11 @@ private struct Schedule {
         return fits ? deadline : max(after, deadline)
     }
 
-    /// The runs of consecutive frames before `boundary` (each an SCC line) that nothing can extend any more (the
-    /// frame after each is before `boundary` too), taken out of the schedule. Frames before `boundary` must be final.
-    mutating func takeLines(before boundary: Int) -> [(Int, [UInt16])] {
-        var result: [(Int, [UInt16])] = []
-        for frame in words.keys.filter({ $0 < boundary }).sorted() {
-            if let last = result.last, last.0 + last.1.count == frame {
-                result[result.count - 1].1.append(words[frame]!)
-            } else {
-                result.append((frame, [words[frame]!]))
-            }
-        }
-        // A run that reaches the boundary may go on past it: kept for later.
-        if let last = result.last, boundary != .max, last.0 + last.1.count >= boundary { result.removeLast() }
-        for (first, run) in result {
-            for frame in first..<(first + run.count) { words[frame] = nil }
-        }
-        return result
+    /// The pairs on frames before `boundary`, in frame order, taken out of the schedule. Frames before `boundary`
+    /// must be final.
+    mutating func take(before boundary: Int) -> [(Int, UInt16)] {
+        let frames = words.keys.filter { $0 < boundary }.sorted()
+        return frames.map { frame in (frame, words.removeValue(forKey: frame)!) }
     }
 }
 

@@ -26,50 +26,53 @@ public struct TTMLWriter: Sendable {
     }
 
     public func write(_ cues: [Cue]) -> (bytes: [UInt8], diagnostics: [CaptionDiagnostic]) {
+        var bytes: [UInt8] = []
+        let diagnostics = write(count: cues.count, cue: { cues[$0] }) { chunk in
+            bytes += chunk
+            chunk.removeAll(keepingCapacity: true)
+        }
+        return (bytes, diagnostics)
+    }
+
+    /// Writes the `count` cues `cue(i)` gives, handing the document to `sink` a chunk at a time (the sink may keep the
+    /// chunk's bytes, leaving it empty). The head names every region and agent the cues use, so the cues are gone
+    /// through before it is written — their places, then their regions and speakers — and a third time for the body,
+    /// written as it goes: memory holds a cue's place in time and a chunk, never the whole body.
+    func write(count: Int, cue: (Int) -> Cue, to sink: (inout [UInt8]) -> Void) -> [CaptionDiagnostic] {
         var losses = LossNotes(format: "IMSC 1.1 Text")
         var regions: [Region: String] = [:]
         var regionOrder: [Region] = []
+        var regionNumbers: [Region: Int32] = [:]
         var agents: [String: String] = [:]
         var agentOrder: [String] = []
-        var identifiers = Set<String>()
         // With cues placed elsewhere, cues at the default place get a region of their own rows, so that regions
         // overlap only where cues do (IMSC forbids regions presented at once to overlap).
-        let compact = cues.contains { !Self.hasDefaultPlace($0.settings) }
-        var placed: [(start: CaptionTime, end: CaptionTime, region: Region)] = []
-        var body: [UInt8] = []
-        body.reserveCapacity(cues.reduce(0) { $0 + $1.text.utf8.count + 96 })
-        for (index, cue) in cues.enumerated() {
-            let number = index + 1
-            let region = Self.region(for: cue, number: number, compact: compact, losses: &losses)
-            placed.append((cue.start, cue.end, region))
+        let compact = (0..<count).contains { !Self.hasDefaultPlace(cue($0).settings) }
+        // Where and when each cue shows (its region by number in `regionOrder`).
+        var placed: [(start: CaptionTime, end: CaptionTime, region: Int32)] = []
+        placed.reserveCapacity(count)
+        var seenIdentifiers = Set<String>()
+        for index in 0..<count {
+            let cue = cue(index)
+            let region = Self.region(for: cue, number: index + 1, compact: compact, losses: &losses)
             if regions[region] == nil {
                 regions[region] = region == Self.bottomRegion ? "bottom" : "r\(regionOrder.count + (regions[Self.bottomRegion] == nil ? 1 : 0))"
+                regionNumbers[region] = Int32(regionOrder.count)
                 regionOrder.append(region)
             }
-            body += Array("      <p".utf8)
-            if !cue.identifier.isEmpty {
-                if Self.isName(cue.identifier), identifiers.insert(cue.identifier).inserted {
-                    body += Array(" xml:id=\"".utf8)
-                    XMLText.append(cue.identifier, to: &body, apostrophes: false)
-                    body.append(UInt8(ascii: "\""))
-                } else if cue.identifier != String(number) {  // SRT's numbers need no keeping
-                    losses.note("cue identifiers that are not unique XML names (`\(cue.identifier)`)", cue: number)
-                }
+            placed.append((cue.start, cue.end, regionNumbers[region]!))
+            if !cue.identifier.isEmpty, !(Self.isName(cue.identifier) && seenIdentifiers.insert(cue.identifier).inserted),
+                cue.identifier != String(index + 1)
+            {
+                losses.note("cue identifiers that are not unique XML names (`\(cue.identifier)`)", cue: index + 1)
             }
-            body += Array(" begin=\"".utf8)
-            cue.start.appendFormatted(to: &body, separator: UInt8(ascii: "."))
-            body += Array("\" end=\"".utf8)
-            max(cue.end, cue.start).appendFormatted(to: &body, separator: UInt8(ascii: "."))
-            let content = text(of: cue, number: number, agents: &agents, agentOrder: &agentOrder, losses: &losses)
-            body += Array("\" region=\"\(regions[region]!)\"\(content.preserve ? " xml:space=\"preserve\"" : "")>".utf8)
-            body += content.bytes
-            body += Array("</p>\n".utf8)
+            _ = text(of: cue, number: index + 1, agents: &agents, agentOrder: &agentOrder, losses: &losses)
         }
-        if let first = Self.firstOverlap(placed) {
+        if let first = Self.firstOverlap(placed, regions: regionOrder) {
             losses.note("cues shown at once in places that overlap (IMSC forbids overlapping regions)", cue: first)
         }
         var out: [UInt8] = []
-        out.reserveCapacity(body.count + 1024 + regionOrder.count * 160)
+        out.reserveCapacity(captionWriterChunkSize + 64 * 1024)
         out += Array(
             """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -95,9 +98,33 @@ public struct TTMLWriter: Sendable {
                     .utf8)
         }
         out += Array("    </layout>\n  </head>\n  <body>\n    <div>\n".utf8)
-        out += body
+        var identifiers = Set<String>()
+        for index in 0..<count {
+            let cue = cue(index)
+            let number = index + 1
+            out += Array("      <p".utf8)
+            if !cue.identifier.isEmpty {
+                if Self.isName(cue.identifier), identifiers.insert(cue.identifier).inserted {
+                    out += Array(" xml:id=\"".utf8)
+                    XMLText.append(cue.identifier, to: &out, apostrophes: false)
+                    out.append(UInt8(ascii: "\""))
+                } else if cue.identifier != String(number) {  // SRT's numbers need no keeping
+                    losses.note("cue identifiers that are not unique XML names (`\(cue.identifier)`)", cue: number)
+                }
+            }
+            out += Array(" begin=\"".utf8)
+            cue.start.appendFormatted(to: &out, separator: UInt8(ascii: "."))
+            out += Array("\" end=\"".utf8)
+            max(cue.end, cue.start).appendFormatted(to: &out, separator: UInt8(ascii: "."))
+            let content = text(of: cue, number: number, agents: &agents, agentOrder: &agentOrder, losses: &losses)
+            out += Array("\" region=\"\(regions[regionOrder[Int(placed[index].region)]]!)\"\(content.preserve ? " xml:space=\"preserve\"" : "")>".utf8)
+            out += content.bytes
+            out += Array("</p>\n".utf8)
+            if out.count >= captionWriterChunkSize { sink(&out) }
+        }
         out += Array("    </div>\n  </body>\n</tt>\n".utf8)
-        return (out, losses.diagnostics)
+        sink(&out)
+        return losses.diagnostics
     }
 
     // MARK: - Text
@@ -330,13 +357,14 @@ public struct TTMLWriter: Sendable {
     }
 
     /// The number of the first cue whose region overlaps another region presented at the same time.
-    static func firstOverlap(_ placed: [(start: CaptionTime, end: CaptionTime, region: Region)]) -> Int? {
+    static func firstOverlap(_ placed: [(start: CaptionTime, end: CaptionTime, region: Int32)], regions: [Region]) -> Int? {
         let order = placed.indices.sorted { placed[$0].start < placed[$1].start }
         var active: [Int] = []
         for index in order {
             let cue = placed[index]
             active.removeAll { placed[$0].end <= cue.start }
-            for other in active where placed[other].region != cue.region && placed[other].region.box.overlaps(cue.region.box) {
+            for other in active
+            where placed[other].region != cue.region && regions[Int(placed[other].region)].box.overlaps(regions[Int(cue.region)].box) {
                 return max(index, other) + 1
             }
             active.append(index)
