@@ -92,6 +92,20 @@ extension Benchmarks {
             report.check("\(job.name) \(Int(megabytes / ours.seconds)) MB/s ≥ 100", megabytes / ours.seconds >= 100)
             report.check("\(job.name) peak \(mib(ours.peakMemoryMiB)) < 3 × file (\(mib(3 * mebibytes)))", ours.peakMemoryMiB < 3 * mebibytes)
         }
+        // Issue 36: the broadcast writers in flat memory (SCC held every pair and the whole output: a 1M-cue SRT took
+        // 1.66 GB and 25.7 s; SRT → TTML 537 MB for 70 MB), and TTML read back into SCC.
+        let ttml = out + "/a.ttml"
+        for (name, input, arguments) in [
+            ("convert SRT → SCC", srt, ["convert", srt, out + "/a.scc"]), ("convert SRT → TTML", srt, ["convert", srt, ttml]),
+            ("convert TTML → SCC", ttml, ["convert", ttml, out + "/b.scc"]),
+        ] {
+            let run = try best(of: 3, medialintPath, arguments, removing: [out + "/a.scc", out + "/b.scc"] + (input == ttml ? [] : [ttml]))
+            let mebibytes = fileSize(input) / 1_048_576
+            report.lines.append(
+                "\(name): \(format(run.seconds)) s, \(Int(fileSize(input) / 1_000_000 / run.seconds)) MB/s, peak \(mib(run.peakMemoryMiB)) "
+                    + "(\(format1(run.peakMemoryMiB / mebibytes))× the \(format1(fileSize(input) / 1_000_000)) MB input)")
+            report.check("\(name) peak \(mib(run.peakMemoryMiB)) < 3 × file (\(mib(3 * mebibytes)))", run.peakMemoryMiB < 3 * mebibytes)
+        }
         report.lines += before13
         try? FileManager.default.removeItem(atPath: out)
         return report
@@ -141,6 +155,8 @@ extension Benchmarks {
         for (name, arguments) in [
             ("cues", ["cues", line, "-o", out + "/cues.txt"]), ("cues --format json", ["cues", line, "--format", "json", "-o", out + "/cues.json"]),
             ("convert", ["convert", line, out + "/line.vtt"]), ("shift", ["shift", line, "--by", "1", "-o", out + "/line.srt"]),
+            // Issue 36: SCC laid the whole text out (a 100 MB one-cue file: 1.34 GB).
+            ("convert to SCC", ["convert", line, out + "/line.scc"]),
         ] {
             let run = try best(of: 2, medialintPath, arguments, removing: [arguments.last!])
             report.lines.append(
