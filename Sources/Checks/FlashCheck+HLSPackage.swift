@@ -8,7 +8,7 @@ extension FlashCheck {
     public func run(package: HLSPackage, progress: Progress? = nil) throws(MediaError) -> CheckResult {
         let video = package.videoFiles
         let runs = package.placements(of: video).map { (files: $0.run.files, clock: $0.clock) }
-        var result = try run(runs: runs, file: package.path, duration: package.duration, progress: progress)
+        var result = try run(runs: runs, file: package.path, duration: package.duration, segmentsLeftOut: !video.unreadable.isEmpty, progress: progress)
         if !video.unreadable.isEmpty {
             result.markUnverified(
                 Rule.flashUnverified.finding(

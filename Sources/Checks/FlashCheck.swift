@@ -42,18 +42,22 @@ public struct FlashCheck: Sendable {
     /// on the presentation's timeline by its `clock` (an HLS discontinuity sequence's); one analysis across them all,
     /// so that flashing over a cut is seen whole. `duration` (the playlist's) is what the decoded frames must cover.
     public func run(
-        runs: [(files: [String], clock: HLSSequenceClock)], file: String, duration: Double?, progress: Progress? = nil
+        runs: [(files: [String], clock: HLSSequenceClock)], file: String, duration: Double?, segmentsLeftOut: Bool = false,
+        progress: Progress? = nil
     ) throws(MediaError) -> CheckResult {
         guard runs.contains(where: { !$0.files.isEmpty }) else {
             throw MediaError(.corrupt, path: file, reason: "no video segment could be read: nothing to judge flashing on")
         }
-        return try analyse(runs.filter { !$0.files.isEmpty }.map { ($0.files, $0.clock) }, file: file, stated: duration, frames: nil, progress: progress)
+        return try analyse(
+            runs.filter { !$0.files.isEmpty }.map { ($0.files, $0.clock) }, file: file, stated: duration, frames: nil, progress: progress,
+            holesAreSaid: segmentsLeftOut)
     }
 
     /// Decodes each run (its files read as one stream) into one analyser, its times put on the presentation's timeline
     /// by its clock. For a single file (no clock), times are the file's own; `stated` overrides the duration to cover.
     private func analyse(
-        _ runs: [(files: [String], clock: HLSSequenceClock?)], file: String, stated: Double?, frames sink: FrameSink?, progress: Progress?
+        _ runs: [(files: [String], clock: HLSSequenceClock?)], file: String, stated: Double?, frames sink: FrameSink?, progress: Progress?,
+        holesAreSaid: Bool = false
     ) throws(MediaError) -> CheckResult {
         let configuration = configuration
         let analyzer = FlashAnalyzer(configuration: configuration)
@@ -69,7 +73,9 @@ public struct FlashCheck: Sendable {
         // yields to it, and takes the cycles decoding leaves idle.
         let previousNice = ThreadPriority.lower(to: 5)
         defer { ThreadPriority.restore(previousNice) }
+        var unseen = UnseenStretches()
         for run in runs {
+            unseen.restart()
             let decoding = try SegmentedVideoDecoding(
                 path: run.files[0], followedBy: Array(run.files.dropFirst()),
                 options: .init(streamIndex: streamIndex, threads: decodeThreads, skipLoopFilter: !exactDecode), minimumSegmentSeconds: segmentSeconds
@@ -87,6 +93,7 @@ public struct FlashCheck: Sendable {
                     continue
                 }
                 if let clock = run.clock { measured.time = clock.presentationTime(measured.time) }
+                unseen.add(time: measured.time, duration: duration)
                 let end = measured.time + (duration ?? info.video?.fps.map { 1 / $0 } ?? 0)
                 span = (min(span?.first ?? measured.time, measured.time), max(span?.end ?? end, end))
                 let measurement = analyzer.add(measured)
@@ -100,6 +107,18 @@ public struct FlashCheck: Sendable {
         }
         guard let stream else { throw MediaError(.corrupt, path: file, reason: "no video stream could be read") }
         var result = result(for: analyzer.finish(), path: file, stream: stream, series: series?.metrics)
+        // Holes in the decoded video are damage, unless segments left out of a package (said by the caller) make them.
+        if !holesAreSaid, let first = unseen.stretches.first {
+            let count = unseen.stretches.count
+            let span = "\(String(format: "%.3f", first.from - origin))–\(String(format: "%.3f", first.to - origin)) s"
+            result.markUnverified(  // flashing seen in the decoded part still fails
+                Rule.flashUnverified.finding(
+                    severity: .warning,
+                    message:
+                        "\(String(format: "%.3f", unseen.total)) s of video could not be decoded (\(count == 1 ? span : "\(count) stretches, the first \(span)")): the file is damaged there, and flashing in \(count == 1 ? "it" : "them") was not checked",
+                    start: first.from - origin, end: first.to - origin,
+                    data: .object([("unseenSeconds", .number(NumberText.rounded(unseen.total))), ("stretches", .integer(Int64(count)))])))
+        }
         try Self.checkCoverage(
             &result, frames: count, decoded: span.map { $0.end - $0.first } ?? 0, stated: statedDuration, stream: stream.index, path: file,
             remeasure: !placed && runs[0].files.count == 1)

@@ -55,6 +55,22 @@ import Testing
         #expect(throws: MediaError(.corrupt, path: path, reason: reason)) { try MediaProbe.probe(path) }
     }
 
+    /// 4 KB of zeros in the middle of a Matroska file: the demuxer skips to the next cluster it finds, without a
+    /// decoding error, and 3.84 s of video are never decoded. Not a pass: unverified, the stretch said.
+    @Test func aZeroedStretchInMatroskaIsSaidNotPassed() throws {
+        let path = try damaged("embedded-subtitles.mkv", "zeroed-4k.mkv") { data in
+            let middle = data.count / 2
+            data.replaceSubrange(middle..<(middle + 4096), with: Data(count: 4096))
+        }
+        let result = try GeneratedClips.check(path)
+        #expect(result.verdict == .unverified)
+        let finding = try #require(result.finding("flash.unverified"))
+        #expect(finding.message == "3.840 s of video could not be decoded (6.040–9.880 s): the file is damaged there, and flashing in it was not checked")
+        #expect(finding.start == 6.04 && finding.end.map { abs($0 - 9.88) < 1e-9 } == true)
+        // The undamaged file passes, every frame seen.
+        #expect(try GeneratedClips.check(Self.media.appendingPathComponent("embedded-subtitles.mkv").path).verdict == .pass)
+    }
+
     /// 2 s of video and 6 s of audio in Matroska (no per-stream duration): the video was seen whole.
     @Test(.tags(.media), .notInFastRun) func videoShorterThanTheAudioPasses() throws {
         let path = try GeneratedClips.make(
