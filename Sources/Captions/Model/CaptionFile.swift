@@ -77,34 +77,21 @@ public enum CaptionFile {
         _ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
         flushing flush: ((inout [UInt8]) -> Void)?
     ) -> [CaptionDiagnostic] {
-        if format == .scc {
-            // Cues in WebVTT syntax (an SRT cue converted as it is written), then 608 pairs, handed on a chunk at a time.
+        if format == .scc || format == .ttml {
+            // Cues in WebVTT syntax (an SRT cue converted each time the writer takes it: no converted copy), then 608
+            // pairs or TTML, handed on a chunk at a time.
             let sink: (inout [UInt8]) -> Void = { chunk in
                 out += chunk
                 chunk.removeAll(keepingCapacity: true)
                 if let flush { flush(&out) }
             }
-            guard document.format.markup == .srt else {
-                return SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: { document.cues[$0] }, to: sink)
-            }
-            var conversion = CueConversion(document, to: .webvtt, numbersCues: true)
-            let written = SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: { conversion.cue(at: $0) }, to: sink)
-            return conversion.diagnostics + written
-        }
-        if format == .ttml {
-            // Cues in WebVTT syntax (an SRT cue converted each time it is gone through), then TTML, handed on a chunk at
-            // a time.
-            let sink: (inout [UInt8]) -> Void = { chunk in
-                out += chunk
-                chunk.removeAll(keepingCapacity: true)
-                if let flush { flush(&out) }
-            }
-            guard document.format.markup == .srt else {
-                return TTMLWriter().write(count: document.cues.count, cue: { document.cues[$0] }, to: sink)
-            }
-            var conversion = CueConversion(document, to: .webvtt, numbersCues: true)
-            let written = TTMLWriter().write(count: document.cues.count, cue: { conversion.cue(at: $0) }, to: sink)
-            return conversion.diagnostics + written
+            var conversion = document.format.markup == .srt ? CueConversion(document, to: .webvtt, numbersCues: true) : nil
+            let cue: (Int) -> Cue = { index in conversion == nil ? document.cues[index] : conversion!.cue(at: index) }
+            let written =
+                format == .scc
+                ? SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: cue, to: sink)
+                : TTMLWriter().write(count: document.cues.count, cue: cue, to: sink)
+            return (conversion?.diagnostics ?? []) + written
         }
         var document = document
         if document.format.markup == .webvtt { document.format = .webvtt }  // SCC's and TTML's cue text is WebVTT's
