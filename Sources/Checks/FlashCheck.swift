@@ -276,7 +276,7 @@ public struct FlashCheck: Sendable {
             let basis = configuration.areaBasis == .frame ? "of the screen" : "of the worst 10° field"
             let coverage = configuration.areaBasis == .frame ? incident.peakFrameArea : incident.peakFieldArea
             return Rule.patternRegular.finding(
-                severity: details.changing ? .error : .warning,
+                severity: details.changing || configuration.stillPatternsFail ? .error : .warning,
                 message:
                     "regular pattern: \(shape) with \(details.pairs) light–dark pairs over \(Self.percent(coverage)) \(basis) for \(String(format: "%.1f", incident.end - incident.start)) s, \(details.changing ? "moving, flashing or reversing" : "still")",
                 start: incident.start, end: incident.end, guidelines: ["ITU-R BT.1702"],

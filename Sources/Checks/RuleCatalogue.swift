@@ -22,7 +22,7 @@ extension Rule {
     public static let patternRegular = Rule(
         "pattern.regular", title: "harmful regular pattern",
         description:
-            "Clearly discernible light and dark stripes — straight, curved, a checkerboard, rings or rays — with more than five light–dark pairs over more than the profile's area of the screen for at least 0.5 s, the light parts at least 50 cd/m² and the dark at most half as bright. An error when the pattern moves, oscillates, flashes or reverses; a warning when it is still. On for bt1702 (ITU-R BT.1702, Ofcom); WCAG 2.3.1 does not cover static patterns.",
+            "Clearly discernible light and dark stripes — straight, curved, a checkerboard, rings or rays — with more than five light–dark pairs over more than the profile's area of the screen for at least 0.5 s, the light parts at least 50 cd/m² and the dark at most half as bright. An error when the pattern moves, oscillates, flashes or reverses; when it is still, an error under bt1702 (ITU-R BT.1702, Ofcom: harmful patterns should not be used) and a warning under other profiles (WCAG 2.3.1 does not cover static patterns). On for bt1702.",
         guidelines: ["ITU-R BT.1702"], helpURL: RuleSource.ituBT1702, defaultSeverity: .error)
     public static let flashHDR = Rule(
         "flash.hdr", title: "HDR video: luminance through BT.2100",

@@ -34,6 +34,10 @@ public struct FlashConfiguration: Sendable, Equatable {
     /// Look for regular patterns (`pattern.regular`: ITU-R BT.1702, Ofcom): more than five light–dark pairs of
     /// stripes over more than `areaFraction` of the area basis for at least half a second. On for `bt1702`.
     public var detectsPatterns = false
+    /// Still regular patterns fail too, not only moving, flashing or reversing ones: BT.1702 and Ofcom say harmful
+    /// regular patterns should not be used (stillness makes them less provoking, not harmless). On for `bt1702`; WCAG
+    /// has no pattern criterion, so under `wcag --patterns` a still pattern is a warning.
+    public var stillPatternsFail = false
     /// Block size in pixels; nil chooses by width: a power of two near width/60, at least 8 (a grid of about
     /// 60 columns: 8 px up to SD, 16 at 720p, 32 at 1080p, 64 at 4K). The 10° field is then about 20
     /// columns wide. Finer blocks are more exact and cost more memory reads per frame.
@@ -94,6 +98,7 @@ public struct FlashConfiguration: Sendable, Equatable {
             var configuration = FlashConfiguration(profile: "bt1702", guidelines: ["ITU-R BT.1702"])
             configuration.areaBasis = .frame
             configuration.detectsPatterns = true
+            configuration.stillPatternsFail = true
             return configuration
         case "kwcag":
             // Korean mobile app accessibility guideline 2.0, 3.3: avoid 3–50 flashes per second (KWCAG 2.2

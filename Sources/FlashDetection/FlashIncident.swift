@@ -72,6 +72,11 @@ public struct FlashReport: Sendable, Equatable {
     /// The most flashes per second the video can show (one flash takes two frames).
     public var samplingLimit: Double { measuredFPS / 2 }
 
-    /// True when some incident fails (extended-risk incidents and still patterns only warn).
-    public var fails: Bool { incidents.contains { $0.kind == .general || $0.kind == .red || $0.pattern?.changing == true } }
+    /// True when some incident fails (extended-risk incidents only warn; still patterns unless the profile fails
+    /// them, `stillPatternsFail`).
+    public var fails: Bool {
+        incidents.contains {
+            $0.kind == .general || $0.kind == .red || $0.pattern?.changing == true || ($0.kind == .pattern && configuration.stillPatternsFail)
+        }
+    }
 }

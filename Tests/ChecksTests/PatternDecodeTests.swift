@@ -21,20 +21,28 @@ import Testing
         return (result, result.finding("pattern.regular"))
     }
 
-    /// Still stripes (6 pairs over 30% of the screen) warn; the same stripes moving 2 px a frame fail, as an error.
-    @Test func stillPatternsWarnAndChangingOnesFail() throws {
-        let (still, found) = try pattern(clip("v6", "if(lt(mod(X-88,24),12),235,16)", region: (88, 40, 144, 160)))
-        #expect(still.verdict == .warn)
+    /// Still stripes (6 pairs over 30% of the screen) fail under bt1702 (BT.1702 and Ofcom: harmful regular patterns
+    /// should not be used) and warn under wcag (no pattern criterion); the same stripes moving 2 px a frame fail under
+    /// both, as an error.
+    @Test func stillPatternsFailUnderBT1702AndWarnUnderWCAG() throws {
+        let stripes = try clip("v6", "if(lt(mod(X-88,24),12),235,16)", region: (88, 40, 144, 160))
+        let (still, found) = try pattern(stripes)
+        #expect(still.verdict == .fail)
         #expect(still.rules == ["pattern.regular"])
-        #expect(found?.severity == .warning)
+        #expect(found?.severity == .error)
+        let (wcag, warned) = try pattern(stripes, profile: "wcag") { $0.detectsPatterns = true }
+        #expect(wcag.verdict == .warn && warned?.severity == .warning)
         #expect(found?.data["kind"] == .string("stripes") && found?.data["pairs"] == .integer(6) && found?.data["changing"] == .bool(false))
         #expect(found?.data["peakFrameArea"] == .number(0.3))
         #expect(
             found?.message.hasPrefix("regular pattern: stripes with 6 light–dark pairs over 30% of the screen for 2.0 s, still") == true,
             "\(found?.message ?? "")")
-        let (moving, drifting) = try pattern(clip("moving", "if(lt(mod(X-88+2*N,24),12),235,16)", region: (88, 40, 144, 160)))
-        #expect(moving.verdict == .fail)
-        #expect(drifting?.severity == .error && drifting?.data["changing"] == .bool(true))
+        let moving = try clip("moving", "if(lt(mod(X-88+2*N,24),12),235,16)", region: (88, 40, 144, 160))
+        for profile in ["bt1702", "wcag"] {
+            let (result, drifting) = try pattern(moving, profile: profile) { $0.detectsPatterns = true }
+            #expect(result.verdict == .fail, "\(profile)")
+            #expect(drifting?.severity == .error && drifting?.data["changing"] == .bool(true), "\(profile)")
+        }
     }
 
     /// The rule is on for bt1702 only, and available for every profile (WCAG's area: of the worst 10° field).

@@ -36,7 +36,7 @@ import Testing
         (
             "flashes-and-patterns",
             "nullsrc=s=320x240:r=30:d=6,format=yuv420p,geq=lum='if(between(X,0,159),if(lt(mod(floor(N/4),2),1),235,16),if(lt(mod(floor(N/20),2),1),if(mod(floor(X/6),2),235,16),128))':cb=128:cr=128",
-            ["flash.general error", "pattern.regular warning"]
+            ["flash.general error", "pattern.regular error"]
         ),
     ])
     func sameResultAsOneDecoder(name: String, source: String, expected: [String]) throws {
