@@ -13,10 +13,10 @@ extension HLSPackage {
     /// captions — is given one time in all (`readDeadline`): a media file's limit for the size of all its media files
     /// (`MediaTimeLimit`), however many runs or segments they make.
     public static func load(_ path: String) throws(CaptionError) -> HLSPackage {
-        let listed = try load(path) { _ in nil }
-        let deadline = ReadDeadline(allowing: MediaTimeLimit.current.seconds(forSize: listed.mediaSize), for: "the package's media")
-        var package = try deadline.bind { () throws(CaptionError) in
-            try load(path) { run in
+        var package = try readPlaylists(path)
+        let deadline = ReadDeadline(allowing: MediaTimeLimit.current.seconds(forSize: package.mediaSize), for: "the package's media")
+        deadline.bind {
+            package.probeRuns { run in
                 guard let info = run.probeFirstSegment() else { return nil }
                 return SegmentFacts(
                     firstTimestamp: info.streams.first { $0.kind == .video }?.startTime ?? info.startTime,

@@ -2,16 +2,12 @@
 /// seconds before the next one starts. Damage the demuxer skipped over (a run of zeros in a Matroska file, say)
 /// leaves such a hole without a decoding error; a frame held on screen (variable frame rate) carries its own longer
 /// duration and leaves none. Frames of unknown duration say nothing.
-struct UnseenStretches: Equatable {
+struct UnseenStretches {
     static let threshold = 0.5
 
     /// The holes, in time order.
     private(set) var stretches: [(from: Double, to: Double)] = []
     private var lastEnd: Double?
-
-    static func == (lhs: UnseenStretches, rhs: UnseenStretches) -> Bool {
-        lhs.stretches.elementsEqual(rhs.stretches) { $0 == $1 } && lhs.lastEnd == rhs.lastEnd
-    }
 
     /// A frame presented at `time` for `duration` seconds (nil: not known).
     mutating func add(time: Double, duration: Double?) {

@@ -136,7 +136,7 @@ extension LibraryScanner {
         var members = Set<String>()
         for item in items where item.kind == .package {
             // Only the playlists are needed here: no segment is probed.
-            guard let package = try? HLSPackage.load(item.path, probe: { _ in nil }), case .multivariant = package.playlist else { continue }
+            guard let package = try? HLSPackage.readPlaylists(item.path), case .multivariant = package.playlist else { continue }
             members.formUnion(package.memberFiles())
         }
         guard !members.isEmpty else { return items }

@@ -271,14 +271,12 @@ final class InputContainer {
             _ = FFmpegLog.takeError(for: context)
             let reason =
                 io.sharedSubject.map {
-                    "reading \($0) took longer than the \(formatSeconds(io.allowedSeconds)) s allowed for its size (MEDIALINT_MEDIA_TIME_LIMIT)"
+                    "reading \($0) took longer than the \(ReadDeadline.describe(seconds: io.allowedSeconds)) s allowed for its size (MEDIALINT_MEDIA_TIME_LIMIT)"
                 }
-                ?? "reading took longer than the \(formatSeconds(io.allowedSeconds)) s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)"
+                ?? "reading took longer than the \(ReadDeadline.describe(seconds: io.allowedSeconds)) s allowed for a file of this size (MEDIALINT_MEDIA_TIME_LIMIT)"
             throw MediaError(.timedOut, path: path, reason: reason)
         }
     }
-
-    private static func formatSeconds(_ seconds: Double) -> String { ReadDeadline.describe(seconds: seconds) }
 
     /// Classifies a failed `avformat_open_input`: a format FFmpeg recognises but cannot read is corrupt;
     /// anything else is not media.

@@ -129,10 +129,10 @@ final class MediaFileIO {
         self.starts = starts
         size = total
         let own = limit.seconds(forSize: total)
-        if let shared = ReadDeadline.current, shared.remainingSeconds < own {
+        if let shared = ReadDeadline.current, case let remaining = shared.remainingSeconds, remaining < own {
             allowedSeconds = shared.allowedSeconds
             sharedSubject = shared.subject
-            deadline = Self.now() &+ UInt64(min(shared.remainingSeconds, 1e9) * 1e9)
+            deadline = Self.now() &+ UInt64(min(remaining, 1e9) * 1e9)
         } else {
             allowedSeconds = own
             sharedSubject = nil

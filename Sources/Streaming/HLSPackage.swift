@@ -54,6 +54,14 @@ public struct HLSPackage: Sendable {
     /// Reads the playlist at `path` and the media playlists it names; `probe` tells what the first segment of a run
     /// of media segments holds (where each discontinuity sequence plays, which files carry the audio).
     public static func load(_ path: String, probe: (MediaFiles.Run) -> SegmentFacts?) throws(CaptionError) -> HLSPackage {
+        var package = try readPlaylists(path)
+        package.probeRuns(probe)
+        return package
+    }
+
+    /// Reads the playlist at `path` and the media playlists it names, and lists the media files: the first variant's
+    /// as the video, its audio group's as the audio. Nothing is known yet of what the segments hold (`probeRuns`).
+    public static func readPlaylists(_ path: String) throws(CaptionError) -> HLSPackage {
         let directory = (path as NSString).deletingLastPathComponent
         guard let folder = PathContainment.realPath(directory.isEmpty ? "." : directory) else {
             throw CaptionError(rule: "m3u8.read", message: "\(path): its folder cannot be resolved")
@@ -92,15 +100,22 @@ public struct HLSPackage: Sendable {
         }
         if case .multivariant(let multivariant) = playlist, let variant = multivariant.variants.first {
             package.videoFiles = package.mediaFiles(ofPlaylist: variant.uri)
-            let first = package.videoFiles.runs.first.flatMap(probe)
-            for run in package.videoFiles.runs where package.clocks[run.sequence] == nil {
-                if ReadDeadline.current?.isPast == true { break }
-                let facts = run == package.videoFiles.runs.first ? first : probe(run)
-                package.clocks[run.sequence] = facts?.firstTimestamp.map { HLSSequenceClock(origin: $0, start: run.playlistStart) }
-            }
-            package.audioFiles = first?.hasAudio == true ? package.videoFiles : package.audio(of: variant, in: multivariant)
+            package.audioFiles = package.audio(of: variant, in: multivariant)
         }
         return package
+    }
+
+    /// Asks `probe` what the first segment of each run of the video holds (while the deadline bound, if any, lasts):
+    /// where each discontinuity sequence plays, and whether the video's own files carry the audio.
+    public mutating func probeRuns(_ probe: (MediaFiles.Run) -> SegmentFacts?) {
+        guard let firstRun = videoFiles.runs.first else { return }
+        let first = probe(firstRun)
+        for run in videoFiles.runs where clocks[run.sequence] == nil {
+            if ReadDeadline.current?.isPast == true { break }
+            let facts = run == firstRun ? first : probe(run)
+            clocks[run.sequence] = facts?.firstTimestamp.map { HLSSequenceClock(origin: $0, start: run.playlistStart) }
+        }
+        if first?.hasAudio == true { audioFiles = videoFiles }
     }
 
     /// Why a file of the package was not read.

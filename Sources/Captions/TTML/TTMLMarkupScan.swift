@@ -5,27 +5,19 @@ enum TTMLMarkupScan {
     /// More attributes on one element than any TTML document needs (namespace declarations included).
     static let limit = 2_000
 
-    /// How many `p` elements the document holds at most (`<p` or a prefixed `:p` before white space, `>` or `/`):
-    /// room for the cues is made once, not doubled as they come (a doubling costs old and new arrays at once).
-    static func paragraphCount(in buffer: UnsafeRawBufferPointer) -> Int {
-        let bytes = buffer.bindMemory(to: UInt8.self)
-        guard bytes.count > 2 else { return 0 }
-        var count = 0
-        for index in 1..<(bytes.count - 1) where bytes[index] == UInt8(ascii: "p") {
-            let before = bytes[index - 1], after = bytes[index + 1]
-            guard before == UInt8(ascii: "<") || before == UInt8(ascii: ":") else { continue }
-            if after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == UInt8(ascii: ">") || after == UInt8(ascii: "/") { count += 1 }
-        }
-        return count
-    }
-
-    /// The line of the first start tag with more than `limit` attributes, if any. Comments, CDATA sections,
+    /// What one pass over the start tags finds: the line of the first with more than `limit` attributes, if any
+    /// (the scan stops there), and how many are `p` elements (`p` or a prefixed `…:p`), so that room for the cues is
+    /// made once, not doubled as they come (a doubling holds old and new arrays at once). Comments, CDATA sections,
     /// processing instructions and the document type declaration are skipped; quoted values may hold anything.
-    static func firstCrowdedTag(in buffer: UnsafeRawBufferPointer, limit: Int = limit) -> Int? {
+    static func scan(_ buffer: UnsafeRawBufferPointer, limit: Int = limit) -> (crowdedTagLine: Int?, paragraphs: Int) {
         let bytes = buffer.bindMemory(to: UInt8.self)
         let count = bytes.count
         var index = 0
         var line = 1
+        var paragraphs = 0
+        func isNameEnd(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
+        }
         @inline(__always) func skip(until terminator: [UInt8]) {
             while index < count {
                 if bytes[index] == 0x0A { line += 1 }
@@ -68,6 +60,10 @@ enum TTMLMarkupScan {
             case UInt8(ascii: "/"): skip(until: Array(">".utf8))
             default:
                 let tagLine = line
+                // The element's name, up to white space, `>` or `/`: a paragraph when its local name is `p`.
+                let nameStart = index
+                while index < count, !isNameEnd(bytes[index]) { index += 1 }
+                if bytes[index - 1] == UInt8(ascii: "p"), index - nameStart == 1 || bytes[index - 2] == UInt8(ascii: ":") { paragraphs += 1 }
                 var attributes = 0
                 var quote: UInt8 = 0
                 while index < count {
@@ -80,13 +76,13 @@ enum TTMLMarkupScan {
                         quote = next
                     } else if next == UInt8(ascii: "=") {
                         attributes += 1
-                        if attributes > limit { return tagLine }
+                        if attributes > limit { return (tagLine, paragraphs) }
                     } else if next == UInt8(ascii: ">") {
                         break
                     }
                 }
             }
         }
-        return nil
+        return (nil, paragraphs)
     }
 }

@@ -40,12 +40,13 @@ public struct TTMLReader: Sendable {
             let line = buffer.prefix(offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             throw CaptionError(rule: "ttml.xml", message: "not well-formed XML: bytes that are not UTF-8 at line \(line) (byte \(offset))")
         }
-        if let line = TTMLMarkupScan.firstCrowdedTag(in: buffer) {
+        let markup = TTMLMarkupScan.scan(buffer)
+        if let line = markup.crowdedTagLine {
             throw CaptionError(
                 rule: "ttml.xml",
                 message: "an element with more than \(TTMLMarkupScan.limit) attributes at line \(line): not read (no TTML element needs so many)")
         }
-        reading.cues.reserveCapacity(TTMLMarkupScan.paragraphCount(in: buffer))
+        reading.cues.reserveCapacity(markup.paragraphs)
         // A stream, not one chunk: libxml2 refuses a single chunk over 10 MB, and memory holds a chunk, not the file.
         let parser = XMLParser(stream: BufferInputStream(buffer, mapping: mapping))
         parser.shouldProcessNamespaces = true

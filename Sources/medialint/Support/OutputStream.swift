@@ -30,7 +30,7 @@ enum OutputStream {
         }
         // An HLS package is its playlists and segments too: every file a run reads is an input.
         for input in inputs where (input as NSString).pathExtension.lowercased() == "m3u8" {
-            guard let package = try? HLSPackage.load(input, probe: { _ in nil }) else { continue }
+            guard let package = try? HLSPackage.readPlaylists(input) else { continue }
             for member in package.memberFiles() where FileIdentity(path: member) == output {
                 throw CLIError("\(path) is part of the HLS package \(input) (\(member)); write elsewhere")
             }
