@@ -89,7 +89,15 @@ public struct FlashCheck: Sendable {
             }
             while let output = try decoding.next() {
                 guard case .frame(var measured, let duration) = output else {
-                    if case .look(let look) = output { analyzer.replaceLook(with: look) }
+                    // Times on the presentation's timeline, like the frames they stand for.
+                    let placed = { (time: Double) in run.clock.map { $0.presentationTime(time) } ?? time }
+                    switch output {
+                    case .look(let look): analyzer.replaceLook(with: look.at(placed(look.time)))
+                    case .firstAfterEnd(let time, let reversals, let look):
+                        analyzer.replaceReversals(at: placed(time), with: reversals)
+                        if let look { analyzer.replaceLook(with: look.at(placed(look.time))) }
+                    case .frame: break
+                    }
                     continue
                 }
                 if let clock = run.clock { measured.time = clock.presentationTime(measured.time) }
@@ -320,14 +328,19 @@ enum ThreadPriority {
 }
 
 /// The flash measurement of one segment's pictures, on the thread decoding it: each picture measured, and past the
-/// segment's end the first pattern look of the next segment, made here where the looks before it were.
+/// segment's end what only this segment's measurer can see of the next segment's first pictures — the first one's
+/// reversals (against this segment's last picture) and the next segment's first pattern look, made here where the
+/// looks before it were.
 final class FlashSegmentWork: VideoSegmentWork {
     enum Output: Sendable {
         case frame(FlashMeasurement, duration: Double?)
+        /// The first picture past the segment's end: its reversals, and its look when one is due there.
+        case firstAfterEnd(time: Double, reversals: BlockReversals?, look: PatternLook?)
         case look(PatternLook)
     }
 
     private let measurer: FlashFrameMeasurer
+    private var afterEnd = 0
 
     init(configuration: FlashConfiguration) {
         measurer = FlashFrameMeasurer(configuration: configuration)
@@ -338,7 +351,13 @@ final class FlashSegmentWork: VideoSegmentWork {
     }
 
     func takeAfterEnd(_ frame: VideoFrame) -> (output: Output?, wantsMore: Bool) {
-        guard measurer.configuration.detectsPatterns else { return (nil, false) }
+        afterEnd += 1
+        if afterEnd == 1 {
+            // The first picture past the end, measured against this segment's last: its reversals, and its look if due.
+            let measured = frame.withPlanes { measurer.measure(FlashCheck.flashFrame(frame, $0)) }
+            let wantsLook = measurer.configuration.detectsPatterns && measured.look == nil
+            return (.firstAfterEnd(time: measured.time, reversals: measured.reversals, look: measured.look), wantsLook)
+        }
         guard let look = frame.withPlanes({ measurer.lookIfDue(FlashCheck.flashFrame(frame, $0)) }) else { return (nil, true) }
         return (.look(look), false)
     }

@@ -8,7 +8,7 @@ extension Rule {
     public static let flashGeneral = Rule(
         "flash.general", title: "general flashing",
         description:
-            "More than three flashes (pairs of opposing changes in relative luminance) in any one second over more than the profile's area of the screen, where the darker state is dark enough to matter.",
+            "More than three flashes (pairs of opposing changes in relative luminance) in any one second over more than the profile's area of the screen, where the darker state is dark enough to matter. Flashes at the same moment count with their combined area, however fine the pattern that makes them (stripes reversing their contrast).",
         guidelines: ["WCAG 2.3.1", "KWCAG 3.3", "ITU-R BT.1702"], helpURL: RuleSource.wcagFlashes, defaultSeverity: .error)
     public static let flashRed = Rule(
         "flash.red", title: "red flashing",

@@ -54,13 +54,20 @@ struct AreaMeter {
     mutating func coverage(of mask: UnsafeBufferPointer<Int8>, value: Int8?, fieldAtLeast: Double? = nil) -> (frame: Double, field: Double) {
         // Compared as magnitudes: |±1| matches 1 when either direction counts.
         let (wanted, either): (Int8, Bool) = value.map { ($0, false) } ?? (1, true)
-        @inline(__always) func counts(_ i: Int) -> Bool { (either ? mask[i].magnitude : UInt8(bitPattern: mask[i])) == UInt8(bitPattern: wanted) }
         let areas = blockArea
-        var covered = 0
-        for i in 0..<mask.count where counts(i) { covered += Int(areas[i]) }
-        guard covered > 0 else { return (0, 0) }
-        if let fieldAtLeast, Double(covered) < fieldAtLeast * Double(smallestFieldArea) { return (Double(covered) / Double(frameArea), 0) }
-        Self.fill(&table, columns: columns, rows: rows) { counts($0) ? Int(areas[$0]) : 0 }
+        return coverage(fieldAtLeast: fieldAtLeast) { i in
+            (either ? mask[i].magnitude : UInt8(bitPattern: mask[i])) == UInt8(bitPattern: wanted) ? Int(areas[i]) : 0
+        }
+    }
+
+    /// Fraction of the frame and largest fraction of any 10° field covered when block `i` covers `covered(i)` pixels
+    /// (from 0 to its area). `fieldAtLeast` as above.
+    mutating func coverage(fieldAtLeast: Double? = nil, covered: (Int) -> Int) -> (frame: Double, field: Double) {
+        var total = 0
+        for i in 0..<blockArea.count { total += covered(i) }
+        guard total > 0 else { return (0, 0) }
+        if let fieldAtLeast, Double(total) < fieldAtLeast * Double(smallestFieldArea) { return (Double(total) / Double(frameArea), 0) }
+        Self.fill(&table, columns: columns, rows: rows, value: covered)
         var best = 0.0
         let stride = columns + 1
         table.withUnsafeBufferPointer { sums in
@@ -77,7 +84,7 @@ struct AreaMeter {
                 }
             }
         }
-        return (Double(covered) / Double(frameArea), best)
+        return (Double(total) / Double(frameArea), best)
     }
 
     /// A summed-area table: `table[(r) * (columns + 1) + c]` is the sum of `value` over blocks above and left.

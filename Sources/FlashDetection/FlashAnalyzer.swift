@@ -27,6 +27,9 @@ public final class FlashAnalyzer {
     private var lastPatternLook = -Double.infinity
     /// A look made by the measurer of the segment before, for the first look of the next (see `replaceLook`).
     private var replacementLook: PatternLook?
+    /// The reversals the measurer of the segment before saw at the next segment's first picture (see
+    /// `replaceReversals`).
+    private var replacementReversals: (time: Double, reversals: BlockReversals?)?
     private var frames = 0
     private var firstTime: Double?
     private var lastTime: Double = 0
@@ -69,6 +72,12 @@ public final class FlashAnalyzer {
         replacementLook = look
     }
 
+    /// Uses `reversals` — measured by the measurer of the segment before, against the last picture it saw — for the
+    /// picture at `time`, the next segment's first, whose own measurer had no picture before it.
+    public func replaceReversals(at time: Double, with reversals: BlockReversals?) {
+        replacementReversals = (time, reversals)
+    }
+
     /// Analyses the next measured picture (measurements must come in presentation order).
     @discardableResult
     public func add(_ measured: FlashMeasurement) -> FrameMeasurement {
@@ -79,9 +88,11 @@ public final class FlashAnalyzer {
         // Transitions per block, then whether enough area transitions one way: general, then red.
         let fieldAtLeast = measuresEveryFrame || configuration.areaBasis == .frame ? nil : Optional(configuration.areaFraction)
         let darker = configuration.darkerStateLimit.map(Float.init)
+        let reversals = replacementReversals.flatMap { $0.time == time ? $0.reversals : nil } ?? measured.reversals
+        if let replacement = replacementReversals, replacement.time <= time { replacementReversals = nil }
         let areas = frameTransitions(
             values: measured.luminance, flags: nil, threshold: Float(configuration.luminanceChange),
-            tracker: &luminanceTracker, mask: &transitions, area: &area, fieldAtLeast: fieldAtLeast
+            tracker: &luminanceTracker, mask: &transitions, area: &area, fieldAtLeast: fieldAtLeast, reversals: reversals
         ) { from, to, _, _ in
             guard let darker else { return true }
             return min(from, to) < darker
@@ -128,10 +139,11 @@ public final class FlashAnalyzer {
     /// Follows each block's `values` and returns the area (of the frame, and of the worst 10° field)
     /// completing a rising and a falling transition in this frame, and — when both happen — the area of the two
     /// together: "the combined area of flashes occurring concurrently" (a pattern reversing its contrast goes light
-    /// in one half while it goes dark in the other).
+    /// in one half while it goes dark in the other). A block with no transition of its own adds the parts of it that
+    /// `reversals` found reversing (a pattern finer than the block: its mean stays, its stripes flash).
     private func frameTransitions(
         values: [Float], flags: [Bool]?, threshold: Float, tracker: inout TransitionTracker?,
-        mask: inout [Int8], area: inout AreaMeter, fieldAtLeast: Double?,
+        mask: inout [Int8], area: inout AreaMeter, fieldAtLeast: Double?, reversals: BlockReversals? = nil,
         accept: (Float, Float, Bool, Bool) -> Bool
     ) -> FrameAreas {
         let completed = values.withUnsafeBufferPointer { values in
@@ -143,6 +155,11 @@ public final class FlashAnalyzer {
                 }
             }
         }
+        if let reversals, !reversals.isEmpty, let grid {
+            return mask.withUnsafeBufferPointer { mask in
+                Self.areas(mask: mask, reversals: reversals, blockArea: grid.blockArea, area: &area, fieldAtLeast: fieldAtLeast)
+            }
+        }
         guard completed > 0 else { return FrameAreas() }
         return mask.withUnsafeBufferPointer { mask in
             var areas = FrameAreas(
@@ -151,6 +168,22 @@ public final class FlashAnalyzer {
             if areas.up.frame > 0, areas.down.frame > 0 { areas.both = area.coverage(of: mask, value: nil, fieldAtLeast: fieldAtLeast) }
             return areas
         }
+    }
+
+    /// The areas of `frameTransitions` when some blocks reversed: a block transitioning counts whole, one that did not
+    /// counts the parts of it that reversed.
+    private static func areas(
+        mask: UnsafeBufferPointer<Int8>, reversals: BlockReversals, blockArea: [Int32], area: inout AreaMeter, fieldAtLeast: Double?
+    ) -> FrameAreas {
+        let (lighter, darker) = (reversals.lighter, reversals.darker)
+        func part(_ fraction: Float, _ i: Int) -> Int { Int((fraction * Float(blockArea[i])).rounded()) }
+        var areas = FrameAreas(
+            up: area.coverage(fieldAtLeast: fieldAtLeast) { i in mask[i] == 1 ? Int(blockArea[i]) : mask[i] == 0 ? part(lighter[i], i) : 0 },
+            down: area.coverage(fieldAtLeast: fieldAtLeast) { i in mask[i] == -1 ? Int(blockArea[i]) : mask[i] == 0 ? part(darker[i], i) : 0 })
+        if areas.up.frame > 0, areas.down.frame > 0 {
+            areas.both = area.coverage(fieldAtLeast: fieldAtLeast) { i in mask[i] != 0 ? Int(blockArea[i]) : part(lighter[i] + darker[i], i) }
+        }
+        return areas
     }
 
     /// Closes the analysis.

@@ -4,10 +4,12 @@
     import Darwin
 #endif
 
-/// The per-picture half of the flash analysis: a frame's blocks measured (relative luminance; red for the red rule)
-/// and, once in each tenth of a second, a look for regular patterns. It keeps nothing of one picture for the next
-/// but the pattern detector's previous look, so several measurers can work on segments of a video at once, each
-/// on a thread of its own, while one `FlashAnalyzer` follows the measurements in order.
+/// The per-picture half of the flash analysis: a frame's blocks measured (relative luminance; red for the red rule;
+/// the blocks whose fine pattern reversed since the picture before) and, once in each tenth of a second, a look for
+/// regular patterns. It keeps of one picture for the next only its samples and the pattern detector's previous look,
+/// so several measurers can work on segments of a video at once, each on a thread of its own, while one
+/// `FlashAnalyzer` follows the measurements in order (the measurer of the segment before measures the first picture
+/// after its end for what it alone can see there: see `FlashAnalyzer.replaceReversals` and `replaceLook`).
 public final class FlashFrameMeasurer {
     public let configuration: FlashConfiguration
     private var measurer: BlockMeasurer?
@@ -35,7 +37,9 @@ public final class FlashFrameMeasurer {
             }
             applyColor(measurer, red: detectsRed, blockLuminance: &luminance, redValues: &red, redSaturated: &saturated)
         }
-        return FlashMeasurement(time: frame.time, grid: measurer.grid, luminance: luminance, red: red, redSaturated: saturated, look: lookIfDue(frame))
+        return FlashMeasurement(
+            time: frame.time, grid: measurer.grid, luminance: luminance, red: red, redSaturated: saturated, reversals: measurer.reversals,
+            look: lookIfDue(frame))
     }
 
     /// Only the pattern look, made when `frame` is due one: for the frames just past a segment's end, whose first
@@ -56,7 +60,8 @@ public final class FlashFrameMeasurer {
         let measurer = BlockMeasurer(
             width: frame.luma.width, height: frame.luma.height, color: frame.color,
             blockSize: configuration.blockSize(width: frame.luma.width),
-            sampling: configuration.sampling(width: frame.luma.width, height: frame.luma.height))
+            sampling: configuration.sampling(width: frame.luma.width, height: frame.luma.height),
+            reversalRule: ReversalRule(change: Float(configuration.luminanceChange), darkerStateBelow: configuration.darkerStateLimit.map(Float.init)))
         self.measurer = measurer
         area = AreaMeter(grid: measurer.grid)
         patterns = PatternDetector(grid: measurer)
@@ -147,12 +152,17 @@ public struct FlashMeasurement: Sendable {
     /// not measured).
     let red: [Float]
     let redSaturated: [Bool]
+    /// The blocks whose fine pattern reversed since the picture before (nil: this measurer saw no picture before).
+    public internal(set) var reversals: BlockReversals?
     /// The pattern look made on this picture (nil: none).
-    let look: PatternLook?
+    public let look: PatternLook?
 }
 
 /// What one look for regular patterns found, and when.
 public struct PatternLook: Sendable {
     public let time: Double
     let sighting: PatternDetector.Sighting?
+
+    /// The same look at another time (the picture's time put on a presentation's timeline).
+    public func at(_ time: Double) -> PatternLook { PatternLook(time: time, sighting: sighting) }
 }

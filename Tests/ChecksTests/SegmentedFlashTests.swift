@@ -8,7 +8,7 @@ import Testing
 /// The flash check on MP4 decoded in segments from key frames, several at once (the default on more than one core),
 /// against one decoder from the start: every frame's measurement, every finding and its times the same — including a
 /// pattern's motion judged across the joins, where one segment's first look is compared with the last of the segment
-/// before.
+/// before, and a fine pattern's reversal at a join, measured by the segment before.
 @Suite(.tags(.media), .notInFastRun) struct SegmentedFlashTests {
     /// A key frame every half second, exactly (no scene cuts), B-frames.
     private static let h264 = [
@@ -36,6 +36,14 @@ import Testing
         (
             "flashes-and-patterns",
             "nullsrc=s=320x240:r=30:d=6,format=yuv420p,geq=lum='if(between(X,0,159),if(lt(mod(floor(N/4),2),1),235,16),if(lt(mod(floor(N/20),2),1),if(mod(floor(X/6),2),235,16),128))':cb=128:cr=128",
+            ["flash.general error", "pattern.regular error"]
+        ),
+        // 4-px stripes reversing every third frame (5 flashes a second), also on every key frame: each block's mean
+        // stays, so only the reversal measured against the picture before sees them flash — at a join, by the
+        // segment before, whose last picture it is.
+        (
+            "fine-stripes-reversing-across-joins",
+            "nullsrc=s=320x240:r=30:d=6,format=yuv420p,geq=lum='if(mod(floor(X/4)+floor(N/3),2),235,16)':cb=128:cr=128",
             ["flash.general error", "pattern.regular error"]
         ),
     ])

@@ -13,6 +13,15 @@ struct SyntheticPicture {
     private(set) var cr: [UInt8]?
     private var bytesPerSample: Int { bitDepth > 8 ? 2 : 1 }
 
+    /// An 8-bit picture from its Y′ plane, row after row.
+    init(width: Int, height: Int, luma: [UInt8]) {
+        precondition(luma.count == width * height)
+        self.width = width
+        self.height = height
+        bitDepth = 8
+        self.luma = luma
+    }
+
     /// A picture of one code everywhere (grey 128, say).
     init(width: Int, height: Int, bitDepth: Int = 8, code: Int) {
         self.width = width
