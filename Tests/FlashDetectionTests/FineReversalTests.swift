@@ -67,7 +67,7 @@ import Testing
         return reports
     }
 
-    static let resolutions = [(640, 360), (1280, 720), (1920, 1080), (3840, 2160)]
+    static let resolutions = [(320, 180), (640, 360), (1280, 720), (1920, 1080), (3840, 2160)]
 
     /// 3 flashes a second pass everywhere (WCAG fails more than three); 4 and 5 fail wherever the pattern covers a
     /// quarter of the area basis: a 10° field (every share here holds one whole) or, under BT.1702, the screen.
