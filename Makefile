@@ -1,5 +1,5 @@
 # MediaLint — every task a developer or CI runs. On a fresh Debian/Ubuntu machine with the Swift
-# toolchain, `make demo` and `make test` install what is missing (FFmpeg's libraries and CLI, espeak-ng,
+# toolchain, `make demo` and `make test` install what is missing (FFmpeg's libraries and CLI, PocketSphinx, espeak-ng,
 # sox, SQLite, and Chromium for the test that opens the HTML report headless) and then build and run.
 
 SWIFT        ?= swift
@@ -9,8 +9,10 @@ DEBUG_BIN    := .build/debug/medialint
 RELEASE_BIN  := $(RELEASE_DIR)/medialint
 
 # Debian packages the build, the tests and Media/generate.sh need; festival, its voices and the recorded game music
-# (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests (TestSupport/Programmes*.swift).
+# (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests (TestSupport/Programmes*.swift);
+# PocketSphinx and its US English model align caption words to speech (SpeechAlignment).
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
+                libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us \
                 pkg-config ffmpeg espeak-ng sox libsqlite3-dev time chromium \
                 festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k asc-music \
                 hyperrogue-music singularity-music strace

@@ -32,6 +32,11 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]
         ),
+        .systemLibrary(
+            name: "CPocketSphinx",
+            pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
+        ),
         .target(name: "Basics", exclude: ["Generators"]),
         .target(name: "FileAccess"),
         .target(name: "MediaIO", dependencies: ["CFFmpeg", "FileAccess"]),
@@ -41,6 +46,7 @@ let package = Package(
         .target(name: "FlashDetection", swiftSettings: optimisedInDebug),
         .target(name: "Streaming", dependencies: ["Basics", "Captions", "FileAccess", "Findings"]),
         .target(name: "SyncAnalysis", dependencies: ["Basics", "Captions"], swiftSettings: optimisedInDebug),
+        .target(name: "SpeechAlignment", dependencies: ["CPocketSphinx"]),
         .target(name: "CaptionQuality", dependencies: ["Basics", "Captions", "Findings"]),
         .target(name: "Transcripts", dependencies: ["Basics", "Captions", "Findings"]),
         .target(name: "Autoplay", dependencies: ["Basics"], swiftSettings: optimisedInDebug),
@@ -81,6 +87,7 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Basics", "Findings", "Reports", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Basics", "Captions", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
         .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection", "TestSupport"]),
+        .testTarget(name: "SpeechAlignmentTests", dependencies: ["SpeechAlignment", "TestSupport", "TestTraits"]),
         .testTarget(name: "SyncAnalysisTests", dependencies: ["SyncAnalysis", "Captions", "TestSupport", "TestTraits"]),
         .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "Findings"], exclude: ["Fixtures"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),

@@ -1,0 +1,169 @@
+import CPocketSphinx
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where an acoustic model and its pronunciation dictionary are installed.
+public struct AcousticModel: Sendable, Equatable {
+    /// The language the model knows (BCP 47 primary tag: `en`).
+    public var language: String
+    /// The model's folder (HMM: `mdef`, `means` …) and its dictionary file.
+    public var folder: String
+    public var dictionary: String
+
+    public init(language: String, folder: String, dictionary: String) {
+        self.language = language
+        self.folder = folder
+        self.dictionary = dictionary
+    }
+
+    /// US English as Debian's `pocketsphinx-en-us` installs it.
+    public static let englishUS = AcousticModel(
+        language: "en", folder: "/usr/share/pocketsphinx/model/en-us/en-us", dictionary: "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict")
+
+    /// Whether the model's files are there.
+    public var isInstalled: Bool {
+        access(folder + "/mdef", R_OK) == 0 && access(dictionary, R_OK) == 0
+    }
+}
+
+/// Why a word aligner could not be made or used.
+public struct AlignmentError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A word found in the audio: its place in the words asked for, its times (seconds from the start of the samples) and
+/// its acoustic score per frame (log-likelihood, natural log; higher is better).
+public struct AlignedWord: Sendable, Equatable {
+    public var index: Int
+    public var word: String
+    public var start: Double
+    public var end: Double
+    public var scorePerFrame: Double
+}
+
+/// The words of a text forced onto a stretch of audio.
+public struct WordAlignment: Sendable, Equatable {
+    /// Whether the search reached the end of the text (false: the audio does not hold these words in this order, or
+    /// holds too little of them).
+    public var completed: Bool
+    /// The words aligned, in order (every word of the text when completed).
+    public var words: [AlignedWord]
+    /// The acoustic score per frame of the words together (the silences and fillers between them left out).
+    public var scorePerFrame: Double
+    /// Frames (10 ms) covered by the words.
+    public var frames: Int
+}
+
+/// Forces a text onto audio with PocketSphinx: a one-rule grammar of the text's words in order (silences and breaths
+/// allowed between them), searched over 16 kHz mono samples. One aligner is one decoder: use it from one thread at a
+/// time (make one per thread).
+public final class WordAligner {
+    /// The sample rate the models expect.
+    public static let sampleRate = 16_000
+    /// Frames a second of the front end (the times of words are in frames).
+    static let framesPerSecond = 100.0
+
+    public let model: AcousticModel
+    private let decoder: OpaquePointer
+    private var grammars = 0
+
+    public init(model: AcousticModel = .englishUS) throws(AlignmentError) {
+        guard model.isInstalled else {
+            throw AlignmentError("no acoustic model at \(model.folder) (Debian: apt-get install pocketsphinx-en-us)")
+        }
+        self.model = model
+        medialint_ps_quiet()
+        let arguments = [
+            "-hmm", model.folder, "-dict", model.dictionary, "-samprate", "16000",
+            // Frame times must stay where the audio is: no silence removal before the search.
+            "-remove_silence", "no", "-remove_noise", "yes", "-logfn", "/dev/null",
+        ]
+        var pointers = arguments.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        guard let decoder = pointers.withUnsafeMutableBufferPointer({ medialint_ps_init(Int32($0.count), $0.baseAddress) }) else {
+            throw AlignmentError("PocketSphinx could not load the acoustic model at \(model.folder)")
+        }
+        self.decoder = decoder
+    }
+
+    deinit { ps_free(decoder) }
+
+    /// Whether the dictionary knows `word` (lower case).
+    public func knows(_ word: String) -> Bool {
+        guard let phones = ps_lookup_word(decoder, word) else { return false }
+        free(phones)
+        return true
+    }
+
+    /// Adds `word` with its phones (CMU ARPAbet, space-separated: `HH AH L OW`) for the words aligned after.
+    public func add(_ word: String, phones: String) -> Bool {
+        ps_add_word(decoder, word, phones, 1) >= 0
+    }
+
+    /// Forces `words` (lower case, each known to the dictionary) onto `samples` (16 kHz mono, −1…1). Nil when the
+    /// decoder refuses the grammar (a word it does not know).
+    public func align(_ samples: UnsafeBufferPointer<Float>, words: [String]) -> WordAlignment? {
+        guard !words.isEmpty, !samples.isEmpty else { return nil }
+        let quoted = words.joined(separator: " ")
+        grammars += 1
+        let name = "cue\(grammars)"
+        guard ps_set_jsgf_string(decoder, name, "#JSGF V1.0;\ngrammar cue;\npublic <cue> = \(quoted);\n") == 0,
+            ps_set_search(decoder, name) == 0
+        else { return nil }
+        defer { ps_unset_search(decoder, name) }
+        var pcm = [Int16](repeating: 0, count: samples.count)
+        for i in 0..<samples.count { pcm[i] = Int16(max(-32767, min(32767, (samples[i] * 32767).rounded()))) }
+        guard ps_start_utt(decoder) >= 0 else { return nil }
+        _ = pcm.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
+        ps_end_utt(decoder)
+        var score: Int32 = 0
+        guard ps_get_hyp(decoder, &score) != nil else {
+            return WordAlignment(completed: false, words: [], scorePerFrame: -.infinity, frames: 0)
+        }
+        let logBase = Self.logBase(of: decoder)
+        var aligned: [AlignedWord] = []
+        var totalScore = 0.0, totalFrames = 0
+        var segment = ps_seg_iter(decoder)
+        while let current = segment {
+            let word = String(cString: ps_seg_word(current))
+            var first: Int32 = 0, last: Int32 = 0
+            ps_seg_frames(current, &first, &last)
+            var acoustic: Int32 = 0, language: Int32 = 0, backoff: Int32 = 0
+            _ = ps_seg_prob(current, &acoustic, &language, &backoff)
+            let frames = Int(last - first + 1)
+            if !Self.isFiller(word), frames > 0, aligned.count < words.count {
+                let base = Self.baseWord(word)
+                aligned.append(
+                    AlignedWord(
+                        index: aligned.count, word: base, start: Double(first) / Self.framesPerSecond, end: Double(last + 1) / Self.framesPerSecond,
+                        scorePerFrame: Double(acoustic) * logBase / Double(frames)))
+                totalScore += Double(acoustic) * logBase
+                totalFrames += frames
+            }
+            segment = ps_seg_next(current)
+        }
+        let completed = aligned.count == words.count
+        return WordAlignment(
+            completed: completed, words: aligned, scorePerFrame: totalFrames > 0 ? totalScore / Double(totalFrames) : -.infinity, frames: totalFrames)
+    }
+
+    /// The natural log of the decoder's log base (scores are integers in that base).
+    private static func logBase(of decoder: OpaquePointer) -> Double {
+        guard let logmath = ps_get_logmath(decoder) else { return 1 }
+        return log(logmath_get_base(logmath))
+    }
+
+    /// Silences and fillers: `<s>`, `</s>`, `<sil>`, `[NOISE]`, `++BREATH++`.
+    static func isFiller(_ word: String) -> Bool {
+        word.hasPrefix("<") || word.hasPrefix("[") || word.hasPrefix("++")
+    }
+
+    /// `read(2)` → `read`: the dictionary's alternative pronunciations are one word.
+    static func baseWord(_ word: String) -> String {
+        guard let open = word.firstIndex(of: "("), word.hasSuffix(")") else { return word }
+        return String(word[..<open])
+    }
+}
