@@ -54,6 +54,7 @@ let package = Package(
             name: "Checks",
             dependencies: [
                 "Basics", "MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess", "Streaming",
+                "SpeechAlignment",
             ],
             exclude: ["Generators"]),
         .target(

@@ -10,6 +10,7 @@ public enum CheckSummary {
         switch result.check {
         case .flash: FlashCheck.summaryLine(result)
         case .sync: SyncCheck.summaryLine(result)
+        case .accuracy: AccuracyCheck.summaryLine(result)
         case .lint: LintCheck.summaryLine(result)
         case .autoplay: AutoplayCheck.summaryLine(result)
         case .captions, .media: nil

@@ -80,6 +80,19 @@ extension Rule {
         description: "Caption timing could not be judged: no audio, too few dialogue captions, no speech, or evidence too weak to trust.",
         helpURL: RuleSource.wcagCaptions, defaultSeverity: .info)
 
+    // MARK: accuracy.* — WCAG 1.2.2, KWCAG 1.2, the FCC's caption quality standards
+
+    public static let accuracyWrongText = Rule(
+        "accuracy.wrong-text", title: "caption text that is not what is said",
+        description:
+            "A caption's words are not what is spoken in its time: forced onto the speech there, they cannot be fitted at all, or fit far worse than the programme's other captions fit theirs (another programme's text, a neighbouring caption's).",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2", "47 CFR 79.1(j)"], helpURL: RuleSource.fccCaptionQuality, defaultSeverity: .error)
+    public static let accuracyUnverifiable = Rule(
+        "accuracy.unverifiable", title: "caption text not verified",
+        description:
+            "A caption's words could not be checked against the speech: a language without an acoustic model, no audio, words the pronunciation dictionary lacks, a caption too long to align.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.fccCaptionQuality, defaultSeverity: .info)
+
     // MARK: autoplay.* — WCAG 1.4.2, KWCAG 3.4
 
     public static let autoplayAudio = Rule(
@@ -137,13 +150,14 @@ public enum RuleCatalogue {
         .syncOffset, .syncDrift, .syncBreak, .syncCueAfterEnd, .syncCueBeforeStart, .syncUncaptionedSpeech,
         .syncCueOverSilence, .syncCueOffset, .syncUnverified,
     ]
+    public static let accuracy: [Rule] = [.accuracyWrongText, .accuracyUnverifiable]
     public static let autoplay: [Rule] = [.autoplayAudio, .autoplayUnverified]
     public static let captions: [Rule] = [.captionsMissing, .captionsParse, .captionsAudioDescription, .transcriptMissing]
     public static let lint: [Rule] = CaptionLinter.rules
     public static let hls: [Rule] = HLSPackage.rules
 
     /// All of them, each once, grouped as above.
-    public static let all: [Rule] = media + flash + sync + lint + autoplay + captions + hls
+    public static let all: [Rule] = media + flash + sync + accuracy + lint + autoplay + captions + hls
 
     /// The rules by id.
     public static let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })

@@ -4,6 +4,8 @@ public enum CheckKind: String, Sendable, Codable, CaseIterable {
     case flash
     /// Caption timing against the speech in the media.
     case sync
+    /// Caption text against the words spoken in the media.
+    case accuracy
     /// Caption quality rules over a caption file.
     case lint
     /// Media in HTML pages that plays sound by itself.

@@ -6,6 +6,8 @@ public enum RuleSource {
     public static let wcagAudioOnly = "https://www.w3.org/WAI/WCAG22/Understanding/audio-only-and-video-only-prerecorded.html"
     public static let wcagAudioDescription = "https://www.w3.org/WAI/WCAG22/Understanding/audio-description-prerecorded.html"
     public static let wcagAudioControl = "https://www.w3.org/WAI/WCAG22/Understanding/audio-control.html"
+    /// The FCC's caption quality standards (accuracy, synchronicity, completeness, placement): 47 CFR 79.1(j).
+    public static let fccCaptionQuality = "https://www.ecfr.gov/current/title-47/part-79/section-79.1"
     public static let ituBT1702 = "https://www.itu.int/rec/R-REC-BT.1702/en"
     public static let webVTT = "https://www.w3.org/TR/webvtt1/"
     public static let rfc8216 = "https://www.rfc-editor.org/rfc/rfc8216"

@@ -33,8 +33,15 @@ public struct CueAccuracy: Sendable, Equatable {
     public var words: [AlignedWord]
     /// How well the words fit: the mean acoustic score per frame of the worst third of them (the decoder's log units).
     public var score: Double?
+    /// How well they fit together: the acoustic score per frame of all the words.
+    public var overallScore: Double?
     /// The score against the programme's: (score − median) / spread, robustly (nil when not scored).
     public var deviation: Double?
+
+    /// A cue not verified, for `reason`.
+    public static func unverifiable(_ cue: Int, _ reason: String) -> CueAccuracy {
+        CueAccuracy(cue: cue, status: .unverifiable, reason: reason, words: [], score: nil, overallScore: nil, deviation: nil)
+    }
 }
 
 /// Checks that captions say what is spoken: each cue's words forced onto the audio of its time (with a margin), and
@@ -45,60 +52,97 @@ public struct CaptionAccuracyCheck: Sendable {
     public var margin = 0.4
     /// How far below the programme's fit a cue's fit must be to be wrong text, in robust spreads.
     public var spreads = 3.0
+    /// Cues longer than this (seconds) are not aligned (`unverifiable`): a caption shows a sentence or two.
+    public var longestCue = 30.0
 
     public init() {}
 
-    /// Checks `cues` against `samples` (16 kHz mono, from media time 0).
+    /// Checks `cues` against `samples` (16 kHz mono, from media time 0): `align` each, then `judge` them together.
     public func check(_ cues: [CaptionedSpeech], samples: UnsafeBufferPointer<Float>, aligner: WordAligner) -> [CueAccuracy] {
-        var results: [CueAccuracy] = []
         let rate = Double(WordAligner.sampleRate)
-        for (index, cue) in cues.enumerated() {
-            var result = CueAccuracy(cue: index, status: .unverifiable, reason: nil, words: [], score: nil, deviation: nil)
-            let words = SpokenWords.of(cue.text)
-            if cue.text.contains("♪") || words.isEmpty {
-                result.reason = cue.text.contains("♪") ? "sung" : "no words said (a description of sound)"
-                results.append(result)
-                continue
-            }
-            let unknown = words.filter { !aligner.knows($0) }
-            if !unknown.isEmpty {
-                result.reason = "words not in the pronunciation dictionary: \(unknown.joined(separator: ", "))"
-                results.append(result)
-                continue
-            }
-            let from = max(0, Int(((cue.start - margin) * rate).rounded())), to = min(samples.count, Int(((cue.end + margin) * rate).rounded()))
-            guard to - from >= Int(rate / 10), let alignment = aligner.align(UnsafeBufferPointer(rebasing: samples[from..<to]), words: words) else {
-                result.reason = "no audio in the cue's time"
-                results.append(result)
-                continue
-            }
-            let offset = Double(from) / rate
-            result.words = alignment.words.map { word in
-                var word = word
-                word.start += offset
-                word.end += offset
-                return word
-            }
-            if alignment.completed {
-                result.status = .matched
-                result.score = Self.worstThird(alignment.words)
-            } else {
-                result.status = .wrongText
-            }
-            results.append(result)
+        let aligned = cues.enumerated().map { index, cue in
+            let (start, end) = window(of: cue)
+            let from = min(samples.count, max(0, Int((start * rate).rounded()))), to = min(samples.count, max(from, Int((end * rate).rounded())))
+            return align(cue, index: index, samples: UnsafeBufferPointer(rebasing: samples[from..<to]), at: Double(from) / rate, aligner: aligner)
         }
-        // The programme's fit: the median and the median absolute deviation of the cues that fit.
-        let scores = results.compactMap(\.score).sorted()
-        guard scores.count >= 5 else { return results }
-        let median = scores[scores.count / 2]
-        let spread = max(1.4826 * scores.map { abs($0 - median) }.sorted()[scores.count / 2], 0.02 * abs(median), 1e-12)
+        return judge(aligned)
+    }
+
+    /// The stretch of audio (media seconds) searched for a cue's words: its time and the margin either side.
+    public func window(of cue: CaptionedSpeech) -> (start: Double, end: Double) {
+        (max(0, cue.start - margin), cue.end + margin)
+    }
+
+    /// The first pass, for one cue (`index` in the cues checked): its words forced onto `samples`, the audio of its
+    /// `window` (which starts at media time `time`). Its fit is scored; whether that fit is good enough is `judge`'s.
+    public func align(_ cue: CaptionedSpeech, index: Int, samples: UnsafeBufferPointer<Float>, at time: Double, aligner: WordAligner) -> CueAccuracy {
+        var result = CueAccuracy.unverifiable(index, "")
+        result.reason = nil
+        let words = SpokenWords.of(cue.text)
+        if cue.text.contains("♪") || words.isEmpty {
+            result.reason = cue.text.contains("♪") ? "sung" : "no words said (a description of sound)"
+            return result
+        }
+        let unknown = words.filter { !aligner.knows($0) }
+        if !unknown.isEmpty {
+            result.reason = "words not in the pronunciation dictionary: \(unknown.joined(separator: ", "))"
+            return result
+        }
+        if cue.end - cue.start > longestCue {
+            result.reason = "longer than \(Int(longestCue)) s"
+            return result
+        }
+        guard samples.count >= WordAligner.sampleRate / 10, let alignment = aligner.align(samples, words: words) else {
+            result.reason = "no audio in the cue's time"
+            return result
+        }
+        result.words = alignment.words.map { word in
+            var word = word
+            word.start += time
+            word.end += time
+            return word
+        }
+        if alignment.completed {
+            result.status = .matched
+            result.score = Self.worstThird(alignment.words)
+            result.overallScore = alignment.scorePerFrame
+        } else {
+            result.status = .wrongText
+        }
+        return result
+    }
+
+    /// The second pass, over every cue aligned: each fit against the programme's — the median and the median absolute
+    /// deviation of the fits — and the cues far below it marked wrong text. Fewer than five fits: no calibration, only
+    /// the searches that could not end are wrong.
+    public func judge(_ aligned: [CueAccuracy]) -> [CueAccuracy] {
+        var results = aligned
+        guard let worst = Calibration(results.compactMap(\.score)), let overall = Calibration(results.compactMap(\.overallScore)) else { return results }
         for i in results.indices {
-            guard let score = results[i].score else { continue }
-            let deviation = (score - median) / spread
+            guard let score = results[i].score, let whole = results[i].overallScore else { continue }
+            let deviation = worst.deviation(of: score)
             results[i].deviation = deviation
-            if deviation < -spreads { results[i].status = .wrongText }
+            // Wrong text fits badly in its worst words and as a whole; right text under a burst of noise, only in part.
+            if deviation < -spreads, overall.deviation(of: whole) < -spreads { results[i].status = .wrongText }
         }
         return results
+    }
+
+    /// A programme's fit: the median of its cues' scores and their spread (the median absolute deviation, scaled to a
+    /// standard deviation; at least 2% of the median). Nil for fewer than five scores.
+    struct Calibration {
+        let median: Double
+        let spread: Double
+
+        init?(_ scores: [Double]) {
+            guard scores.count >= 5 else { return nil }
+            let sorted = scores.sorted()
+            let middle = sorted[sorted.count / 2]
+            median = middle
+            spread = max(1.4826 * sorted.map { abs($0 - middle) }.sorted()[sorted.count / 2], 0.02 * abs(middle), 1e-12)
+        }
+
+        func deviation(of score: Double) -> Double { (score - median) / spread }
     }
 
     /// The mean score per frame of the worst third of the words (at least one): a wrong text forced onto speech fits

@@ -16,7 +16,8 @@ struct MediaLintCommand: ParsableCommand {
             """,
         version: ToolInfo.version,
         subcommands: [
-            CheckCommand.self, ReportCommand.self, FlashCommand.self, SyncCommand.self, LintCommand.self, TranscriptCommand.self, AutoplayCommand.self,
+            CheckCommand.self, ReportCommand.self, FlashCommand.self, SyncCommand.self, AccuracyCommand.self, LintCommand.self, TranscriptCommand.self,
+            AutoplayCommand.self,
             ProbeCommand.self, CuesCommand.self, ConvertCommand.self, ShiftCommand.self, RulesCommand.self,
         ]
     )

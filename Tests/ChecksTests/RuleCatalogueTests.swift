@@ -13,7 +13,7 @@ import Testing
 
     @Test func everyRuleIsDescribedAndLinked() {
         #expect(RuleCatalogue.all.count == Set(RuleCatalogue.all.map(\.id)).count, "ids are unique")
-        let namespaces: Set<String> = ["flash", "pattern", "sync", "lint", "autoplay", "captions", "transcript", "media", "check", "hls"]
+        let namespaces: Set<String> = ["flash", "pattern", "sync", "accuracy", "lint", "autoplay", "captions", "transcript", "media", "check", "hls"]
         for rule in RuleCatalogue.all {
             #expect(namespaces.contains(String(rule.id.prefix { $0 != "." })), "\(rule.id): a known namespace")
             #expect(rule.id.allSatisfy { $0.isLowercase || $0 == "." || $0 == "-" }, "\(rule.id): lowercase, dots and dashes")

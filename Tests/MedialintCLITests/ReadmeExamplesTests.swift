@@ -90,7 +90,7 @@ import Testing
     /// Every `--option` the README names in backticks is one some command takes (its help lists it).
     @Test func everyOptionTheReadmeNamesExists() throws {
         let commands = [
-            "check", "flash", "sync", "lint", "transcript", "autoplay", "probe", "cues", "convert", "shift", "report", "rules",
+            "check", "flash", "sync", "accuracy", "lint", "transcript", "autoplay", "probe", "cues", "convert", "shift", "report", "rules",
         ]
         var help = CommandLineParsing.help()
         for command in commands {
@@ -127,7 +127,7 @@ import Testing
 
     /// The README's claim that every command that reports takes `--format` and `-o` (and `shift` `-o`).
     @Test func everyReportingCommandTakesFormatAndOutput() throws {
-        for command in ["check", "flash", "sync", "lint", "transcript", "autoplay", "probe", "cues", "report", "rules", "shift"] {
+        for command in ["check", "flash", "sync", "accuracy", "lint", "transcript", "autoplay", "probe", "cues", "report", "rules", "shift"] {
             let help = CommandLineParsing.help(command)
             #expect(command == "shift" || help.contains("--format"), "\(command) has no --format")
             #expect(help.contains("-o, --output") || help.contains("-o <"), "\(command) has no -o")

@@ -1,0 +1,187 @@
+import Basics
+import Captions
+import Findings
+import Foundation
+import MediaIO
+import SpeechAlignment
+import SyncAnalysis
+
+/// Checks that a caption file says what is spoken: its cues put on the speech by the sync fit, then each cue's words
+/// forced onto the audio of its time (SpeechAlignment) as the audio is decoded, and judged against the programme's other
+/// cues. The `accuracy` check result, with every cue's words and where they were found.
+public struct AccuracyCheck: Sendable {
+    public var alignment = CaptionAccuracyCheck()
+    /// The acoustic model; captions in another language are not verified.
+    public var model = AcousticModel.englishUS
+
+    public init() {}
+
+    /// What checking one caption source found.
+    public struct Outcome: Sendable {
+        public var result: CheckResult
+        /// Per cue of the document: what was found (empty when nothing was looked at).
+        public var cues: [CueAccuracy]
+        /// The cues as looked for: at the times the sync fit put them, with their plain text.
+        public var placed: [CaptionedSpeech] = []
+    }
+
+    static let guidelines = ["WCAG 1.2.2", "KWCAG 1.2", "47 CFR 79.1(j)"]
+
+    /// Checks `captions` (named `source`) against the audio of `path` (stream `audioStream`, nil: the main one). `fix`
+    /// is the sync check's retiming of the captions (nil: their times as they are); `language` the captions' language
+    /// when known (BCP 47).
+    public func check(
+        path: String, media: MediaInfo, captions: CaptionDocument, source: String, fix: SyncFix?, language: String?, audioStream: Int? = nil
+    ) throws(MediaError) -> Outcome {
+        let shift = fix.map { $0.edit(at: captions.cues.first?.start.seconds ?? 0).offset } ?? 0
+        func unverified(_ reason: String) -> Outcome {
+            let metrics = AccuracyMetrics(
+                captions: source, language: model.language, cues: captions.cues.count, checked: 0, wrongText: 0, unverifiable: captions.cues.count,
+                timingShift: shift, cueWords: [])
+            let finding = Rule.accuracyUnverifiable.finding(message: "caption text not verified: \(reason)")
+            return Outcome(result: CheckResult(file: path, verdict: .unverified, findings: [finding], metrics: metrics), cues: [])
+        }
+        if let language, let primary = language.split(separator: "-").first?.lowercased(), !["und", "mul", "zxx", ""].contains(primary),
+            primary != model.language, !(model.language == "en" && primary == "eng")
+        {
+            return unverified("the captions are in \(language), and the only acoustic model is for \(model.language)")
+        }
+        guard audioStream != nil || !media.streams(of: .audio).isEmpty else { return unverified("the media has no audio stream") }
+        guard !captions.cues.isEmpty else { return unverified("the captions have no cues") }
+        let aligner: WordAligner
+        do { aligner = try WordAligner(model: model) } catch { return unverified(error.description) }
+
+        // The cues on the speech: each moved by the edit of the part of the captions it is in.
+        let placed = captions.cues.map { cue in
+            let edit = fix?.edit(at: cue.start.seconds) ?? TimingEdit()
+            return CaptionedSpeech(
+                start: edit.apply(to: cue.start).seconds, end: edit.apply(to: cue.end).seconds, text: cue.plainText(in: captions.format))
+        }
+        // Captions of unknown language: English ones have most of their words in the English dictionary.
+        let words = placed.flatMap { SpokenWords.of($0.text) }
+        let known = words.filter { aligner.knows($0) }.count
+        if words.count >= 20, Double(known) < 0.6 * Double(words.count) {
+            return unverified(
+                "the captions do not read as \(model.language == "en" ? "English" : model.language): \(known * 100 / words.count)% of their words are in its pronunciation dictionary"
+            )
+        }
+        let aligned = try align(placed, path: path, audioStream: audioStream, aligner: aligner)
+        let judged = alignment.judge(aligned)
+        return Outcome(
+            result: result(judged, placed: placed, captions: captions, path: path, source: source, shift: shift), cues: judged, placed: placed)
+    }
+
+    /// Each cue aligned as soon as the audio of its window is decoded; the audio before the earliest window still to
+    /// come is let go, so memory holds a cue's window or two, however long the media.
+    private func align(_ cues: [CaptionedSpeech], path: String, audioStream: Int?, aligner: WordAligner) throws(MediaError) -> [CueAccuracy] {
+        let rate = Double(WordAligner.sampleRate)
+        let order = cues.indices.sorted { alignment.window(of: cues[$0]).start < alignment.window(of: cues[$1]).start }
+        var results = [CueAccuracy?](repeating: nil, count: cues.count)
+        let reader = try AudioSampleStream(
+            path: path, options: .init(streamIndex: audioStream, sampleRate: WordAligner.sampleRate, resamplingFilterSize: 8))
+        var buffer: [Float] = []
+        var bufferStart = 0.0
+        var next = 0
+        func alignReady(upTo end: Double) {
+            while next < order.count, alignment.window(of: cues[order[next]]).end <= end {
+                let index = order[next], window = alignment.window(of: cues[index])
+                let from = min(buffer.count, max(0, Int(((window.start - bufferStart) * rate).rounded())))
+                let to = min(buffer.count, max(from, Int(((window.end - bufferStart) * rate).rounded())))
+                results[index] = buffer.withUnsafeBufferPointer {
+                    alignment.align(
+                        cues[index], index: index, samples: UnsafeBufferPointer(rebasing: $0[from..<to]), at: bufferStart + Double(from) / rate,
+                        aligner: aligner)
+                }
+                next += 1
+            }
+        }
+        while let chunk = try reader.nextChunk() {
+            if buffer.isEmpty { bufferStart = chunk.time }
+            buffer += chunk.samples
+            alignReady(upTo: bufferStart + Double(buffer.count) / rate)
+            // Let go of the audio no window still to come needs (in steps of ten seconds: removal moves the rest).
+            let keep = next < order.count ? alignment.window(of: cues[order[next]]).start : .infinity
+            let before = ((keep - bufferStart) * rate).rounded(.down)
+            let drop = before >= Double(buffer.count) ? buffer.count : max(0, Int(before.isNaN ? 0 : before))
+            if drop >= 10 * WordAligner.sampleRate || drop == buffer.count {
+                buffer.removeFirst(drop)
+                bufferStart += Double(drop) / rate
+            }
+        }
+        alignReady(upTo: .infinity)  // the windows that run past the end of the audio
+        return results.enumerated().map { index, result in
+            result ?? .unverifiable(index, "no audio in the cue's time")
+        }
+    }
+
+    /// The result: a finding per cue with wrong text, per cue that could not be verified for a reason worth saying, and
+    /// one for the descriptions of sound and the songs together.
+    private func result(
+        _ judged: [CueAccuracy], placed: [CaptionedSpeech], captions: CaptionDocument, path: String, source: String, shift: Double
+    ) -> CheckResult {
+        var findings: [Finding] = []
+        var sounds = 0
+        for accuracy in judged {
+            let cue = captions.cues[accuracy.cue], number = accuracy.cue + 1
+            let text = placed[accuracy.cue].text
+            let times = "\(SyncCheck.time(placed[accuracy.cue].start))–\(SyncCheck.time(placed[accuracy.cue].end))"
+            switch accuracy.status {
+            case .matched: continue
+            case .wrongText:
+                let how =
+                    accuracy.deviation.map { String(format: "they fit the speech %.1f spreads worse than the programme's captions fit theirs", -$0) }
+                    ?? "they cannot be fitted to the speech there"
+                var data: [(String, JSONValue)] = [("cue", .integer(Int64(number))), ("text", .string(text))]
+                if let deviation = accuracy.deviation { data.append(("deviation", .number((deviation * 100).rounded() / 100))) }
+                findings.append(
+                    Rule.accuracyWrongText.finding(
+                        message: "cue \(number) (\(times)): its words are not what is said: \(how) — “\(Self.excerpt(text))”",
+                        start: cue.start.seconds, end: cue.end.seconds, line: SyncCheck.line(of: cue), guidelines: Self.guidelines,
+                        data: .object(data)))
+            case .unverifiable:
+                guard let reason = accuracy.reason, !reason.hasPrefix("sung"), !reason.hasPrefix("no words") else {
+                    sounds += 1
+                    continue
+                }
+                findings.append(
+                    Rule.accuracyUnverifiable.finding(
+                        message: "cue \(number) (\(times)) not verified: \(reason)", start: cue.start.seconds, end: cue.end.seconds,
+                        line: SyncCheck.line(of: cue), data: .object([("cue", .integer(Int64(number)))])))
+            }
+        }
+        if sounds > 0 {
+            findings.append(
+                Rule.accuracyUnverifiable.finding(
+                    message: "\(sounds) cue\(sounds == 1 ? "" : "s") describe\(sounds == 1 ? "s" : "") sound or a song: no words to check",
+                    data: .object([("cues", .integer(Int64(sounds)))])))
+        }
+        let checked = judged.filter { $0.score != nil }.count
+        let wrong = judged.filter { $0.status == .wrongText }.count
+        let metrics = AccuracyMetrics(
+            captions: source, language: model.language, cues: judged.count, checked: checked, wrongText: wrong,
+            unverifiable: judged.filter { $0.status == .unverifiable }.count, timingShift: shift,
+            cueWords: judged.map { accuracy in
+                AccuracyMetrics.CueWords(
+                    cue: accuracy.cue + 1, start: placed[accuracy.cue].start, end: placed[accuracy.cue].end, status: accuracy.status.rawValue,
+                    deviation: accuracy.deviation, words: accuracy.words.map { AccuracyMetrics.Word(word: $0.word, start: $0.start, end: $0.end) })
+            })
+        let verdict: Verdict? = wrong == 0 && checked == 0 ? .unverified : nil
+        return CheckResult(file: path, verdict: verdict, findings: findings, metrics: metrics)
+    }
+
+    /// The first words of a cue, for a message.
+    static func excerpt(_ text: String) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return flat.count <= 60 ? flat : String(flat.prefix(57)) + "…"
+    }
+
+    /// `12 of 240 cues with wrong text · 226 checked · 2 not verified · timing moved +1.500 s first`.
+    public static func summaryLine(_ result: CheckResult) -> String? {
+        guard let metrics = result.metrics(as: AccuracyMetrics.self) else { return nil }
+        var parts = ["\(metrics.wrongText) of \(metrics.cues) cue\(metrics.cues == 1 ? "" : "s") with wrong text", "\(metrics.checked) checked"]
+        if metrics.unverifiable > 0 { parts.append("\(metrics.unverifiable) not verified") }
+        if metrics.timingShift != 0 { parts.append(String(format: "cues moved %+.3f s onto the speech first", metrics.timingShift)) }
+        parts.append("model \(metrics.language)")
+        return parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,68 @@
+import Basics
+
+/// The metrics of an `accuracy` result: how many cues were checked and what each one's words were found to be.
+public struct AccuracyMetrics: CheckMetrics, Equatable {
+    public static let check = CheckKind.accuracy
+
+    /// One word of a cue, where it was found (media seconds).
+    public struct Word: Codable, Sendable, Equatable {
+        public var word: String
+        public var start: Double
+        public var end: Double
+
+        public init(word: String, start: Double, end: Double) {
+            self.word = word
+            self.start = NumberText.rounded(start)
+            self.end = NumberText.rounded(end)
+        }
+    }
+
+    /// One cue: its number in the file (1-based), its times in the media (after the sync fit), what was found, how far
+    /// its fit is from the programme's (in robust spreads; nil when not scored) and its words.
+    public struct CueWords: Codable, Sendable, Equatable {
+        public var cue: Int
+        public var start: Double
+        public var end: Double
+        /// `matched`, `wrong-text` or `unverifiable`.
+        public var status: String
+        public var deviation: Double?
+        public var words: [Word]
+
+        public init(cue: Int, start: Double, end: Double, status: String, deviation: Double?, words: [Word]) {
+            self.cue = cue
+            self.start = NumberText.rounded(start)
+            self.end = NumberText.rounded(end)
+            self.status = status
+            self.deviation = deviation.map { ($0 * 100).rounded() / 100 }
+            self.words = words
+        }
+    }
+
+    /// The caption source checked (a file, or a track: `#2`).
+    public var captions: String
+    /// The language of the acoustic model (BCP 47).
+    public var language: String
+    /// The cues of the file; those checked (their words scored); those whose words are wrong; those that could not be.
+    public var cues: Int
+    public var checked: Int
+    public var wrongText: Int
+    public var unverifiable: Int
+    /// The seconds added to the cues' times to put them on the speech before their words were looked for (the sync fit
+    /// at the first cue; 0 when the timing was not verified).
+    public var timingShift: Double
+    /// Per cue, its words.
+    public var cueWords: [CueWords]
+
+    public init(
+        captions: String, language: String, cues: Int, checked: Int, wrongText: Int, unverifiable: Int, timingShift: Double, cueWords: [CueWords]
+    ) {
+        self.captions = captions
+        self.language = language
+        self.cues = cues
+        self.checked = checked
+        self.wrongText = wrongText
+        self.unverifiable = unverifiable
+        self.timingShift = NumberText.rounded(timingShift)
+        self.cueWords = cueWords
+    }
+}

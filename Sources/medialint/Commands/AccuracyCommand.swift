@@ -1,0 +1,117 @@
+import ArgumentParser
+import Captions
+import Checks
+import Findings
+import Foundation
+import MediaIO
+
+/// `medialint accuracy MEDIA [CAPTIONS]`: whether the captions say what is spoken.
+struct AccuracyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accuracy",
+        abstract: "Check that the captions' words are what is spoken in the media.",
+        discussion: """
+            The captions are first put on the speech (as 'medialint sync' finds their timing); then each caption's words \
+            are forced onto the audio of its time with PocketSphinx's US English model, and how well they fit is judged \
+            against how well the programme's other captions fit theirs. A caption whose words cannot be fitted, or fit \
+            far worse, is accuracy.wrong-text (an error): another programme's text, a neighbouring caption's. Captions \
+            that describe sounds or songs, and captions in another language, are not verified (accuracy.unverifiable). \
+            The JSON report has every caption's words and where they were found; --words writes them as WebVTT with a \
+            timestamp before each word.
+            """)
+
+    @Argument(help: ArgumentHelp("The video or audio file.", valueName: "media"), completion: .file())
+    var media: String
+
+    @Argument(help: ArgumentHelp("The caption file (default: the media's sidecar files and embedded tracks).", valueName: "captions"), completion: .file())
+    var captions: String?
+
+    @Option(help: ArgumentHelp("The audio stream to listen to (default: the main one).", valueName: "index"))
+    var audioStream: Int?
+
+    @Option(help: ArgumentHelp("The captions' language when the file does not say it (BCP 47, e.g. en).", valueName: "tag"))
+    var language: String?
+
+    @Option(
+        help: ArgumentHelp("Write the captions' words with their times to this WebVTT file (a timestamp tag before each word).", valueName: "file"),
+        completion: .file())
+    var words: String?
+
+    @OptionGroup var formatChoice: CheckFormatOptions
+    var format: CheckFormat { formatChoice.format(writingTo: output) }
+
+    @OptionGroup var settings: ConfigOptions
+    @OptionGroup var captionInput: CaptionInputOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var verdicts: VerdictOptions
+
+    func validate() throws {
+        if captions != nil, captionInput.track != nil { throw ValidationError("Give a caption file or --track, not both.") }
+        if (media as NSString).pathExtension.lowercased() == "m3u8" {
+            throw ValidationError("accuracy reads one media file; for an HLS package, give a rendition's media and its captions.")
+        }
+    }
+
+    func run() throws {
+        let inputs = [media] + (captions.map { [$0] } ?? [])
+        try output.refuse(inputs: inputs)
+        if let words { try OutputStream.refuseInputs(words, inputs) }
+        let sync = try SyncSettings.check(settings.load(for: media).section("sync"), tolerance: nil)
+        let info: MediaInfo
+        let sources: [CaptionSource]
+        let speech: MediaSpeech?
+        do {
+            info = try MediaProbe.probe(media, closedCaptions: true)
+            sources = try captionInput.sources(of: media, info: info, file: captions)
+            try output.refuse(inputs: sources.compactMap(\.file))
+            if let words { try OutputStream.refuseInputs(words, sources.compactMap(\.file)) }
+            speech = audioStream != nil || !info.streams(of: .audio).isEmpty ? try detectSpeech(info) : nil
+        } catch let error as MediaError {
+            if error.kind == .noSuchStream { throw CLIError(error.description) }
+            Console.error(error.description)
+            return try output.finish([CheckResult.unreadable(file: media, check: .accuracy, reason: error.reason)], format: format, verdicts: verdicts)
+        }
+        guard !sources.isEmpty else {
+            throw CLIError("\(media) has no captions to check: give a caption file, or --track with one of its text subtitle tracks")
+        }
+        let check = AccuracyCheck()
+        var results: [CheckResult] = []
+        var timed: [AccuracyCheck.Outcome] = []
+        for source in sources {
+            guard let document = source.document else {
+                results.append(CheckResult.unreadable(file: media, check: .accuracy, reason: source.problem ?? "unreadable", rule: .captionsParse))
+                continue
+            }
+            // The timing first: the words are looked for where the sync fit puts each cue.
+            let fix = sync.check(path: media, media: info, speech: speech, captions: document, source: source.label).fix
+            let trackLanguage: String? = if case .track(let stream) = source.origin { stream.language } else { nil }
+            do {
+                let progress = ProgressLine(label: "accuracy \(media)")
+                defer { progress.finish() }
+                let outcome = try check.check(
+                    path: media, media: info, captions: document, source: source.label, fix: fix, language: language ?? trackLanguage,
+                    audioStream: audioStream)
+                results.append(outcome.result)
+                timed.append(outcome)
+            } catch {
+                if error.kind == .noSuchStream { throw CLIError(error.description) }
+                Console.error(error.description)
+                results.append(CheckResult.unreadable(file: media, check: .accuracy, reason: error.reason))
+            }
+        }
+        if let words, let outcome = timed.first, !outcome.placed.isEmpty {
+            let text = WordTimedCaptions.webVTT(placed: outcome.placed, accuracy: outcome.cues)
+            try OutputStream.write(to: words) { sink in
+                var bytes = Array(text.utf8)
+                sink.take(&bytes)
+            }
+        }
+        try output.finish(results, format: format, verdicts: verdicts)
+    }
+
+    private func detectSpeech(_ info: MediaInfo) throws -> MediaSpeech {
+        let progress = ProgressLine(label: "sync \(media)")
+        defer { progress.finish() }
+        return try MediaSpeech.detect(path: media, streamIndex: audioStream) { progress.update(done: $0, total: info.duration) }
+    }
+}

@@ -1,0 +1,75 @@
+import Captions
+import Foundation
+import TestSupport
+import TestTraits
+import Testing
+
+/// `medialint accuracy`: caption text against the words spoken.
+@Suite struct AccuracyCommandTests {
+    /// The bundled sample: its captions pass; the third cue given the first cue's text fails, that cue alone, with where
+    /// it is; captions said to be Korean are not verified.
+    @Test func theSampleAndOneWrongCue() throws {
+        let right = try Medialint.run(["accuracy", "Media/speech.mp4", "Media/speech.srt"])
+        #expect(right.status == 0)
+        #expect(right.stdout == "Media/speech.mp4  PASS  accuracy\n  0 of 4 cues with wrong text · 4 checked · model en\n", "\(right.stdout)")
+
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wrong = directory.appendingPathComponent("wrong.srt").path
+        let text = try String(contentsOfFile: Medialint.media("speech.srt"), encoding: .utf8)
+        try text.replacingOccurrences(of: "Flashing lights can trigger seizures in some viewers.", with: "Welcome to the media accessibility demo.")
+            .write(toFile: wrong, atomically: true, encoding: .utf8)
+        let words = directory.appendingPathComponent("words.vtt").path
+        let failing = try Medialint.run(["accuracy", "Media/speech.mp4", wrong, "--words", words])
+        #expect(failing.status == 1)
+        #expect(
+            failing.stdout.contains(
+                "  ✗ 6.500–9.312 s  cue 3 (00:00:06.500–00:00:09.312): its words are not what is said: they cannot be fitted to the speech there — “Welcome to the media accessibility demo.” (WCAG 1.2.2, KWCAG 1.2, 47 CFR 79.1(j))  [accuracy.wrong-text]\n"
+            ), "\(failing.stdout)")
+        // The words file: every cue, a timestamp before each word found inside its cue, and it reads as WebVTT.
+        let timed = try CaptionFile.read(words)
+        #expect(timed.cues.count == 4 && timed.diagnostics.isEmpty)
+        #expect(timed.cues[1].text.hasPrefix("Captions <00:00:04.") && timed.cues[1].text.components(separatedBy: "<00:").count == 8, "\(timed.cues[1].text)")
+        #expect(timed.cues[2].text == "Welcome to the media accessibility demo.")
+
+        let korean = try Medialint.run(["accuracy", "Media/speech.mp4", "Media/speech.srt", "--language", "ko"])
+        #expect(korean.stdout.hasPrefix("Media/speech.mp4  UNVERIFIED  accuracy\n"), "\(korean.stdout)")
+        #expect(korean.stdout.contains("caption text not verified: the captions are in ko, and the only acoustic model is for en"))
+    }
+
+    /// A programme whose captions run 1.5 s late, two of them with wrong text (another programme's sentence, the next
+    /// cue's): the timing is put right first, and those two cues — no other — are wrong text, in the JSON report with
+    /// every cue's words.
+    @Test(.tags(.media), .notInFastRun) func aLateProgrammeWithTwoWrongCues() throws {
+        let programme = try Programme.forTests(.magazine)
+        let other = try Programme.forTests(.lecture)
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var document = try CaptionFile.read(try programme.writeCaptions(.shifted(1.5), named: "late.srt", in: directory))
+        let (first, second) = (5, 12)
+        document.cues[first - 1].text = other.lines[7].text
+        document.cues[second - 1].text = document.cues[second].text
+        let input = directory.appendingPathComponent("edited.srt").path
+        try Data(SRTWriter().write(document).bytes).write(to: URL(fileURLWithPath: input))
+
+        let run = try Medialint.run(["accuracy", programme.media, input, "--format", "json"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let result = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]]).first
+        let findings = result?["findings"] as? [[String: Any]] ?? []
+        let wrong = findings.filter { $0["rule"] as? String == "accuracy.wrong-text" }.compactMap { ($0["data"] as? [String: Any])?["cue"] as? Int }
+        #expect(wrong == [first, second], "\(findings)")
+        let metrics = try #require(result?["metrics"] as? [String: Any])
+        #expect(abs((metrics["timingShift"] as? Double ?? 0) + 1.5) <= 0.1, "\(metrics["timingShift"] ?? "")")
+        // Every other spoken line matched, its first word found where it was said: within 50 ms for half of them, and
+        // within half a second for all (a short first word over the music bed can take in some of it).
+        let cues = metrics["cueWords"] as? [[String: Any]] ?? []
+        var errors: [Double] = []
+        for cue in cues where cue["status"] as? String == "matched" {
+            guard let start = (cue["words"] as? [[String: Any]])?.first?["start"] as? Double else { continue }
+            errors.append(programme.lines.map { abs($0.start - start) }.min() ?? .infinity)
+        }
+        errors.sort()
+        #expect(errors.count == programme.lines.count - 2, "\(errors.count) of \(programme.lines.count) lines matched")
+        #expect(errors[errors.count / 2] <= 0.05 && errors.last! <= 0.5, "\(errors)")
+    }
+}
