@@ -171,3 +171,38 @@ extension Benchmarks {
         return "\(within)/\(errors.count) ≤ 0.1 s, max \(String(format: "%.3f", largest)) s".padding(toLength: 24, withPad: " ", startingAt: 0)
     }
 }
+
+// MARK: - Issue 38: caption accuracy
+
+extension Benchmarks {
+    /// `medialint accuracy` on the hour of the magazine (captions 1.5 s late, every word right): CPU time and peak memory
+    /// against decoding alone in the same run, and how many right cues it flags.
+    static func accuracy() throws -> BenchmarkReport {
+        var report = BenchmarkReport(title: "medialint accuracy on an hour of programme — issue 38")
+        let hour = try Programme.make(.magazine, in: programmeDirectory, minutes: 60, seed: 2026)
+        let captions = try hour.writeCaptions(.shifted(1.5), named: "magazine-3600s-2026-late.srt", in: programmeDirectory)
+        let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
+        let arguments = ["accuracy", hour.media, captions, "--format", "json"]
+        let (ours, reference) = try Measure.compare(
+            ours: (medialint, arguments),
+            reference: ("ffmpeg", ["-nostdin", "-v", "error", "-i", hour.media, "-vn", "-f", "null", "-"]),
+            repetitions: 2, allowedStatuses: [0, 1])
+        let output = try Measure.runCapturing(medialint, arguments, allowedStatuses: [0, 1]).output
+        let result = try JSONValue.parse(output)["results"].flatMap { value -> CheckResult? in
+            guard case .array(let results) = value, let first = results.first else { return nil }
+            return try CheckResult(json: first)
+        }
+        let metrics = result?.metrics(as: AccuracyMetrics.self)
+        let flagged = metrics?.wrongText ?? -1, checked = metrics?.checked ?? 0
+        report.lines += [
+            "an hour (\(hour.lines.count) sentences, \(String(format: "%.0f", hour.duration)) s; captions 1.5 s late, every word right):",
+            "  medialint accuracy  \(format(ours.seconds)) s   \(format(ours.cpuSeconds)) s CPU   peak \(mib(ours.peakMemoryMiB))   \(checked) cues checked, \(flagged) flagged",
+            "  reference           \(format(reference.seconds)) s   \(format(reference.cpuSeconds)) s CPU   (ffmpeg -i media -vn -f null -: decoding alone)",
+        ]
+        report.check("an hour in \(format(ours.cpuSeconds)) s CPU ≤ 60 s", ours.cpuSeconds <= 60)
+        report.check("peak memory \(mib(ours.peakMemoryMiB)) < 150 MB", ours.peakMemoryMiB * 1_048_576 < 150_000_000)
+        report.check(
+            "right cues flagged: \(flagged) of \(checked) ≤ 5%", flagged >= 0 && checked > 0 && Double(flagged) <= 0.05 * Double(checked))
+        return report
+    }
+}
