@@ -13,6 +13,8 @@ public struct AccuracyCheck: Sendable {
     public var alignment = CaptionAccuracyCheck()
     /// The acoustic model; captions in another language are not verified.
     public var model = AcousticModel.englishUS
+    /// The language of captions that do not say theirs (BCP 47; nil: judged by their words).
+    public var language: String?
 
     public init() {}
 
@@ -41,7 +43,8 @@ public struct AccuracyCheck: Sendable {
             let finding = Rule.accuracyUnverifiable.finding(message: "caption text not verified: \(reason)")
             return Outcome(result: CheckResult(file: path, verdict: .unverified, findings: [finding], metrics: metrics), cues: [])
         }
-        if let language, let primary = language.split(separator: "-").first?.lowercased(), !["und", "mul", "zxx", ""].contains(primary),
+        if let language = language ?? self.language, let primary = language.split(separator: "-").first?.lowercased(),
+            !["und", "mul", "zxx", ""].contains(primary),
             primary != model.language, !(model.language == "en" && primary == "eng")
         {
             return unverified("the captions are in \(language), and the only acoustic model is for \(model.language)")

@@ -3,6 +3,7 @@ import Findings
 import Foundation
 import MediaIO
 import Streaming
+import SyncAnalysis
 
 /// What kind of file a path is, and so which checks it gets.
 public enum FileKind: String, Sendable {
@@ -24,6 +25,8 @@ public struct FileCheck: Sendable {
     public var lint: LintCheck
     public var autoplay: AutoplayCheck
     public var captions = CaptionsCheck()
+    /// Each caption source's words against the speech, when asked (nil: not checked).
+    public var accuracy: AccuracyCheck?
     /// The most memory one file may take to check, in bytes (see `MemoryEstimate`): a file that would need more
     /// becomes an error result before it is read.
     public var memoryLimit: Int64 = 2048 << 20
@@ -159,8 +162,26 @@ public struct FileCheck: Sendable {
         var presence = captions.run(path: path, media: info, sources: sources, speech: speech, speechError: speechError)
         presence.seconds = (clock.now - start).inSeconds
         var results = [presence]
-        for source in sources where source.document != nil {
-            results.append(CheckResult.timed { sync.check(path: path, media: info, speech: speech, source: source).result })
+        for source in sources {
+            guard let document = source.document else { continue }
+            var fix: SyncFix?
+            results.append(
+                CheckResult.timed {
+                    let outcome = sync.check(path: path, media: info, speech: speech, source: source)
+                    fix = outcome.fix
+                    return outcome.result
+                })
+            // The words where the timing puts them: after the sync fit.
+            guard let accuracy, speech != nil else { continue }
+            let language: String? = if case .track(let stream) = source.origin { stream.language } else { nil }
+            results.append(
+                CheckResult.timed {
+                    do throws(MediaError) {
+                        return try accuracy.check(path: path, media: info, captions: document, source: source.label, fix: fix, language: language).result
+                    } catch {
+                        return CheckResult.unreadable(file: path, check: .accuracy, reason: error.reason)
+                    }
+                })
         }
         if info.hasPictureVideo {
             results.append(

@@ -42,7 +42,8 @@ do {
             seed: arguments.count > 3 ? UInt64(arguments[3]) ?? 17 : 17)
     case "speech-features" where arguments.count == 3:
         try Workers.speechFeatures(of: arguments[1], to: arguments[2])
-    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale", "programmes", "formats", "accuracy":
+    case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale", "programmes", "formats",
+        "accuracy":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:

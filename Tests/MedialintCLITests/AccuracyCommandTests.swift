@@ -37,6 +37,33 @@ import Testing
         #expect(korean.stdout.contains("caption text not verified: the captions are in ko, and the only acoustic model is for en"))
     }
 
+    /// `check` runs the accuracy check when asked — `--accuracy`, or `accuracy: true` (or `accuracy.enabled`) in the
+    /// settings — after each caption source's sync, and not otherwise; an unknown accuracy setting is refused.
+    @Test func checkRunsItWhenAsked() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: directory.appendingPathComponent("talk.mp4").path)
+        let text = try String(contentsOfFile: Medialint.media("speech.srt"), encoding: .utf8)
+        try text.replacingOccurrences(of: "Thank you for watching this short clip.", with: "Captions should appear when the words are spoken.")
+            .write(to: directory.appendingPathComponent("talk.srt"), atomically: true, encoding: .utf8)
+        func checks(_ arguments: [String]) throws -> [String] {
+            let run = try Medialint.run(["check", ".", "--no-store", "--format", "json"] + arguments, in: directory)
+            let results = (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]] ?? []
+            return results.map { "\($0["check"] ?? "") \($0["verdict"] ?? "")" }
+        }
+        #expect(try checks([]) == ["captions pass", "sync pass", "flash pass", "lint warn"])
+        let asked = ["captions pass", "sync pass", "accuracy fail", "flash pass", "lint warn"]
+        #expect(try checks(["--accuracy"]) == asked)
+        try "accuracy: true\n".write(to: directory.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
+        #expect(try checks([]) == asked)
+        try "accuracy:\n  enabled: false\n".write(to: directory.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
+        #expect(try checks([]) == ["captions pass", "sync pass", "flash pass", "lint warn"])
+        #expect(try checks(["--set", "accuracy.enabled=true"]) == asked)
+        try "accuracy:\n  colour: red\n".write(to: directory.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
+        let refused = try Medialint.run(["check", ".", "--no-store"], in: directory)
+        #expect(refused.status == 2 && refused.stderr.contains("unknown setting 'accuracy.colour' (known: enabled, language)"), "\(refused.stderr)")
+    }
+
     /// A programme whose captions run 1.5 s late, two of them with wrong text (another programme's sentence, the next
     /// cue's): the timing is put right first, and those two cues — no other — are wrong text, in the JSON report with
     /// every cue's words.

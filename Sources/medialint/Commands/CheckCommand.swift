@@ -44,6 +44,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Check every file, without reading or writing the results store.")
     var noStore = false
 
+    @Flag(help: "Also check that each caption source's words are what is spoken (see 'medialint help accuracy'; or accuracy: true in the settings).")
+    var accuracy = false
+
     @Option(help: ArgumentHelp("Check only shard K of N (files split by a hash of their path: shards are disjoint and together complete).", valueName: "K/N"))
     var shard: LibraryShard?
 
@@ -92,7 +95,7 @@ struct CheckCommand: ParsableCommand {
         playlists.apply(to: paths)
         // Each file's settings read the way `flash`, `lint` and `sync` read them for it: the .medialint.yml files
         // from its folder up (or --config), --set, then the profile options.
-        let folders = CheckSettingsByFolder(discovery: settings.discovery(), flashProfile: flashProfile, lintProfile: lintProfile)
+        let folders = CheckSettingsByFolder(discovery: settings.discovery(), flashProfile: flashProfile, lintProfile: lintProfile, accuracy: accuracy)
         var base = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if let maxFileMemory { base.file.memoryLimit = Int64(maxFileMemory) << 20 }
         if !captionFiles.isEmpty {

@@ -9,13 +9,16 @@ final class CheckSettingsByFolder: FolderSettings {
     let discovery: ConfigDiscovery
     let flashProfile: String?
     let lintProfile: String?
+    /// `--accuracy`: every folder's media get the accuracy check, whatever their settings say.
+    let accuracy: Bool
     /// The checker and its settings text for each distinct settings (by canonical text and files read).
     private var built: [String: (checker: LibraryChecker, settings: String)] = [:]
 
-    init(discovery: ConfigDiscovery, flashProfile: String?, lintProfile: String?) {
+    init(discovery: ConfigDiscovery, flashProfile: String?, lintProfile: String?, accuracy: Bool = false) {
         self.discovery = discovery
         self.flashProfile = flashProfile
         self.lintProfile = lintProfile
+        self.accuracy = accuracy
     }
 
     /// The settings of each folder met (by the name the walk gives it): a library's files share few folders.
@@ -36,8 +39,10 @@ final class CheckSettingsByFolder: FolderSettings {
 
     /// `base` with the checks `config` and the profile options set up.
     func checker(config: ConfigFile, base: LibraryChecker) throws -> (checker: LibraryChecker, settings: String) {
-        let text = [config.canonicalText, flashProfile.map { "flash-profile=\($0)" }, lintProfile.map { "lint-profile=\($0)" }]
-            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        let text = [
+            config.canonicalText, flashProfile.map { "flash-profile=\($0)" }, lintProfile.map { "lint-profile=\($0)" }, accuracy ? "accuracy" : nil,
+        ]
+        .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         let key = text + "\u{0}" + config.paths.joined(separator: "\u{0}")
         if let known = built[key] { return known }
         var checker = base
@@ -46,6 +51,7 @@ final class CheckSettingsByFolder: FolderSettings {
         checker.file.flash = FlashCheck(
             configuration: flash, decodeThreads: base.file.flash.decodeThreads, exactDecode: try FlashSettings.exactDecode(config.section("flash")))
         checker.file.sync = try SyncSettings.check(config.section("sync"))
+        checker.file.accuracy = try AccuracySettings.check(config.section("accuracy"), forced: accuracy)
         checker.file.lint = LintCheck(linter: try LintSettings(config.section("lint"), profile: lintProfile).linter())
         let made = (checker, text.isEmpty ? "" : ResultStoreDefaults.fingerprint(text))
         built[key] = made

@@ -26,7 +26,7 @@ struct ConfigFile {
 
     /// Every section, typed: the settings it takes are its keys; an unknown section or setting is an error, not
     /// ignored.
-    static let sections: [any SettingsSection.Type] = [FlashSection.self, LintSection.self, SyncSection.self]
+    static let sections: [any SettingsSection.Type] = [FlashSection.self, LintSection.self, SyncSection.self, AccuracySection.self]
     static let known: [String: Set<String>] = Dictionary(uniqueKeysWithValues: sections.map { ($0.name, $0.keys) })
     /// Top-level keys that are not a check's section.
     static let otherKeys = ["exclude", "root"]
@@ -74,6 +74,11 @@ struct ConfigFile {
                 throw CLIError("\(path): unknown section '\(name)' (known: \(Self.knownNames))")
             }
             if value is NSNull { continue }  // `flash:` with nothing under it
+            if name == AccuracySection.name, let enabled = value as? Bool {  // `accuracy: true`
+                sections[name, default: [:]]["enabled"] = enabled
+                origins["\(name).enabled"] = path
+                continue
+            }
             guard let values = value as? [String: Any] else { throw CLIError("\(path): '\(name)' must be a mapping of settings") }
             if let unknown = values.keys.sorted().first(where: { !keys.contains($0) }) {
                 throw CLIError("\(path): unknown setting '\(name).\(unknown)' (known: \(keys.sorted().joined(separator: ", ")))")
