@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A caption cue whose words are to be checked against the speech: its times (media seconds) and its text (without
 /// markup).
 public struct CaptionedSpeech: Sendable, Equatable {
@@ -35,12 +41,15 @@ public struct CueAccuracy: Sendable, Equatable {
     public var score: Double?
     /// How well they fit together: the acoustic score per frame of all the words.
     public var overallScore: Double?
+    /// How far the loud part of the cue's audio stands above its quiet part, in dB (the 80th and the 20th percentile
+    /// of 20-ms levels): speech has pauses between its words, music or noise over it fills them.
+    public var contrast: Double?
     /// The score against the programme's: (score − median) / spread, robustly (nil when not scored).
     public var deviation: Double?
 
     /// A cue not verified, for `reason`.
     public static func unverifiable(_ cue: Int, _ reason: String) -> CueAccuracy {
-        CueAccuracy(cue: cue, status: .unverifiable, reason: reason, words: [], score: nil, overallScore: nil, deviation: nil)
+        CueAccuracy(cue: cue, status: .unverifiable, reason: reason, words: [], score: nil, overallScore: nil, contrast: nil, deviation: nil)
     }
 }
 
@@ -54,6 +63,9 @@ public struct CaptionAccuracyCheck: Sendable {
     public var spreads = 3.0
     /// Cues longer than this (seconds) are not aligned (`unverifiable`): a caption shows a sentence or two.
     public var longestCue = 30.0
+    /// A cue over audio whose loud part stands less than this (dB) above its quiet part is not verified: music or noise
+    /// that loud hides the words, so that wrong text may fit and right text may not.
+    public var leastContrast = 10.0
 
     public init() {}
 
@@ -96,6 +108,7 @@ public struct CaptionAccuracyCheck: Sendable {
             result.reason = "no audio in the cue's time"
             return result
         }
+        result.contrast = Self.contrast(samples)
         result.words = alignment.words.map { word in
             var word = word
             word.start += time
@@ -125,6 +138,12 @@ public struct CaptionAccuracyCheck: Sendable {
             // Wrong text fits badly in its worst words and as a whole; right text under a burst of noise, only in part.
             if deviation < -spreads, overall.deviation(of: whole) < -spreads { results[i].status = .wrongText }
         }
+        // Under music or noise that loud, neither a good fit nor a bad one can be trusted: not verified.
+        for i in results.indices where results[i].status != .unverifiable {
+            guard let contrast = results[i].contrast, contrast < leastContrast else { continue }
+            results[i].status = .unverifiable
+            results[i].reason = "music or noise too loud (the quiet part of its audio only \(Int(contrast.rounded())) dB below the loud part)"
+        }
         return results
     }
 
@@ -143,6 +162,23 @@ public struct CaptionAccuracyCheck: Sendable {
         }
 
         func deviation(of score: Double) -> Double { (score - median) / spread }
+    }
+
+    /// The 80th minus the 20th percentile of the 20-ms levels of `samples`, in dB (nil for less than half a second).
+    static func contrast(_ samples: UnsafeBufferPointer<Float>) -> Double? {
+        let frame = WordAligner.sampleRate / 50
+        guard samples.count >= frame * 25 else { return nil }
+        var levels: [Double] = []
+        levels.reserveCapacity(samples.count / frame)
+        var start = 0
+        while start + frame <= samples.count {
+            var energy: Float = 0
+            for k in start..<(start + frame) { energy += samples[k] * samples[k] }
+            levels.append(10 * log10(Double(energy / Float(frame)) + 1e-10))
+            start += frame
+        }
+        levels.sort()
+        return levels[levels.count * 4 / 5] - levels[levels.count / 5]
     }
 
     /// The mean score per frame of the worst third of the words (at least one): a wrong text forced onto speech fits

@@ -113,6 +113,11 @@ package struct Programme: Sendable {
 
     /// The mix as it was before encoding, 16 kHz mono: the programme's PCM without the AAC encoder and decoder.
     package func samples() throws -> [Float] { try readRaw(pcm) }
+
+    /// `count` samples (16 kHz mono) of the recorded music the programmes use, from `start` seconds into it.
+    package func music(count: Int, from start: Double) throws -> [Float] {
+        try Music.samples(count: count, from: start, cache: URL(fileURLWithPath: media).deletingLastPathComponent().appendingPathComponent("parts"))
+    }
 }
 
 // MARK: - Caption variants
