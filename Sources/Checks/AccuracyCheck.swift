@@ -68,6 +68,12 @@ public struct AccuracyCheck: Sendable {
                 "the captions do not read as \(model.language == "en" ? "English" : model.language): \(known * 100 / words.count)% of their words are in its pronunciation dictionary"
             )
         }
+        // Words the dictionary lacks (names, coinages): pronounced by espeak-ng's letter-to-sound rules.
+        if model.language == "en" {
+            for (word, phones) in Self.pronunciations(of: Array(Set(words.filter { !aligner.knows($0) })).sorted()) {
+                _ = aligner.add(word, phones: phones)
+            }
+        }
         let aligned = try align(placed, path: path, audioStream: audioStream, aligner: aligner)
         let judged = alignment.judge(aligned)
         return Outcome(
@@ -170,6 +176,33 @@ public struct AccuracyCheck: Sendable {
             })
         let verdict: Verdict? = wrong == 0 && checked == 0 ? .unverified : nil
         return CheckResult(file: path, verdict: verdict, findings: findings, metrics: metrics)
+    }
+
+    /// ARPAbet pronunciations of `words` (lower case, letters and apostrophes) by espeak-ng's US English letter-to-sound
+    /// rules, run as a process (it is GPL: not linked); the words it gives no usable pronunciation are left out. None
+    /// when espeak-ng is not installed.
+    static func pronunciations(of words: [String]) -> [(String, String)] {
+        let words = words.filter { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0 == "'" } }.prefix(5000)
+        guard !words.isEmpty else { return [] }
+        let espeak = Process()
+        espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+        espeak.arguments = ["-q", "-x", "--sep= ", "-v", "en-us", "--stdin"]
+        let input = Pipe(), output = Pipe()
+        espeak.standardInput = input
+        espeak.standardOutput = output
+        espeak.standardError = FileHandle.nullDevice
+        do { try espeak.run() } catch { return [] }
+        // A word a line, each its own clause; the first line stands in for the first word (espeak-ng says the very first
+        // phoneme of its input differently).
+        let text = "a.\n" + words.map { "\($0).\n" }.joined()
+        DispatchQueue.global().async {
+            input.fileHandleForWriting.write(Data(text.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        espeak.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        return zip(words, lines).compactMap { word, line in ESpeakPhonemes.arpabet(line).map { (word, $0) } }
     }
 
     /// The first words of a cue, for a message.

@@ -64,6 +64,46 @@ import Testing
         #expect(refused.status == 2 && refused.stderr.contains("unknown setting 'accuracy.colour' (known: enabled, language)"), "\(refused.stderr)")
     }
 
+    /// Names the pronunciation dictionary lacks (Zorbulon, Quibblewick) are pronounced by espeak-ng's letter-to-sound
+    /// rules: festival's speech of them is matched, not left unverified; the same cues with another sentence's words
+    /// still cannot be fitted.
+    @Test(.tags(.media), .notInFastRun) func namesTheDictionaryLacks() throws {
+        let texts = [
+            "Doctor Zorbulon arrived at the station this morning.", "Nobody expected the Quibblewick family to win.",
+            "Zorbulon and Quibblewick shook hands on the bridge.", "The harbour was quiet after the storm.",
+            "Later tonight the theatre company will close for repairs.",
+        ]
+        let sentences = try FestivalWords.speak(texts, voice: FestivalWords.voices[1])
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The sentences one after another with a second between them, as 16 kHz PCM, then AAC in an .m4a.
+        var pcm: [Int16] = [], cues: [(Double, Double, String)] = []
+        for (text, sentence) in zip(texts, sentences) {
+            let start = Double(pcm.count) / 16000
+            pcm += sentence.samples.map { Int16(max(-32767, min(32767, $0 * 32767))) }
+            cues.append((start + (sentence.words.first?.start ?? 0), start + (sentence.words.last?.end ?? 0), text))
+            pcm += [Int16](repeating: 0, count: 16000)
+        }
+        let raw = directory.appendingPathComponent("names.raw"), media = directory.appendingPathComponent("names.m4a").path
+        try pcm.withUnsafeBytes { Data($0) }.write(to: raw)
+        try ExternalTool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "s16le", "-ar", "16000", "-ac", "1", "-i", raw.path, "-c:a", "aac", media])
+        func srt(_ cues: [(Double, Double, String)]) -> String {
+            cues.enumerated().map { n, cue in
+                "\(n + 1)\n\(CaptionTime(seconds: cue.0).srtString) --> \(CaptionTime(seconds: cue.1).srtString)\n\(cue.2)\n"
+            }.joined(separator: "\n")
+        }
+        let captions = directory.appendingPathComponent("names.srt").path
+        try srt(cues).write(toFile: captions, atomically: true, encoding: .utf8)
+        let run = try Medialint.run(["accuracy", media, captions])
+        #expect(run.status == 0 && run.stdout.contains("  0 of 5 cues with wrong text · 5 checked · "), "\(run.stdout)")
+
+        var swapped = cues
+        swapped[0].2 = texts[3]
+        try srt(swapped).write(toFile: captions, atomically: true, encoding: .utf8)
+        let wrong = try Medialint.run(["accuracy", media, captions])
+        #expect(wrong.status == 1 && wrong.stdout.contains("cue 1 ("), "\(wrong.stdout)")
+    }
+
     /// A programme whose captions run 1.5 s late, two of them with wrong text (another programme's sentence, the next
     /// cue's): the timing is put right first, and those two cues — no other — are wrong text, in the JSON report with
     /// every cue's words.
