@@ -38,7 +38,8 @@ public struct AccuracyCheck: Sendable {
         let shift = fix.map { $0.edit(at: captions.cues.first?.start.seconds ?? 0).offset } ?? 0
         func unverified(_ reason: String) -> Outcome {
             let metrics = AccuracyMetrics(
-                captions: source, language: model.language, cues: captions.cues.count, checked: 0, wrongText: 0, unverifiable: captions.cues.count,
+                captions: source, language: model.language, cues: captions.cues.count, checked: 0, wrongText: 0, wordsUnmatched: 0,
+                unverifiable: captions.cues.count,
                 timingShift: shift, cueWords: [])
             let finding = Rule.accuracyUnverifiable.finding(message: "caption text not verified: \(reason)")
             return Outcome(result: CheckResult(file: path, verdict: .unverified, findings: [finding], metrics: metrics), cues: [])
@@ -147,6 +148,16 @@ public struct AccuracyCheck: Sendable {
                         message: "cue \(number) (\(times)): its words are not what is said: \(how) — “\(Self.excerpt(text))”",
                         start: cue.start.seconds, end: cue.end.seconds, line: SyncCheck.line(of: cue), guidelines: Self.guidelines,
                         data: .object(data)))
+            case .wordsUnmatched:
+                let listed = accuracy.unmatched.map { "“\($0)”" }.joined(separator: ", ")
+                findings.append(
+                    Rule.accuracyWordsUnmatched.finding(
+                        message:
+                            "cue \(number) (\(times)): \(accuracy.unmatched.count == 1 ? "a word is" : "words are") not said there: \(listed) — the rest is — “\(Self.excerpt(text))”",
+                        start: cue.start.seconds, end: cue.end.seconds, line: SyncCheck.line(of: cue), guidelines: Self.guidelines,
+                        data: .object([
+                            ("cue", .integer(Int64(number))), ("words", .array(accuracy.unmatched.map { .string($0) })), ("text", .string(text)),
+                        ])))
             case .unverifiable:
                 guard let reason = accuracy.reason, !reason.hasPrefix("sung"), !reason.hasPrefix("no words") else {
                     sounds += 1
@@ -168,13 +179,14 @@ public struct AccuracyCheck: Sendable {
         let wrong = judged.filter { $0.status == .wrongText }.count
         let metrics = AccuracyMetrics(
             captions: source, language: model.language, cues: judged.count, checked: checked, wrongText: wrong,
+            wordsUnmatched: judged.filter { $0.status == .wordsUnmatched }.count,
             unverifiable: judged.filter { $0.status == .unverifiable }.count, timingShift: shift,
             cueWords: judged.map { accuracy in
                 AccuracyMetrics.CueWords(
                     cue: accuracy.cue + 1, start: placed[accuracy.cue].start, end: placed[accuracy.cue].end, status: accuracy.status.rawValue,
                     deviation: accuracy.deviation, words: accuracy.words.map { AccuracyMetrics.Word(word: $0.word, start: $0.start, end: $0.end) })
             })
-        let verdict: Verdict? = wrong == 0 && checked == 0 ? .unverified : nil
+        let verdict: Verdict? = findings.allSatisfy({ $0.severity == .info }) && checked == 0 ? .unverified : nil
         return CheckResult(file: path, verdict: verdict, findings: findings, metrics: metrics)
     }
 
@@ -215,6 +227,7 @@ public struct AccuracyCheck: Sendable {
     public static func summaryLine(_ result: CheckResult) -> String? {
         guard let metrics = result.metrics(as: AccuracyMetrics.self) else { return nil }
         var parts = ["\(metrics.wrongText) of \(metrics.cues) cue\(metrics.cues == 1 ? "" : "s") with wrong text", "\(metrics.checked) checked"]
+        if metrics.wordsUnmatched > 0 { parts.insert("\(metrics.wordsUnmatched) with words not said", at: 1) }
         if metrics.unverifiable > 0 { parts.append("\(metrics.unverifiable) not verified") }
         if metrics.timingShift != 0 { parts.append(String(format: "cues moved %+.3f s onto the speech first", metrics.timingShift)) }
         parts.append("model \(metrics.language)")

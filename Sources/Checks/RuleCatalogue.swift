@@ -87,6 +87,11 @@ extension Rule {
         description:
             "A caption's words are not what is spoken in its time: forced onto the speech there, they cannot be fitted at all, or fit far worse than the programme's other captions fit theirs (another programme's text, a neighbouring caption's).",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2", "47 CFR 79.1(j)"], helpURL: RuleSource.fccCaptionQuality, defaultSeverity: .error)
+    public static let accuracyWordsUnmatched = Rule(
+        "accuracy.words-unmatched", title: "caption words not said",
+        description:
+            "Most of a caption's words are what is spoken in its time, but some are not found there: a word added, left over from an edit, or said differently.",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2", "47 CFR 79.1(j)"], helpURL: RuleSource.fccCaptionQuality, defaultSeverity: .warning)
     public static let accuracyUnverifiable = Rule(
         "accuracy.unverifiable", title: "caption text not verified",
         description:
@@ -150,7 +155,7 @@ public enum RuleCatalogue {
         .syncOffset, .syncDrift, .syncBreak, .syncCueAfterEnd, .syncCueBeforeStart, .syncUncaptionedSpeech,
         .syncCueOverSilence, .syncCueOffset, .syncUnverified,
     ]
-    public static let accuracy: [Rule] = [.accuracyWrongText, .accuracyUnverifiable]
+    public static let accuracy: [Rule] = [.accuracyWrongText, .accuracyWordsUnmatched, .accuracyUnverifiable]
     public static let autoplay: [Rule] = [.autoplayAudio, .autoplayUnverified]
     public static let captions: [Rule] = [.captionsMissing, .captionsParse, .captionsAudioDescription, .transcriptMissing]
     public static let lint: [Rule] = CaptionLinter.rules

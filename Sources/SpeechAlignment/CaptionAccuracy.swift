@@ -26,6 +26,8 @@ public struct CueAccuracy: Sendable, Equatable {
         /// They are not: the search could not fit them to the speech, or they fit far worse than the programme's
         /// other cues fit theirs (another programme's text, a neighbour's).
         case wrongText = "wrong-text"
+        /// Most are, but some of its words are not said there (`unmatched`): a word added, or said differently.
+        case wordsUnmatched = "words-unmatched"
         /// Nothing to check them by: no words (a description of sound, a song), or words the dictionary lacks.
         case unverifiable
     }
@@ -46,6 +48,8 @@ public struct CueAccuracy: Sendable, Equatable {
     public var contrast: Double?
     /// The score against the programme's: (score − median) / spread, robustly (nil when not scored).
     public var deviation: Double?
+    /// The words not found in the speech (`wordsUnmatched`), in the cue's order.
+    public var unmatched: [String] = []
 
     /// A cue not verified, for `reason`.
     public static func unverifiable(_ cue: Int, _ reason: String) -> CueAccuracy {
@@ -61,6 +65,8 @@ public struct CaptionAccuracyCheck: Sendable {
     public var margin = 0.4
     /// How far below the programme's fit a cue's fit must be to be wrong text, in robust spreads.
     public var spreads = 3.0
+    /// How far below the programme's words a word's fit must be not to be found, in robust spreads.
+    public var wordSpreads = 4.0
     /// Cues longer than this (seconds) are not aligned (`unverifiable`): a caption shows a sentence or two.
     public var longestCue = 30.0
     /// A cue over audio whose loud part stands less than this (dB) above its quiet part is not verified: music or noise
@@ -119,6 +125,19 @@ public struct CaptionAccuracyCheck: Sendable {
             result.status = .matched
             result.score = Self.worstThird(alignment.words)
             result.overallScore = alignment.scorePerFrame
+        } else if words.count >= Self.fewestToSplit, let (missing, partial) = Self.withoutOneWord(words, samples: samples, aligner: aligner) {
+            // The words cannot all be fitted, but all the others can: that one is not said there (if the others fit as
+            // well as the programme's cues do: `judge`).
+            result.status = .wordsUnmatched
+            result.unmatched = [words[missing]]
+            result.score = Self.worstThird(partial.words)
+            result.overallScore = partial.scorePerFrame
+            result.words = partial.words.map { word in
+                var word = word
+                word.start += time
+                word.end += time
+                return word
+            }
         } else {
             result.status = .wrongText
         }
@@ -130,14 +149,51 @@ public struct CaptionAccuracyCheck: Sendable {
     /// the searches that could not end are wrong.
     public func judge(_ aligned: [CueAccuracy]) -> [CueAccuracy] {
         var results = aligned
-        guard let worst = Calibration(results.compactMap(\.score)), let overall = Calibration(results.compactMap(\.overallScore)) else { return results }
+        let fitted = results.filter { $0.status == .matched }
+        guard let worst = Calibration(fitted.compactMap(\.score)), let overall = Calibration(fitted.compactMap(\.overallScore)) else {
+            // Nothing to judge the rest of a cue by: a cue whose words cannot all be fitted is wrong.
+            return results.map { result in
+                guard result.status == .wordsUnmatched else { return result }
+                var wrong = result
+                wrong.status = .wrongText
+                wrong.unmatched = []
+                wrong.words = []
+                return wrong
+            }
+        }
         for i in results.indices {
             guard let score = results[i].score, let whole = results[i].overallScore else { continue }
             let deviation = worst.deviation(of: score)
             results[i].deviation = deviation
             // Wrong text fits badly in its worst words and as a whole; right text under a burst of noise, only in part.
-            if deviation < -spreads, overall.deviation(of: whole) < -spreads { results[i].status = .wrongText }
+            // A cue with a word not said must fit as well as the programme's cues without it.
+            let unmatchedRestFitsBadly = results[i].status == .wordsUnmatched && deviation < -spreads
+            if unmatchedRestFitsBadly || (deviation < -spreads && overall.deviation(of: whole) < -spreads) {
+                results[i].status = .wrongText
+                results[i].unmatched = []
+            }
         }
+        // A cue flagged whose bad fit is in a few words only (each far below the programme's words), the rest fitting as
+        // the programme's cues do: those words are not said there, the rest is.
+        if let words = Calibration(results.filter { $0.status == .matched }.flatMap { $0.words.map(\.scorePerFrame) }) {
+            // (A cue whose worst words fit badly while the whole still fits — by a spread more than wrong text's — is
+            // looked at too: one word not said.)
+            for i in results.indices
+            where (results[i].status == .wrongText && (results[i].deviation ?? 0) < -spreads)
+                || (results[i].status == .matched && (results[i].deviation ?? 0) < -(spreads + 1))
+            {
+                let cueWords = results[i].words
+                let bad = cueWords.filter { words.deviation(of: $0.scorePerFrame) < -wordSpreads }
+                let good = cueWords.filter { words.deviation(of: $0.scorePerFrame) >= -wordSpreads }
+                guard cueWords.count >= Self.fewestToSplit, !bad.isEmpty, bad.count <= Self.fewUnmatched(of: cueWords.count),
+                    let rest = Self.worstThird(good), worst.deviation(of: rest) >= -spreads
+                else { continue }
+                results[i].status = .wordsUnmatched
+                results[i].unmatched = bad.map(\.word)
+            }
+        }
+        // Wrong text's words are not the words said: no times for them.
+        for i in results.indices where results[i].status == .wrongText { results[i].words = [] }
         // Under music or noise that loud, neither a good fit nor a bad one can be trusted: not verified.
         for i in results.indices where results[i].status != .unverifiable {
             guard let contrast = results[i].contrast, contrast < leastContrast else { continue }
@@ -163,6 +219,25 @@ public struct CaptionAccuracyCheck: Sendable {
 
         func deviation(of score: Double) -> Double { (score - median) / spread }
     }
+
+    /// The first word of `words` (from the middle out, at most a dozen tried) without which the rest can be fitted to
+    /// `samples`, and that fit.
+    static func withoutOneWord(_ words: [String], samples: UnsafeBufferPointer<Float>, aligner: WordAligner) -> (Int, WordAlignment)? {
+        let middle = words.count / 2
+        let order = (0..<words.count).sorted { abs($0 - middle) < abs($1 - middle) }.prefix(12)
+        for missing in order {
+            var rest = words
+            rest.remove(at: missing)
+            if let alignment = aligner.align(samples, words: rest), alignment.completed { return (missing, alignment) }
+        }
+        return nil
+    }
+
+    /// Cues of fewer words are wrong or right as a whole: a few of their words are most of them.
+    static let fewestToSplit = 5
+
+    /// The most words of a cue of `count` that may be missing for the rest to be right: a quarter (at least one).
+    static func fewUnmatched(of count: Int) -> Int { max(1, count / 4) }
 
     /// The 80th minus the 20th percentile of the 20-ms levels of `samples`, in dB (nil for less than half a second).
     static func contrast(_ samples: UnsafeBufferPointer<Float>) -> Double? {

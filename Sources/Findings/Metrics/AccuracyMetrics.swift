@@ -23,7 +23,7 @@ public struct AccuracyMetrics: CheckMetrics, Equatable {
         public var cue: Int
         public var start: Double
         public var end: Double
-        /// `matched`, `wrong-text` or `unverifiable`.
+        /// `matched`, `wrong-text`, `words-unmatched` or `unverifiable`.
         public var status: String
         public var deviation: Double?
         public var words: [Word]
@@ -46,6 +46,8 @@ public struct AccuracyMetrics: CheckMetrics, Equatable {
     public var cues: Int
     public var checked: Int
     public var wrongText: Int
+    /// Cues most of whose words were found, some not.
+    public var wordsUnmatched: Int
     public var unverifiable: Int
     /// The seconds added to the cues' times to put them on the speech before their words were looked for (the sync fit
     /// at the first cue; 0 when the timing was not verified).
@@ -54,13 +56,15 @@ public struct AccuracyMetrics: CheckMetrics, Equatable {
     public var cueWords: [CueWords]
 
     public init(
-        captions: String, language: String, cues: Int, checked: Int, wrongText: Int, unverifiable: Int, timingShift: Double, cueWords: [CueWords]
+        captions: String, language: String, cues: Int, checked: Int, wrongText: Int, wordsUnmatched: Int, unverifiable: Int, timingShift: Double,
+        cueWords: [CueWords]
     ) {
         self.captions = captions
         self.language = language
         self.cues = cues
         self.checked = checked
         self.wrongText = wrongText
+        self.wordsUnmatched = wordsUnmatched
         self.unverifiable = unverifiable
         self.timingShift = NumberText.rounded(timingShift)
         self.cueWords = cueWords
