@@ -184,7 +184,8 @@ public struct AccuracyCheck: Sendable {
             cueWords: judged.map { accuracy in
                 AccuracyMetrics.CueWords(
                     cue: accuracy.cue + 1, start: placed[accuracy.cue].start, end: placed[accuracy.cue].end, status: accuracy.status.rawValue,
-                    deviation: accuracy.deviation, words: accuracy.words.map { AccuracyMetrics.Word(word: $0.word, start: $0.start, end: $0.end) })
+                    deviation: accuracy.deviation,
+                    words: accuracy.words.map { AccuracyMetrics.Word(word: $0.word, start: $0.start, end: $0.end, confidence: $0.confidence) })
             })
         let verdict: Verdict? = findings.allSatisfy({ $0.severity == .info }) && checked == 0 ? .unverified : nil
         return CheckResult(file: path, verdict: verdict, findings: findings, metrics: metrics)

@@ -192,6 +192,16 @@ public struct CaptionAccuracyCheck: Sendable {
                 results[i].unmatched = bad.map(\.word)
             }
         }
+        // Each word's confidence: the share of the programme's fitted words that fit worse.
+        let ranked = results.filter { $0.status == .matched }.flatMap { $0.words.map(\.scorePerFrame) }.sorted()
+        if !ranked.isEmpty {
+            for i in results.indices {
+                for k in results[i].words.indices {
+                    let score = results[i].words[k].scorePerFrame
+                    results[i].words[k].confidence = Double(Self.countBelow(score, in: ranked)) / Double(ranked.count)
+                }
+            }
+        }
         // Wrong text's words are not the words said: no times for them.
         for i in results.indices where results[i].status == .wrongText { results[i].words = [] }
         // Under music or noise that loud, neither a good fit nor a bad one can be trusted: not verified.
@@ -231,6 +241,16 @@ public struct CaptionAccuracyCheck: Sendable {
             if let alignment = aligner.align(samples, words: rest), alignment.completed { return (missing, alignment) }
         }
         return nil
+    }
+
+    /// How many of `sorted` are below `value` (a binary search).
+    static func countBelow(_ value: Double, in sorted: [Double]) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Cues of fewer words are wrong or right as a whole: a few of their words are most of them.

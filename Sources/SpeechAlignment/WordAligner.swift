@@ -42,6 +42,9 @@ public struct AlignedWord: Sendable, Equatable {
     public var start: Double
     public var end: Double
     public var scorePerFrame: Double
+    /// How well it fits against the programme's words: the share of them that fit worse (0–1; set when the cues are
+    /// judged together, nil before).
+    public var confidence: Double?
 }
 
 /// The words of a text forced onto a stretch of audio.

@@ -136,6 +136,12 @@ import Testing
             errors.append(programme.lines.map { abs($0.start - start) }.min() ?? .infinity)
         }
         errors.sort()
+        // Each word found has its confidence (the share of the programme's words fitting worse); wrong text has no words.
+        let words = cues.filter { $0["status"] as? String == "matched" }.flatMap { $0["words"] as? [[String: Any]] ?? [] }
+        let confidences = words.compactMap { $0["confidence"] as? Double }.sorted()
+        #expect(confidences.count == words.count && confidences.first! >= 0 && confidences.last! <= 1, "\(confidences.count) of \(words.count)")
+        #expect(abs(confidences[confidences.count / 2] - 0.5) < 0.05)
+        #expect(cues.filter { [first, second].contains($0["cue"] as? Int ?? 0) }.allSatisfy { ($0["words"] as? [Any])?.isEmpty == true })
         #expect(errors.count == programme.lines.count - 2, "\(errors.count) of \(programme.lines.count) lines matched")
         #expect(errors[errors.count / 2] <= 0.05 && errors.last! <= 0.5, "\(errors)")
     }

@@ -4,16 +4,19 @@ import Basics
 public struct AccuracyMetrics: CheckMetrics, Equatable {
     public static let check = CheckKind.accuracy
 
-    /// One word of a cue, where it was found (media seconds).
+    /// One word of a cue, where it was found (media seconds), and how well it fits: the share of the programme's words
+    /// that fit worse (0–1).
     public struct Word: Codable, Sendable, Equatable {
         public var word: String
         public var start: Double
         public var end: Double
+        public var confidence: Double?
 
-        public init(word: String, start: Double, end: Double) {
+        public init(word: String, start: Double, end: Double, confidence: Double?) {
             self.word = word
             self.start = NumberText.rounded(start)
             self.end = NumberText.rounded(end)
+            self.confidence = confidence.map { NumberText.rounded($0) }
         }
     }
 
