@@ -52,6 +52,11 @@ public struct AccuracyCheck: Sendable {
         }
         guard audioStream != nil || !media.streams(of: .audio).isEmpty else { return unverified("the media has no audio stream") }
         guard !captions.cues.isEmpty else { return unverified("the captions have no cues") }
+        // A programme has a caption every few seconds; many more than that are not captions of its speech (and each
+        // costs an alignment).
+        if let duration = media.duration, Double(captions.cues.count) > max(100, 4 * duration) {
+            return unverified("\(captions.cues.count) cues for \(Int(duration.rounded())) s of media: more than four a second")
+        }
         let aligner: WordAligner
         do { aligner = try WordAligner(model: model) } catch { return unverified(error.description) }
 

@@ -110,6 +110,11 @@ public struct CaptionAccuracyCheck: Sendable {
             result.reason = "longer than \(Int(longestCue)) s"
             return result
         }
+        // Speech runs at about three words a second; more than eight (at least twenty words) is not speech to align.
+        if Double(words.count) > max(20, 8 * (cue.end - cue.start)) {
+            result.reason = "\(words.count) words in \(Int((cue.end - cue.start).rounded())) s: more than can be said"
+            return result
+        }
         guard samples.count >= WordAligner.sampleRate / 10, let alignment = aligner.align(samples, words: words) else {
             result.reason = "no audio in the cue's time"
             return result

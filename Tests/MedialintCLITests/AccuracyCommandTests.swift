@@ -37,6 +37,27 @@ import Testing
         #expect(korean.stdout.contains("caption text not verified: the captions are in ko, and the only acoustic model is for en"))
     }
 
+    /// Captions no programme has are judged quickly, not aligned for hours: 5,000 cues on 12 s of media, and a cue of
+    /// 5,000 words in 3 s.
+    @Test func captionsNoProgrammeHasAreNotAligned() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let crowded = directory.appendingPathComponent("crowded.srt").path
+        try (0..<5000).map { n in
+            "\(n + 1)\n\(CaptionTime(seconds: Double(n) * 0.002).srtString) --> \(CaptionTime(seconds: Double(n) * 0.002 + 1).srtString)\nWelcome to the demo.\n"
+        }.joined(separator: "\n").write(toFile: crowded, atomically: true, encoding: .utf8)
+        let many = try Medialint.run(["accuracy", "Media/speech.mp4", crowded], timeout: 60)
+        #expect(many.stdout.contains("caption text not verified: 5000 cues for 12 s of media: more than four a second"), "\(many.stdout)")
+        let wordy = directory.appendingPathComponent("wordy.srt").path
+        let text = try String(contentsOfFile: Medialint.media("speech.srt"), encoding: .utf8)
+        try text.replacingOccurrences(of: "Thank you for watching this short clip.", with: Array(repeating: "word", count: 5000).joined(separator: " "))
+            .write(toFile: wordy, atomically: true, encoding: .utf8)
+        let long = try Medialint.run(["accuracy", "Media/speech.mp4", wordy], timeout: 60)
+        #expect(
+            long.status == 0 && long.stdout.contains("cue 4 (00:00:09.500–00:00:11.728) not verified: 5000 words in 2 s: more than can be said"),
+            "\(long.stdout)")
+    }
+
     /// `check` runs the accuracy check when asked — `--accuracy`, or `accuracy: true` (or `accuracy.enabled`) in the
     /// settings — after each caption source's sync, and not otherwise; an unknown accuracy setting is refused.
     @Test func checkRunsItWhenAsked() throws {
