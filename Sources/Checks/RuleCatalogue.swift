@@ -95,7 +95,7 @@ extension Rule {
     public static let accuracyUnverifiable = Rule(
         "accuracy.unverifiable", title: "caption text not verified",
         description:
-            "A caption's words could not be checked against the speech: a language without an acoustic model, no audio, words the pronunciation dictionary lacks, a caption too long to align.",
+            "A caption's words could not be checked against the speech: a language without an acoustic model, no audio, music or noise too loud, words neither the pronunciation dictionary nor espeak-ng can pronounce, a caption too long to align.",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.fccCaptionQuality, defaultSeverity: .info)
 
     // MARK: autoplay.* — WCAG 1.4.2, KWCAG 3.4

@@ -14,8 +14,10 @@ struct AccuracyCommand: ParsableCommand {
             The captions are first put on the speech (as 'medialint sync' finds their timing); then each caption's words \
             are forced onto the audio of its time with PocketSphinx's US English model, and how well they fit is judged \
             against how well the programme's other captions fit theirs. A caption whose words cannot be fitted, or fit \
-            far worse, is accuracy.wrong-text (an error): another programme's text, a neighbouring caption's. Captions \
-            that describe sounds or songs, and captions in another language, are not verified (accuracy.unverifiable). \
+            far worse, is accuracy.wrong-text (an error): another programme's text, a neighbouring caption's; one whose \
+            words fit but for one is accuracy.words-unmatched (a warning). Captions that describe sounds or songs, \
+            captions in another language and captions under music or noise too loud are not verified \
+            (accuracy.unverifiable); words the dictionary lacks are pronounced by espeak-ng. \
             The JSON report has every caption's words and where they were found; --words writes them as WebVTT with a \
             timestamp before each word.
             """)
