@@ -66,21 +66,30 @@ public struct AccuracyCheck: Sendable {
             return CaptionedSpeech(
                 start: edit.apply(to: cue.start).seconds, end: edit.apply(to: cue.end).seconds, text: cue.plainText(in: captions.format))
         }
-        // Captions of unknown language: English ones have most of their words in the English dictionary.
-        let words = placed.flatMap { SpokenWords.of($0.text) }
+        // Captions of unknown language: English ones have most of their words in the English dictionary — a file as a
+        // whole (hardly any: not English at all), and each cue (a programme in several languages: its other cues).
+        let cueWords = placed.map { SpokenWords.of($0.text) }
+        let words = cueWords.flatMap { $0 }
         let known = words.filter { aligner.knows($0) }.count
-        if words.count >= 20, Double(known) < 0.6 * Double(words.count) {
-            return unverified(
-                "the captions do not read as \(model.language == "en" ? "English" : model.language): \(known * 100 / words.count)% of their words are in its pronunciation dictionary"
-            )
+        let name = model.language == "en" ? "English" : model.language
+        if words.count >= 20, Double(known) < 0.2 * Double(words.count) {
+            return unverified("the captions do not read as \(name): \(known * 100 / words.count)% of their words are in its pronunciation dictionary")
         }
-        // Words the dictionary lacks (names, coinages): pronounced by espeak-ng's letter-to-sound rules.
+        let foreign = Set(
+            cueWords.indices.filter { index in
+                let words = cueWords[index]
+                if words.count >= 3, words.filter({ aligner.knows($0) }).count * 2 < words.count { return true }
+                // Another language's function words, none of English's.
+                return model.language == "en" && SpokenWords.readAsEnglish(words) == false
+            })
+        // Words the dictionary lacks (names, coinages) in the other cues: pronounced by espeak-ng's letter-to-sound rules.
         if model.language == "en" {
-            for (word, phones) in Self.pronunciations(of: Array(Set(words.filter { !aligner.knows($0) })).sorted()) {
+            let unknown = cueWords.indices.filter { !foreign.contains($0) }.flatMap { cueWords[$0] }.filter { !aligner.knows($0) }
+            for (word, phones) in Self.pronunciations(of: Array(Set(unknown)).sorted()) {
                 _ = aligner.add(word, phones: phones)
             }
         }
-        let aligned = try align(placed, path: path, audioStream: audioStream, aligner: aligner)
+        let aligned = try align(placed, path: path, audioStream: audioStream, aligner: aligner, skipping: foreign, because: "not \(name)")
         let judged = alignment.judge(aligned)
         return Outcome(
             result: result(judged, placed: placed, captions: captions, path: path, source: source, shift: shift), cues: judged, placed: placed)
@@ -88,7 +97,9 @@ public struct AccuracyCheck: Sendable {
 
     /// Each cue aligned as soon as the audio of its window is decoded; the audio before the earliest window still to
     /// come is let go, so memory holds a cue's window or two, however long the media.
-    private func align(_ cues: [CaptionedSpeech], path: String, audioStream: Int?, aligner: WordAligner) throws(MediaError) -> [CueAccuracy] {
+    private func align(
+        _ cues: [CaptionedSpeech], path: String, audioStream: Int?, aligner: WordAligner, skipping skipped: Set<Int>, because reason: String
+    ) throws(MediaError) -> [CueAccuracy] {
         let rate = Double(WordAligner.sampleRate)
         let order = cues.indices.sorted { alignment.window(of: cues[$0]).start < alignment.window(of: cues[$1]).start }
         var results = [CueAccuracy?](repeating: nil, count: cues.count)
@@ -100,6 +111,11 @@ public struct AccuracyCheck: Sendable {
         func alignReady(upTo end: Double) {
             while next < order.count, alignment.window(of: cues[order[next]]).end <= end {
                 let index = order[next], window = alignment.window(of: cues[index])
+                if skipped.contains(index) {
+                    results[index] = .unverifiable(index, reason)
+                    next += 1
+                    continue
+                }
                 let from = min(buffer.count, max(0, Int(((window.start - bufferStart) * rate).rounded())))
                 let to = min(buffer.count, max(from, Int(((window.end - bufferStart) * rate).rounded())))
                 results[index] = buffer.withUnsafeBufferPointer {
@@ -136,6 +152,7 @@ public struct AccuracyCheck: Sendable {
     ) -> CheckResult {
         var findings: [Finding] = []
         var sounds = 0
+        var otherLanguage: [Int] = []
         for accuracy in judged {
             let cue = captions.cues[accuracy.cue], number = accuracy.cue + 1
             let text = placed[accuracy.cue].text
@@ -168,11 +185,23 @@ public struct AccuracyCheck: Sendable {
                     sounds += 1
                     continue
                 }
+                if reason.hasPrefix("not ") {
+                    otherLanguage.append(number)
+                    continue
+                }
                 findings.append(
                     Rule.accuracyUnverifiable.finding(
                         message: "cue \(number) (\(times)) not verified: \(reason)", start: cue.start.seconds, end: cue.end.seconds,
                         line: SyncCheck.line(of: cue), data: .object([("cue", .integer(Int64(number)))])))
             }
+        }
+        if let first = otherLanguage.first {
+            let count = otherLanguage.count
+            findings.append(
+                Rule.accuracyUnverifiable.finding(
+                    message:
+                        "\(count) cue\(count == 1 ? " does" : "s do") not read as \(model.language == "en" ? "English" : model.language), from cue \(first): not verified",
+                    data: .object([("cues", .integer(Int64(count))), ("first", .integer(Int64(first)))])))
         }
         if sounds > 0 {
             findings.append(

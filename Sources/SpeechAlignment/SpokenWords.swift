@@ -59,6 +59,39 @@ public enum SpokenWords {
         return words
     }
 
+    /// Whether `words` (as `of` gives them) read as English, by their function words: false for four words or more
+    /// with none of English's commonest and two or more of Spanish's, Catalan's, Italian's, German's or French's (those
+    /// languages' sentences share many words with the English dictionary, hardly ever these); true with one of
+    /// English's; nil when neither tells (few words, or no function words at all).
+    public static func readAsEnglish(_ words: [String]) -> Bool? {
+        guard words.count >= 4 else { return nil }
+        if words.contains(where: { englishFunctionWords.contains($0) }) { return true }
+        return words.filter { otherFunctionWords.contains($0) }.count >= 2 ? false : nil
+    }
+
+    /// Function words of the other languages captions are most often in, that are not English words.
+    static let otherFunctionWords: Set<String> = [
+        // Spanish, Catalan
+        "el", "la", "los", "las", "de", "del", "al", "en", "y", "que", "es", "por", "con", "para", "una", "un", "se", "su", "sus", "más", "esta",
+        "este", "els", "les", "amb", "per", "tot", "dels",
+        // Italian
+        "il", "lo", "gli", "della", "di", "che", "è", "nella", "sono", "ogni",
+        // German
+        "der", "die", "das", "den", "und", "ist", "mit", "für", "nicht", "wir", "ein", "eine", "zur", "zum", "jede",
+        // French
+        "le", "des", "du", "et", "est", "une", "pour", "dans", "avec", "qui", "pas",
+    ]
+
+    /// Function words common in English and not words of the other languages captions are often in ("a", "in", "i",
+    /// "no", "me", "he", "an" are Spanish, Italian, Catalan or German words too).
+    static let englishFunctionWords: Set<String> = [
+        "the", "of", "to", "is", "and", "for", "on", "with", "it", "that", "this", "you", "we", "she", "they", "be", "are", "was",
+        "were", "at", "by", "from", "not", "have", "has", "had", "do", "does", "did", "will", "would", "can", "could", "my", "your",
+        "our", "their", "his", "her", "its", "what", "who", "how", "why", "where", "when", "there", "here", "but", "or", "if", "as",
+        "about", "all", "him", "them", "us", "it's", "i'm", "don't", "that's", "just", "very", "yes", "up", "out", "into", "over",
+        "after", "before", "some", "any", "more",
+    ]
+
     /// Whether the text describes sound rather than words said (`[MUSIC]`, `♪ … ♪`): nothing to align.
     public static func describesSound(_ text: String) -> Bool {
         text.contains("♪") || of(text).isEmpty

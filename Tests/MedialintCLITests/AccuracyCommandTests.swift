@@ -50,7 +50,7 @@ import Testing
         #expect(many.stdout.contains("caption text not verified: 5000 cues for 12 s of media: more than four a second"), "\(many.stdout)")
         let wordy = directory.appendingPathComponent("wordy.srt").path
         let text = try String(contentsOfFile: Medialint.media("speech.srt"), encoding: .utf8)
-        try text.replacingOccurrences(of: "Thank you for watching this short clip.", with: Array(repeating: "word", count: 5000).joined(separator: " "))
+        try text.replacingOccurrences(of: "Thank you for watching this short clip.", with: Array(repeating: "the word", count: 2500).joined(separator: " "))
             .write(toFile: wordy, atomically: true, encoding: .utf8)
         let long = try Medialint.run(["accuracy", "Media/speech.mp4", wordy], timeout: 60)
         #expect(
@@ -73,12 +73,16 @@ import Testing
             return results.map { "\($0["check"] ?? "") \($0["verdict"] ?? "")" }
         }
         #expect(try checks([]) == ["captions pass", "sync pass", "flash pass", "lint warn"])
+        // (An English sentence without function words is still English: "Meanwhile, a small bakery found something
+        // unexpected." — see aProgrammeInSeveralLanguages for the others.)
         let asked = ["captions pass", "sync pass", "accuracy fail", "flash pass", "lint warn"]
         #expect(try checks(["--accuracy"]) == asked)
         try "accuracy: true\n".write(to: directory.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
         #expect(try checks([]) == asked)
         try "accuracy:\n  enabled: false\n".write(to: directory.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
         #expect(try checks([]) == ["captions pass", "sync pass", "flash pass", "lint warn"])
+        // (An English sentence without function words is still English: "Meanwhile, a small bakery found something
+        // unexpected." — see aProgrammeInSeveralLanguages for the others.)
         #expect(try checks(["--set", "accuracy.enabled=true"]) == asked)
         try "accuracy:\n  colour: red\n".write(to: directory.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
         let refused = try Medialint.run(["check", ".", "--no-store"], in: directory)
@@ -123,6 +127,22 @@ import Testing
         try srt(swapped).write(toFile: captions, atomically: true, encoding: .utf8)
         let wrong = try Medialint.run(["accuracy", media, captions])
         #expect(wrong.status == 1 && wrong.stdout.contains("cue 1 ("), "\(wrong.stdout)")
+    }
+
+    /// The travel programme, captions in sync: its Korean, Spanish, Catalan, Italian and German cues are not read as
+    /// English and not verified (one note), its song is counted with the sounds, and its English cues are checked and
+    /// right — nothing is called wrong.
+    @Test(.tags(.media), .notInFastRun) func aProgrammeInSeveralLanguages() throws {
+        let programme = try Programme.forTests(.travel)
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = try programme.writeCaptions(.inSync, named: "travel.srt", in: directory)
+        let run = try Medialint.run(["accuracy", programme.media, input])
+        let english = programme.lines.filter { $0.speaker == "ANNA" }.count
+        let foreign = programme.lines.filter { !["ANNA", "SINGER"].contains($0.speaker) }.count
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("· \(foreign) cues do not read as English, from cue 1: not verified"), "\(run.stdout)")
+        #expect(run.stdout.contains("  0 of \(programme.lines.count) cues with wrong text · \(english) checked · "), "\(run.stdout)")
     }
 
     /// A programme whose captions run 1.5 s late, two of them with wrong text (another programme's sentence, the next

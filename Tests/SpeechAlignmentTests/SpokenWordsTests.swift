@@ -22,4 +22,19 @@ import Testing
     func words(text: String, expected: String) {
         #expect(SpokenWords.of(text).joined(separator: " ") == expected)
     }
+
+    /// Four words or more with another language's function words and none of English's do not read as English; an
+    /// English sentence without function words is not taken for another language's.
+    @Test func readAsEnglish() {
+        func reads(_ text: String) -> Bool? { SpokenWords.readAsEnglish(SpokenWords.of(text)) }
+        #expect(reads("Unusually, the library made a surprising announcement.") == true)
+        #expect(reads("Hoy visitamos el mercado más antiguo de la ciudad.") == false)
+        #expect(reads("Els veïns preparen la festa major del poble. 2.") == false)
+        #expect(reads("Heute besuchen wir den alten Hafen der Stadt.") == false)
+        #expect(reads("Il treno per la costa parte ogni ora.") == false)
+        #expect(reads("En esta plaza se baila todos los domingos.") == false)
+        #expect(reads("La calle principal está llena de turistas.") == false)
+        #expect(reads("Meanwhile, a small bakery found something unexpected.") == nil)
+        #expect(reads("Yes, of course.") == nil)
+    }
 }
