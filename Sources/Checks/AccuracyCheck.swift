@@ -68,28 +68,19 @@ public struct AccuracyCheck: Sendable {
         }
         // Captions of unknown language: English ones have most of their words in the English dictionary — a file as a
         // whole (hardly any: not English at all), and each cue (a programme in several languages: its other cues).
-        let cueWords = placed.map { SpokenWords.of($0.text) }
-        let words = cueWords.flatMap { $0 }
-        let known = words.filter { aligner.knows($0) }.count
-        let name = model.language == "en" ? "English" : model.language
-        if words.count >= 20, Double(known) < 0.2 * Double(words.count) {
-            return unverified("the captions do not read as \(name): \(known * 100 / words.count)% of their words are in its pronunciation dictionary")
+        let (foreign, knownShare) = CaptionAccuracyCheck.otherLanguage(placed, aligner: aligner)
+        if let knownShare, knownShare < 0.2 {
+            return unverified(
+                "the captions do not read as \(languageName): \(Int(knownShare * 100))% of their words are in its pronunciation dictionary")
         }
-        let foreign = Set(
-            cueWords.indices.filter { index in
-                let words = cueWords[index]
-                if words.count >= 3, words.filter({ aligner.knows($0) }).count * 2 < words.count { return true }
-                // Another language's function words, none of English's.
-                return model.language == "en" && SpokenWords.readAsEnglish(words) == false
-            })
         // Words the dictionary lacks (names, coinages) in the other cues: pronounced by espeak-ng's letter-to-sound rules.
         if model.language == "en" {
-            let unknown = cueWords.indices.filter { !foreign.contains($0) }.flatMap { cueWords[$0] }.filter { !aligner.knows($0) }
+            let unknown = placed.indices.filter { !foreign.contains($0) }.flatMap { SpokenWords.of(placed[$0].text) }.filter { !aligner.knows($0) }
             for (word, phones) in Self.pronunciations(of: Array(Set(unknown)).sorted()) {
                 _ = aligner.add(word, phones: phones)
             }
         }
-        let aligned = try align(placed, path: path, audioStream: audioStream, aligner: aligner, skipping: foreign, because: "not \(name)")
+        let aligned = try align(placed, path: path, audioStream: audioStream, aligner: aligner, otherLanguage: foreign)
         let judged = alignment.judge(aligned)
         return Outcome(
             result: result(judged, placed: placed, captions: captions, path: path, source: source, shift: shift), cues: judged, placed: placed)
@@ -98,7 +89,7 @@ public struct AccuracyCheck: Sendable {
     /// Each cue aligned as soon as the audio of its window is decoded; the audio before the earliest window still to
     /// come is let go, so memory holds a cue's window or two, however long the media.
     private func align(
-        _ cues: [CaptionedSpeech], path: String, audioStream: Int?, aligner: WordAligner, skipping skipped: Set<Int>, because reason: String
+        _ cues: [CaptionedSpeech], path: String, audioStream: Int?, aligner: WordAligner, otherLanguage: Set<Int>
     ) throws(MediaError) -> [CueAccuracy] {
         let rate = Double(WordAligner.sampleRate)
         let order = cues.indices.sorted { alignment.window(of: cues[$0]).start < alignment.window(of: cues[$1]).start }
@@ -111,8 +102,8 @@ public struct AccuracyCheck: Sendable {
         func alignReady(upTo end: Double) {
             while next < order.count, alignment.window(of: cues[order[next]]).end <= end {
                 let index = order[next], window = alignment.window(of: cues[index])
-                if skipped.contains(index) {
-                    results[index] = .unverifiable(index, reason)
+                if otherLanguage.contains(index) {
+                    results[index] = .unverifiable(index, .otherLanguage)
                     next += 1
                     continue
                 }
@@ -141,7 +132,7 @@ public struct AccuracyCheck: Sendable {
         }
         alignReady(upTo: .infinity)  // the windows that run past the end of the audio
         return results.enumerated().map { index, result in
-            result ?? .unverifiable(index, "no audio in the cue's time")
+            result ?? .unverifiable(index, .noAudio)
         }
     }
 
@@ -181,12 +172,13 @@ public struct AccuracyCheck: Sendable {
                             ("cue", .integer(Int64(number))), ("words", .array(accuracy.unmatched.map { .string($0) })), ("text", .string(text)),
                         ])))
             case .unverifiable:
-                guard let reason = accuracy.reason, !reason.hasPrefix("sung"), !reason.hasPrefix("no words") else {
-                    sounds += 1
+                let reason = accuracy.reason ?? .noAudio
+                if reason == .otherLanguage {
+                    otherLanguage.append(number)
                     continue
                 }
-                if reason.hasPrefix("not ") {
-                    otherLanguage.append(number)
+                if reason.isCounted {
+                    sounds += 1
                     continue
                 }
                 findings.append(
@@ -200,7 +192,7 @@ public struct AccuracyCheck: Sendable {
             findings.append(
                 Rule.accuracyUnverifiable.finding(
                     message:
-                        "\(count) cue\(count == 1 ? " does" : "s do") not read as \(model.language == "en" ? "English" : model.language), from cue \(first): not verified",
+                        "\(count) cue\(count == 1 ? " does" : "s do") not read as \(languageName), from cue \(first): not verified",
                     data: .object([("cues", .integer(Int64(count))), ("first", .integer(Int64(first)))])))
         }
         if sounds > 0 {
@@ -251,6 +243,9 @@ public struct AccuracyCheck: Sendable {
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
         return zip(words, lines).compactMap { word, line in ESpeakPhonemes.arpabet(line).map { (word, $0) } }
     }
+
+    /// The model's language, for messages.
+    var languageName: String { model.language == "en" ? "English" : model.language }
 
     /// The first words of a cue, for a message.
     static func excerpt(_ text: String) -> String {

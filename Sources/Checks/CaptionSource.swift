@@ -27,6 +27,11 @@ public struct CaptionSource: Sendable {
         if case .file(let path) = origin { path } else { nil }
     }
 
+    /// The language its track is tagged with (nil for a file, or an untagged track).
+    public var language: String? {
+        if case .track(let stream) = origin { stream.language } else { nil }
+    }
+
     /// The path of a file, `track N` for a track: how every report names the source.
     public var label: String {
         switch origin {

@@ -173,11 +173,10 @@ public struct FileCheck: Sendable {
                 })
             // The words where the timing puts them: after the sync fit.
             guard let accuracy, speech != nil else { continue }
-            let language: String? = if case .track(let stream) = source.origin { stream.language } else { nil }
             results.append(
                 CheckResult.timed {
                     do throws(MediaError) {
-                        return try accuracy.check(path: path, media: info, captions: document, source: source.label, fix: fix, language: language).result
+                        return try accuracy.check(path: path, media: info, captions: document, source: source.label, fix: fix, language: source.language).result
                     } catch {
                         return CheckResult.unreadable(file: path, check: .accuracy, reason: error.reason)
                     }

@@ -224,7 +224,7 @@ final class BlockMeasurer {
     /// before (correlation ≤ `ReversalRule.correlation`). A pattern finer than the block that reverses its contrast
     /// keeps the block's mean, so the mean alone never sees it flash; the correlation tells it from texture moving
     /// through the block or from noise, whose changes do not run against the picture before.
-    private func findReversals() -> BlockReversals? {
+    private func findReversals() -> BlockReversals {
         let columns = columns, rule = reversalRule
         let change = rule.change, darker = rule.darkerStateBelow ?? .infinity
         let rowLength = samplesPerColumn.reduce(0, +)

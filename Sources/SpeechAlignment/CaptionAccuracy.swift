@@ -32,11 +32,45 @@ public struct CueAccuracy: Sendable, Equatable {
         case unverifiable
     }
 
+    /// Why a cue could not be verified.
+    public enum Unverified: Sendable, Equatable, CustomStringConvertible {
+        /// A song (`♪ … ♪`), or no words at all (a description of sound).
+        case sung, describesSound
+        /// Its words do not read as the model's language.
+        case otherLanguage
+        /// Words neither the dictionary nor the pronunciations added know.
+        case unknownWords([String])
+        /// Longer than the longest cue aligned (seconds).
+        case tooLong(Double)
+        /// More words than its time can hold.
+        case tooManyWords(Int, seconds: Double)
+        case noAudio
+        /// Music or noise over it: its audio's quiet part only this many dB below its loud part.
+        case musicTooLoud(Double)
+
+        public var description: String {
+            switch self {
+            case .sung: "sung"
+            case .describesSound: "no words said (a description of sound)"
+            case .otherLanguage: "not in the model's language"
+            case .unknownWords(let words): "words not in the pronunciation dictionary: \(words.joined(separator: ", "))"
+            case .tooLong(let seconds): "longer than \(Int(seconds)) s"
+            case .tooManyWords(let count, let seconds): "\(count) words in \(Int(seconds.rounded())) s: more than can be said"
+            case .noAudio: "no audio in the cue's time"
+            case .musicTooLoud(let contrast):
+                "music or noise too loud (the quiet part of its audio only \(Int(contrast.rounded())) dB below the loud part)"
+            }
+        }
+
+        /// Sounds and songs, and cues in another language: reported together, not cue by cue.
+        public var isCounted: Bool { self == .sung || self == .describesSound || self == .otherLanguage }
+    }
+
     /// The cue's place in the cues checked.
     public var cue: Int
     public var status: Status
     /// Why the cue could not be verified (`unverifiable` only).
-    public var reason: String?
+    public var reason: Unverified?
     /// The words aligned, at media times.
     public var words: [AlignedWord]
     /// How well the words fit: the mean acoustic score per frame of the worst third of them (the decoder's log units).
@@ -52,7 +86,7 @@ public struct CueAccuracy: Sendable, Equatable {
     public var unmatched: [String] = []
 
     /// A cue not verified, for `reason`.
-    public static func unverifiable(_ cue: Int, _ reason: String) -> CueAccuracy {
+    public static func unverifiable(_ cue: Int, _ reason: Unverified) -> CueAccuracy {
         CueAccuracy(cue: cue, status: .unverifiable, reason: reason, words: [], score: nil, overallScore: nil, contrast: nil, deviation: nil)
     }
 }
@@ -94,38 +128,22 @@ public struct CaptionAccuracyCheck: Sendable {
     /// The first pass, for one cue (`index` in the cues checked): its words forced onto `samples`, the audio of its
     /// `window` (which starts at media time `time`). Its fit is scored; whether that fit is good enough is `judge`'s.
     public func align(_ cue: CaptionedSpeech, index: Int, samples: UnsafeBufferPointer<Float>, at time: Double, aligner: WordAligner) -> CueAccuracy {
-        var result = CueAccuracy.unverifiable(index, "")
-        result.reason = nil
         let words = SpokenWords.of(cue.text)
-        if cue.text.contains("♪") || words.isEmpty {
-            result.reason = cue.text.contains("♪") ? "sung" : "no words said (a description of sound)"
-            return result
-        }
+        if cue.text.contains("♪") { return .unverifiable(index, .sung) }
+        if words.isEmpty { return .unverifiable(index, .describesSound) }
         let unknown = words.filter { !aligner.knows($0) }
-        if !unknown.isEmpty {
-            result.reason = "words not in the pronunciation dictionary: \(unknown.joined(separator: ", "))"
-            return result
-        }
-        if cue.end - cue.start > longestCue {
-            result.reason = "longer than \(Int(longestCue)) s"
-            return result
-        }
+        if !unknown.isEmpty { return .unverifiable(index, .unknownWords(unknown)) }
+        let seconds = cue.end - cue.start
+        if seconds > longestCue { return .unverifiable(index, .tooLong(longestCue)) }
         // Speech runs at about three words a second; more than eight (at least twenty words) is not speech to align.
-        if Double(words.count) > max(20, 8 * (cue.end - cue.start)) {
-            result.reason = "\(words.count) words in \(Int((cue.end - cue.start).rounded())) s: more than can be said"
-            return result
-        }
+        if Double(words.count) > max(20, 8 * seconds) { return .unverifiable(index, .tooManyWords(words.count, seconds: seconds)) }
         guard samples.count >= WordAligner.sampleRate / 10, let alignment = aligner.align(samples, words: words) else {
-            result.reason = "no audio in the cue's time"
-            return result
+            return .unverifiable(index, .noAudio)
         }
+        var result = CueAccuracy.unverifiable(index, .noAudio)
+        result.reason = nil
         result.contrast = Self.contrast(samples)
-        result.words = alignment.words.map { word in
-            var word = word
-            word.start += time
-            word.end += time
-            return word
-        }
+        result.words = Self.shifted(alignment.words, by: time)
         if alignment.completed {
             result.status = .matched
             result.score = Self.worstThird(alignment.words)
@@ -137,12 +155,7 @@ public struct CaptionAccuracyCheck: Sendable {
             result.unmatched = [words[missing]]
             result.score = Self.worstThird(partial.words)
             result.overallScore = partial.scorePerFrame
-            result.words = partial.words.map { word in
-                var word = word
-                word.start += time
-                word.end += time
-                return word
-            }
+            result.words = Self.shifted(partial.words, by: time)
         } else {
             result.status = .wrongText
         }
@@ -213,7 +226,7 @@ public struct CaptionAccuracyCheck: Sendable {
         for i in results.indices where results[i].status != .unverifiable {
             guard let contrast = results[i].contrast, contrast < leastContrast else { continue }
             results[i].status = .unverifiable
-            results[i].reason = "music or noise too loud (the quiet part of its audio only \(Int(contrast.rounded())) dB below the loud part)"
+            results[i].reason = .musicTooLoud(contrast)
         }
         return results
     }
@@ -246,6 +259,35 @@ public struct CaptionAccuracyCheck: Sendable {
             if let alignment = aligner.align(samples, words: rest), alignment.completed { return (missing, alignment) }
         }
         return nil
+    }
+
+    /// `words` moved `seconds` later (from the start of a cue's window to media time).
+    static func shifted(_ words: [AlignedWord], by seconds: Double) -> [AlignedWord] {
+        words.map { word in
+            var word = word
+            word.start += seconds
+            word.end += seconds
+            return word
+        }
+    }
+
+    /// The cues whose words do not read as the model's language (its dictionary's), and the share of all the cues'
+    /// words the dictionary has (nil for fewer than twenty words). A cue: fewer than half its words in the dictionary,
+    /// or — for English — another language's function words and none of English's (`SpokenWords.readAsEnglish`).
+    public static func otherLanguage(_ cues: [CaptionedSpeech], aligner: WordAligner) -> (cues: Set<Int>, knownShare: Double?) {
+        let cueWords = cues.map { SpokenWords.of($0.text) }
+        var known = 0, total = 0
+        var other = Set<Int>()
+        for (index, words) in cueWords.enumerated() {
+            let inDictionary = words.filter { aligner.knows($0) }.count
+            (known, total) = (known + inDictionary, total + words.count)
+            if words.count >= 3, inDictionary * 2 < words.count {
+                other.insert(index)
+            } else if aligner.model.language == "en", SpokenWords.readAsEnglish(words) == false {
+                other.insert(index)
+            }
+        }
+        return (other, total >= 20 ? Double(known) / Double(total) : nil)
     }
 
     /// How many of `sorted` are below `value` (a binary search).

@@ -19,6 +19,12 @@ package enum FestivalWords {
     /// festival's voices: an HMM voice (`cmu_us_slt_arctic_hts`) and two diphone voices (`kal`, `ked`).
     package static let voices = ["voice_cmu_us_slt_arctic_hts", "voice_kal_diphone", "voice_ked_diphone"]
 
+    /// The RMS amplitude (0–1) of 16 kHz mono 16-bit raw samples, as sox measures it.
+    static func rms(of raw: String) throws -> Double? {
+        let stats = try ExternalTool.output("sh", ["-c", "sox -t raw -r 16000 -e signed -b 16 -c 1 '\(raw)' -n stat 2>&1"])
+        return stats.split(separator: "\n").first { $0.hasPrefix("RMS     amplitude") }.flatMap { Double($0.split(separator: " ").last!) }
+    }
+
     /// `count` sentences of the test programmes' kind (`seed` picks them).
     package static func sentences(_ count: Int, seed: UInt64) -> [String] {
         var maker = SentenceMaker(seed: seed)
@@ -50,16 +56,12 @@ package enum FestivalWords {
                 try ExternalTool.run("sox", [wav, "-t", "raw", "-r", "16000", "-e", "signed", "-b", "16", "-c", "1", raw + ".speech"])
                 if let bed {
                     // Pink noise at `bed` dB below the speech's RMS, as long as the sentence.
-                    let stats = try ExternalTool.output("sh", ["-c", "sox -t raw -r 16000 -e signed -b 16 -c 1 '\(raw).speech' -n stat 2>&1"])
-                    let rms = stats.split(separator: "\n").first { $0.hasPrefix("RMS     amplitude") }.flatMap { Double($0.split(separator: " ").last!) } ?? 0.1
-                    let level = rms * pow(10, -bed / 20)
+                    let speechRMS = try rms(of: raw + ".speech") ?? 0.1
                     let seconds = Double(try FileManager.default.attributesOfItem(atPath: raw + ".speech")[.size] as? Int ?? 0) / 32000
                     try ExternalTool.shell("sox -n -r 16000 -c 1 -e signed -b 16 -t raw '\(raw).bed' synth \(seconds) pinknoise norm -3")
-                    let bedStats = try ExternalTool.output("sh", ["-c", "sox -t raw -r 16000 -e signed -b 16 -c 1 '\(raw).bed' -n stat 2>&1"])
-                    let bedRMS =
-                        bedStats.split(separator: "\n").first { $0.hasPrefix("RMS     amplitude") }.flatMap { Double($0.split(separator: " ").last!) } ?? 1
+                    let gain = speechRMS * pow(10, -bed / 20) / (try rms(of: raw + ".bed") ?? 1)
                     try ExternalTool.shell(
-                        "sox -m -v 1 -t raw -r 16000 -e signed -b 16 -c 1 '\(raw).speech' -v \(level / bedRMS) -t raw -r 16000 -e signed -b 16 -c 1 '\(raw).bed' "
+                        "sox -m -v 1 -t raw -r 16000 -e signed -b 16 -c 1 '\(raw).speech' -v \(gain) -t raw -r 16000 -e signed -b 16 -c 1 '\(raw).bed' "
                             + "-t raw -r 16000 -e signed -b 16 -c 1 '\(raw)' && rm -f '\(raw).bed' '\(raw).speech'")
                 } else {
                     try FileManager.default.moveItem(atPath: raw + ".speech", toPath: raw)

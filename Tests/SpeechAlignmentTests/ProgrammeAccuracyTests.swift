@@ -81,7 +81,7 @@ import Testing
         let results = samples.withUnsafeBufferPointer { check.check(cues, samples: $0, aligner: aligner) }
         for index in covered {
             let result = results[index]
-            #expect(result.status == .unverifiable && result.reason?.hasPrefix("music or noise too loud") == true, "cue \(index + 1): \(result)")
+            #expect(result.status == .unverifiable && result.reason?.description.hasPrefix("music or noise too loud") == true, "cue \(index + 1): \(result)")
         }
         let others = results.indices.filter { !covered.contains($0) }
         #expect(others.filter { results[$0].status == .wrongText }.isEmpty, "\(others.filter { results[$0].status == .wrongText })")

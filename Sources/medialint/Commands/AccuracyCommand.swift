@@ -86,12 +86,11 @@ struct AccuracyCommand: ParsableCommand {
             }
             // The timing first: the words are looked for where the sync fit puts each cue.
             let fix = sync.check(path: media, media: info, speech: speech, captions: document, source: source.label).fix
-            let trackLanguage: String? = if case .track(let stream) = source.origin { stream.language } else { nil }
             do {
                 let progress = ProgressLine(label: "accuracy \(media)")
                 defer { progress.finish() }
                 let outcome = try check.check(
-                    path: media, media: info, captions: document, source: source.label, fix: fix, language: language ?? trackLanguage,
+                    path: media, media: info, captions: document, source: source.label, fix: fix, language: language ?? source.language,
                     audioStream: audioStream)
                 results.append(outcome.result)
                 timed.append(outcome)
