@@ -228,7 +228,7 @@ final class BlockMeasurer {
         let columns = columns, rule = reversalRule
         let change = rule.change, darker = rule.darkerStateBelow ?? .infinity
         let rowLength = samplesPerColumn.reduce(0, +)
-        var found: BlockReversals?
+        var found = BlockReversals()
         // Per column of the current row of blocks: whether some sample got lighter, and some darker.
         // Per column of the current row of blocks: whether some sample got lighter (bit 0), and some darker (bit 1).
         var seen = [UInt8](repeating: 0, count: columns)
@@ -260,8 +260,7 @@ final class BlockMeasurer {
                                 }
                                 let n = Float(counts[c] * sampledRows)
                                 guard let (up, down) = sums.reversal(samples: n, correlation: rule.correlation) else { continue }
-                                if found == nil { found = BlockReversals(blocks: columns * rows) }
-                                found?.record(block: blockRow * columns + c, lighter: up, darker: down)
+                                found.record(block: blockRow * columns + c, lighter: up, darker: down)
                             }
                             rowStart &+= rowLength * sampledRows
                         }
@@ -269,7 +268,7 @@ final class BlockMeasurer {
                 }
             }
         }
-        return found ?? BlockReversals(blocks: 0)
+        return found
     }
 
     /// Whether some of `count` samples from `start` got lighter (bit 0), and some darker (bit 1), by `change` with their
@@ -435,22 +434,21 @@ struct ReversalRule: Sendable, Equatable {
     var correlation: Float = -0.7
 }
 
-/// The blocks whose pattern reversed between two pictures: per block, the fraction of its area that got lighter and
-/// the fraction that got darker (0 where nothing reversed). Empty when no block reversed.
+/// The blocks whose pattern reversed between two pictures: each one's index, and the fractions of its area that got
+/// lighter and darker. Only the blocks that reversed are kept (a measurement waits in a queue with many others).
 public struct BlockReversals: Sendable, Equatable {
-    private(set) var lighter: [Float]
-    private(set) var darker: [Float]
+    private(set) var blocks: [Int32] = []
+    private(set) var lighter: [Float] = []
+    private(set) var darker: [Float] = []
 
-    init(blocks: Int) {
-        lighter = [Float](repeating: 0, count: blocks)
-        darker = lighter
-    }
+    init() {}
 
     /// Whether no block reversed.
-    var isEmpty: Bool { lighter.isEmpty }
+    var isEmpty: Bool { blocks.isEmpty }
 
     mutating func record(block: Int, lighter up: Float, darker down: Float) {
-        lighter[block] = up
-        darker[block] = down
+        blocks.append(Int32(block))
+        lighter.append(up)
+        darker.append(down)
     }
 }

@@ -19,6 +19,10 @@ public final class FlashAnalyzer {
     private var luminanceTracker: TransitionTracker?
     private var redTracker: TransitionTracker?
     private var transitions: [Int8] = []
+    /// Per block, the fractions of it that got lighter and darker in this frame's reversals (0 elsewhere: filled from a
+    /// frame's reversed blocks, then cleared).
+    private var reversedLighter: [Float] = []
+    private var reversedDarker: [Float] = []
     private var redTransitions: [Int8] = []
     private var general: TransitionCounter
     private var red: TransitionCounter
@@ -156,8 +160,19 @@ public final class FlashAnalyzer {
             }
         }
         if let reversals, !reversals.isEmpty, let grid {
+            for (k, block) in reversals.blocks.enumerated() {
+                reversedLighter[Int(block)] = reversals.lighter[k]
+                reversedDarker[Int(block)] = reversals.darker[k]
+            }
+            defer {
+                for block in reversals.blocks {
+                    reversedLighter[Int(block)] = 0
+                    reversedDarker[Int(block)] = 0
+                }
+            }
             return mask.withUnsafeBufferPointer { mask in
-                Self.areas(mask: mask, reversals: reversals, blockArea: grid.blockArea, area: &area, fieldAtLeast: fieldAtLeast)
+                Self.areas(
+                    mask: mask, lighter: reversedLighter, darker: reversedDarker, blockArea: grid.blockArea, area: &area, fieldAtLeast: fieldAtLeast)
             }
         }
         guard completed > 0 else { return FrameAreas() }
@@ -173,9 +188,8 @@ public final class FlashAnalyzer {
     /// The areas of `frameTransitions` when some blocks reversed: a block transitioning counts whole, one that did not
     /// counts the parts of it that reversed.
     private static func areas(
-        mask: UnsafeBufferPointer<Int8>, reversals: BlockReversals, blockArea: [Int32], area: inout AreaMeter, fieldAtLeast: Double?
+        mask: UnsafeBufferPointer<Int8>, lighter: [Float], darker: [Float], blockArea: [Int32], area: inout AreaMeter, fieldAtLeast: Double?
     ) -> FrameAreas {
-        let (lighter, darker) = (reversals.lighter, reversals.darker)
         func part(_ fraction: Float, _ i: Int) -> Int { Int((fraction * Float(blockArea[i])).rounded()) }
         var areas = FrameAreas(
             up: area.coverage(fieldAtLeast: fieldAtLeast) { i in mask[i] == 1 ? Int(blockArea[i]) : mask[i] == 0 ? part(lighter[i], i) : 0 },
@@ -216,6 +230,8 @@ public final class FlashAnalyzer {
         redTracker = TransitionTracker(blocks: blocks, noise: 0.5)
         transitions = [Int8](repeating: 0, count: blocks)
         redTransitions = transitions
+        reversedLighter = [Float](repeating: 0, count: blocks)
+        reversedDarker = reversedLighter
     }
 }
 
