@@ -35,6 +35,17 @@ public struct AccuracyCheck: Sendable {
     public func check(
         path: String, media: MediaInfo, captions: CaptionDocument, source: String, fix: SyncFix?, language: String?, audioStream: Int? = nil
     ) throws(MediaError) -> Outcome {
+        try check(
+            audio: .file(path, stream: audioStream), path: path, duration: media.duration,
+            hasAudio: audioStream != nil || !media.streams(of: .audio).isEmpty, captions: captions, source: source, fix: fix, language: language)
+    }
+
+    /// Checks `captions` (named `source`) against `audio`, the sound of the media at `path` (`duration` seconds long;
+    /// `hasAudio`: whether it has any).
+    public func check(
+        audio: AccuracyAudio, path: String, duration: Double?, hasAudio: Bool, captions: CaptionDocument, source: String, fix: SyncFix?,
+        language: String?
+    ) throws(MediaError) -> Outcome {
         let shift = fix.map { $0.edit(at: captions.cues.first?.start.seconds ?? 0).offset } ?? 0
         func unverified(_ reason: String) -> Outcome {
             let metrics = AccuracyMetrics(
@@ -50,11 +61,11 @@ public struct AccuracyCheck: Sendable {
         {
             return unverified("the captions are in \(language), and the only acoustic model is for \(model.language)")
         }
-        guard audioStream != nil || !media.streams(of: .audio).isEmpty else { return unverified("the media has no audio stream") }
+        guard hasAudio else { return unverified("the media has no audio stream") }
         guard !captions.cues.isEmpty else { return unverified("the captions have no cues") }
         // A programme has a caption every few seconds; many more than that are not captions of its speech (and each
         // costs an alignment).
-        if let duration = media.duration, Double(captions.cues.count) > max(100, 4 * duration) {
+        if let duration, Double(captions.cues.count) > max(100, 4 * duration) {
             return unverified("\(captions.cues.count) cues for \(Int(duration.rounded())) s of media: more than four a second")
         }
         let aligner: WordAligner
@@ -80,49 +91,66 @@ public struct AccuracyCheck: Sendable {
                 _ = aligner.add(word, phones: phones)
             }
         }
-        let aligned = try align(placed, path: path, audioStream: audioStream, aligner: aligner, otherLanguage: foreign)
-        let judged = alignment.judge(aligned)
+        let judged = try alignAndPlace(placed, audio: audio, aligner: aligner, otherLanguage: foreign)
         return Outcome(
-            result: result(judged, placed: placed, captions: captions, path: path, source: source, shift: shift), cues: judged, placed: placed)
+            result: result(judged, placed: placed, captions: captions, path: path, source: source, shift: shift), cues: judged.cues, placed: placed)
     }
 
-    /// Each cue aligned as soon as the audio of its window is decoded; the audio before the earliest window still to
-    /// come is let go, so memory holds a cue's window or two, however long the media.
-    private func align(
-        _ cues: [CaptionedSpeech], path: String, audioStream: Int?, aligner: WordAligner, otherLanguage: Set<Int>
-    ) throws(MediaError) -> [CueAccuracy] {
-        let rate = Double(WordAligner.sampleRate)
-        let order = cues.indices.sorted { alignment.window(of: cues[$0]).start < alignment.window(of: cues[$1]).start }
+    /// The first pass: each cue aligned as soon as the audio of its window is decoded (and, for some, a decoy's text:
+    /// `CaptionAccuracyCheck.decoy`); the second, when cues were judged wrong text, looks for their words again in
+    /// wider windows, decoding the audio once more.
+    private func alignAndPlace(
+        _ cues: [CaptionedSpeech], audio: AccuracyAudio, aligner: WordAligner, otherLanguage: Set<Int>
+    ) throws(MediaError) -> ProgrammeAccuracy {
         var results = [CueAccuracy?](repeating: nil, count: cues.count)
-        let reader = try AudioSampleStream(
-            path: path, options: .init(streamIndex: audioStream, sampleRate: WordAligner.sampleRate, resamplingFilterSize: 8))
+        var decoys: [Double] = []
+        try Self.forEachWindow(cues.map { alignment.window(of: $0) }, of: audio.open()) { index, samples, time in
+            if otherLanguage.contains(index) {
+                results[index] = .unverifiable(index, .otherLanguage)
+                return
+            }
+            results[index] = alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner)
+            if let decoy = alignment.decoy(for: index, in: cues), !otherLanguage.contains(decoy),
+                let fit = alignment.decoyFit(cues[decoy].text, samples: samples, aligner: aligner)
+            {
+                decoys.append(fit)
+            }
+        }
+        let judged = alignment.judge(results.enumerated().map { index, result in result ?? .unverifiable(index, .noAudio) }, decoys: decoys)
+        let windows = alignment.relocationWindows(judged, cues: cues)
+        guard !windows.isEmpty else { return alignment.place(judged, cues: cues, relocated: [:]) }
+        var relocated: [Int: [CueAccuracy]] = [:]
+        try Self.forEachWindow(windows.map(\.window), of: audio.open()) { k, samples, time in
+            let index = windows[k].cue
+            relocated[index, default: []].append(alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner))
+        }
+        return alignment.place(judged, cues: cues, relocated: relocated)
+    }
+
+    /// Calls `work` with the audio of each window (media seconds) and the media time it starts at, as soon as
+    /// it is decoded, in the order of the windows' starts. The audio before the earliest window still to come is let
+    /// go, so memory holds a window or two, however long the media. A gap in the audio's timestamps is silence (one of
+    /// over ten minutes starts the audio afresh: the windows in it get none).
+    static func forEachWindow(
+        _ windows: [(start: Double, end: Double)], of audio: any TimedAudio, _ work: (Int, UnsafeBufferPointer<Float>, Double) -> Void
+    ) throws(MediaError) {
+        let rate = Double(WordAligner.sampleRate)
+        let order = windows.indices.sorted { windows[$0].start < windows[$1].start }
         var buffer: [Float] = []
         var bufferStart = 0.0
         var next = 0
-        func alignReady(upTo end: Double) {
-            while next < order.count, alignment.window(of: cues[order[next]]).end <= end {
-                let index = order[next], window = alignment.window(of: cues[index])
-                if otherLanguage.contains(index) {
-                    results[index] = .unverifiable(index, .otherLanguage)
-                    next += 1
-                    continue
-                }
+        func workReady(upTo end: Double) {
+            while next < order.count, windows[order[next]].end <= end {
+                let window = windows[order[next]]
                 let from = min(buffer.count, max(0, Int(((window.start - bufferStart) * rate).rounded())))
                 let to = min(buffer.count, max(from, Int(((window.end - bufferStart) * rate).rounded())))
-                results[index] = buffer.withUnsafeBufferPointer {
-                    alignment.align(
-                        cues[index], index: index, samples: UnsafeBufferPointer(rebasing: $0[from..<to]), at: bufferStart + Double(from) / rate,
-                        aligner: aligner)
-                }
+                buffer.withUnsafeBufferPointer { work(order[next], UnsafeBufferPointer(rebasing: $0[from..<to]), bufferStart + Double(from) / rate) }
                 next += 1
             }
         }
-        while let chunk = try reader.nextChunk() {
-            if buffer.isEmpty { bufferStart = chunk.time }
-            buffer += chunk.samples
-            alignReady(upTo: bufferStart + Double(buffer.count) / rate)
-            // Let go of the audio no window still to come needs (in steps of ten seconds: removal moves the rest).
-            let keep = next < order.count ? alignment.window(of: cues[order[next]]).start : .infinity
+        // Let go of the audio no window still to come needs (in steps of ten seconds: removal moves the rest).
+        func dropUnneeded() {
+            let keep = next < order.count ? windows[order[next]].start : .infinity
             let before = ((keep - bufferStart) * rate).rounded(.down)
             let drop = before >= Double(buffer.count) ? buffer.count : max(0, Int(before.isNaN ? 0 : before))
             if drop >= 10 * WordAligner.sampleRate || drop == buffer.count {
@@ -130,31 +158,63 @@ public struct AccuracyCheck: Sendable {
                 bufferStart += Double(drop) / rate
             }
         }
-        alignReady(upTo: .infinity)  // the windows that run past the end of the audio
-        return results.enumerated().map { index, result in
-            result ?? .unverifiable(index, .noAudio)
+        while let chunk = try audio.nextChunk() {
+            if buffer.isEmpty { bufferStart = chunk.time }
+            var gap = chunk.time - (bufferStart + Double(buffer.count) / rate)
+            if gap > 600 || !gap.isFinite {
+                workReady(upTo: bufferStart + Double(buffer.count) / rate)
+                buffer.removeAll()
+                bufferStart = chunk.time
+                gap = 0
+            }
+            while gap > 0.05 {
+                let step = min(gap, 10)
+                buffer += repeatElement(0, count: Int((step * rate).rounded()))
+                gap -= step
+                workReady(upTo: bufferStart + Double(buffer.count) / rate)
+                dropUnneeded()
+            }
+            buffer += chunk.samples
+            workReady(upTo: bufferStart + Double(buffer.count) / rate)
+            dropUnneeded()
         }
+        workReady(upTo: .infinity)  // the windows that run past the end of the audio
     }
 
     /// The result: a finding per cue with wrong text, per cue that could not be verified for a reason worth saying, and
     /// one for the descriptions of sound and the songs together.
     private func result(
-        _ judged: [CueAccuracy], placed: [CaptionedSpeech], captions: CaptionDocument, path: String, source: String, shift: Double
+        _ programme: ProgrammeAccuracy, placed: [CaptionedSpeech], captions: CaptionDocument, path: String, source: String, shift: Double
     ) -> CheckResult {
+        let judged = programme.cues
         var findings: [Finding] = []
         var sounds = 0
         var otherLanguage: [Int] = []
+        if programme.mismatched {
+            let wrong = judged.filter { $0.status == .wrongText }.count
+            findings.append(
+                Rule.accuracyWrongText.finding(
+                    message: String(
+                        format:
+                            "the captions are not what is said: their %d cues checked fit the speech no better than other cues' text fits it (better in %.0f%% of pairs; right captions do in 90%% and more): another programme's captions, or a translation of speech in another language",
+                        wrong, (programme.separation ?? 0) * 100),
+                    guidelines: Self.guidelines,
+                    data: .object([("cues", .integer(Int64(wrong))), ("separation", .number(((programme.separation ?? 0) * 1000).rounded() / 1000))])))
+        }
         for accuracy in judged {
             let cue = captions.cues[accuracy.cue], number = accuracy.cue + 1
             let text = placed[accuracy.cue].text
             let times = "\(SyncCheck.time(placed[accuracy.cue].start))–\(SyncCheck.time(placed[accuracy.cue].end))"
             switch accuracy.status {
             case .matched: continue
+            case .wrongText where programme.mismatched: continue
             case .wrongText:
                 let how =
-                    accuracy.deviation.map { String(format: "they fit the speech %.1f spreads worse than the programme's captions fit theirs", -$0) }
+                    accuracy.wordsOf.map { "they are cue \($0 + 1)'s, said in its time" }
+                    ?? accuracy.deviation.map { String(format: "they fit the speech %.1f spreads worse than the programme's captions fit theirs", -$0) }
                     ?? "they cannot be fitted to the speech there"
                 var data: [(String, JSONValue)] = [("cue", .integer(Int64(number))), ("text", .string(text))]
+                if let other = accuracy.wordsOf { data.append(("wordsOf", .integer(Int64(other + 1)))) }
                 if let deviation = accuracy.deviation { data.append(("deviation", .number((deviation * 100).rounded() / 100))) }
                 findings.append(
                     Rule.accuracyWrongText.finding(
@@ -170,6 +230,17 @@ public struct AccuracyCheck: Sendable {
                         start: cue.start.seconds, end: cue.end.seconds, line: SyncCheck.line(of: cue), guidelines: Self.guidelines,
                         data: .object([
                             ("cue", .integer(Int64(number))), ("words", .array(accuracy.unmatched.map { .string($0) })), ("text", .string(text)),
+                        ])))
+            case .offTime:
+                let offset = accuracy.offset ?? 0, first = accuracy.words.first?.start ?? placed[accuracy.cue].start
+                let how = offset < 0 ? String(format: "%.1f s before the caption appears", -offset) : String(format: "%.1f s after it appears", offset)
+                findings.append(
+                    Rule.syncWordOffset.finding(
+                        message: "cue \(number) (\(times)): its words are said from \(SyncCheck.time(first)), \(how) — “\(Self.excerpt(text))”",
+                        start: cue.start.seconds, end: cue.end.seconds, line: SyncCheck.line(of: cue), guidelines: Self.guidelines,
+                        data: .object([
+                            ("cue", .integer(Int64(number))), ("offset", .number(NumberText.rounded(offset))),
+                            ("wordsStart", .number(NumberText.rounded(first))),
                         ])))
             case .unverifiable:
                 let reason = accuracy.reason ?? .noAudio
@@ -205,12 +276,12 @@ public struct AccuracyCheck: Sendable {
         let wrong = judged.filter { $0.status == .wrongText }.count
         let metrics = AccuracyMetrics(
             captions: source, language: model.language, cues: judged.count, checked: checked, wrongText: wrong,
-            wordsUnmatched: judged.filter { $0.status == .wordsUnmatched }.count,
-            unverifiable: judged.filter { $0.status == .unverifiable }.count, timingShift: shift,
+            wordsUnmatched: judged.filter { $0.status == .wordsUnmatched }.count, offTime: judged.filter { $0.status == .offTime }.count,
+            unverifiable: judged.filter { $0.status == .unverifiable }.count, separation: programme.separation, timingShift: shift,
             cueWords: judged.map { accuracy in
                 AccuracyMetrics.CueWords(
                     cue: accuracy.cue + 1, start: placed[accuracy.cue].start, end: placed[accuracy.cue].end, status: accuracy.status.rawValue,
-                    deviation: accuracy.deviation,
+                    deviation: accuracy.deviation, offset: accuracy.offset,
                     words: accuracy.words.map { AccuracyMetrics.Word(word: $0.word, start: $0.start, end: $0.end, confidence: $0.confidence) })
             })
         let verdict: Verdict? = findings.allSatisfy({ $0.severity == .info }) && checked == 0 ? .unverified : nil
@@ -257,6 +328,7 @@ public struct AccuracyCheck: Sendable {
     public static func summaryLine(_ result: CheckResult) -> String? {
         guard let metrics = result.metrics(as: AccuracyMetrics.self) else { return nil }
         var parts = ["\(metrics.wrongText) of \(metrics.cues) cue\(metrics.cues == 1 ? "" : "s") with wrong text", "\(metrics.checked) checked"]
+        if metrics.offTime > 0 { parts.insert("\(metrics.offTime) far from their words", at: 1) }
         if metrics.wordsUnmatched > 0 { parts.insert("\(metrics.wordsUnmatched) with words not said", at: 1) }
         if metrics.unverifiable > 0 { parts.append("\(metrics.unverifiable) not verified") }
         if metrics.timingShift != 0 { parts.append(String(format: "cues moved %+.3f s onto the speech first", metrics.timingShift)) }

@@ -103,10 +103,18 @@ public struct FileCheck: Sendable {
                 results.append(CheckResult.timed { lint.run(timeline.document, path: package.label(of: timeline), keepingAtMost: Self.findingLimit) })
             }
             let clock = ContinuousClock(), started = clock.now
-            var synced = sync.check(package: package, timelines: timelines).map(\.result)
+            let syncOutcomes = sync.check(package: package, timelines: timelines)
+            var synced = syncOutcomes.map(\.result)
             // One decoding of the package's audio serves every rendition: its time is shared out.
             for index in synced.indices { synced[index].seconds = (clock.now - started).inSeconds / Double(synced.count) }
             results += synced
+            // Each rendition's words against the speech, where its sync fit puts them (when asked).
+            if let accuracy {
+                let started = clock.now
+                var checked = accuracy.check(package: package, timelines: timelines, fixes: syncOutcomes.map(\.fix)).map(\.result)
+                for index in checked.indices { checked[index].seconds = (clock.now - started).inSeconds / Double(checked.count) }
+                results += checked
+            }
             // The video's flashing, across its segments (the first variant's).
             let video = package.videoFiles
             if !video.segments.isEmpty {

@@ -75,6 +75,11 @@ extension Rule {
         description:
             "Individual captions start well away from the speech onset they belong to, though the timing as a whole fits. A short word where the cue starts is its onset, even when a pause follows it.",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
+    public static let syncWordOffset = Rule(
+        "sync.word-offset", title: "captions far from their words",
+        description:
+            "A caption's words are found in the speech (the accuracy check forces them onto the audio around it), but they start well away from the caption: more than 0.5 s before it appears, or more than 1 s after (unless the caption opens with a description of sound).",
+        guidelines: ["WCAG 1.2.2", "KWCAG 1.2", "47 CFR 79.1(j)"], helpURL: RuleSource.fccCaptionQuality, defaultSeverity: .warning)
     public static let syncUnverified = Rule(
         "sync.unverified", title: "timing not verified",
         description: "Caption timing could not be judged: no audio, too few dialogue captions, no speech, or evidence too weak to trust.",
@@ -155,7 +160,8 @@ public enum RuleCatalogue {
         .syncOffset, .syncDrift, .syncBreak, .syncCueAfterEnd, .syncCueBeforeStart, .syncUncaptionedSpeech,
         .syncCueOverSilence, .syncCueOffset, .syncUnverified,
     ]
-    public static let accuracy: [Rule] = [.accuracyWrongText, .accuracyWordsUnmatched, .accuracyUnverifiable]
+    /// The accuracy check's rules (`sync.word-offset` among them: a timing found by the words).
+    public static let accuracy: [Rule] = [.accuracyWrongText, .accuracyWordsUnmatched, .syncWordOffset, .accuracyUnverifiable]
     public static let autoplay: [Rule] = [.autoplayAudio, .autoplayUnverified]
     public static let captions: [Rule] = [.captionsMissing, .captionsParse, .captionsAudioDescription, .transcriptMissing]
     public static let lint: [Rule] = CaptionLinter.rules

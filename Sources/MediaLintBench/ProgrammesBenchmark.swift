@@ -193,10 +193,11 @@ extension Benchmarks {
             return try CheckResult(json: first)
         }
         let metrics = result?.metrics(as: AccuracyMetrics.self)
-        let flagged = metrics.map { $0.wrongText + $0.wordsUnmatched } ?? -1, checked = metrics?.checked ?? 0
+        let flagged = metrics.map { $0.wrongText + $0.wordsUnmatched + $0.offTime } ?? -1, checked = metrics?.checked ?? 0
+        let separation = metrics?.separation.map { String(format: "%.3f", $0) } ?? "none"
         report.lines += [
             "an hour (\(hour.lines.count) sentences, \(String(format: "%.0f", hour.duration)) s; captions 1.5 s late, every word right):",
-            "  medialint accuracy  \(format(ours.seconds)) s   \(format(ours.cpuSeconds)) s CPU   peak \(mib(ours.peakMemoryMiB))   \(checked) cues checked, \(flagged) flagged (wrong text or a word not said)",
+            "  medialint accuracy  \(format(ours.seconds)) s   \(format(ours.cpuSeconds)) s CPU   peak \(mib(ours.peakMemoryMiB))   \(checked) cues checked, \(flagged) flagged (wrong text, a word not said, or off time), separation \(separation)",
             "  reference           \(format(reference.seconds)) s   \(format(reference.cpuSeconds)) s CPU   (ffmpeg -i media -vn -f null -: decoding alone)",
         ]
         report.check("an hour in \(format(ours.cpuSeconds)) s CPU ≤ 60 s", ours.cpuSeconds <= 60)

@@ -28,6 +28,8 @@ public struct CueAccuracy: Sendable, Equatable {
         case wrongText = "wrong-text"
         /// Most are, but some of its words are not said there (`unmatched`): a word added, or said differently.
         case wordsUnmatched = "words-unmatched"
+        /// The words are what is said, but far from the cue's time (`offset`): the cue shows before or after them.
+        case offTime = "off-time"
         /// Nothing to check them by: no words (a description of sound, a song), or words the dictionary lacks.
         case unverifiable
     }
@@ -84,10 +86,32 @@ public struct CueAccuracy: Sendable, Equatable {
     public var deviation: Double?
     /// The words not found in the speech (`wordsUnmatched`), in the cue's order.
     public var unmatched: [String] = []
+    /// Seconds from the cue's start to its first word's (`offTime`: beyond the tolerance either way).
+    public var offset: Double?
+    /// The cue whose words these are (`wrongText`, when found in a wider search where that cue's words are said).
+    public var wordsOf: Int?
 
     /// A cue not verified, for `reason`.
     public static func unverifiable(_ cue: Int, _ reason: Unverified) -> CueAccuracy {
         CueAccuracy(cue: cue, status: .unverifiable, reason: reason, words: [], score: nil, overallScore: nil, contrast: nil, deviation: nil)
+    }
+}
+
+/// What checking a programme's captions found: each cue, and whether the captions as a whole are what is said.
+public struct ProgrammeAccuracy: Sendable, Equatable {
+    /// Per cue checked, in their order.
+    public var cues: [CueAccuracy]
+    /// How much better the cues' own text fits their speech than other cues' text fits it: the chance that a cue's
+    /// fit is better than a decoy's (1: always; 0.5: no better than chance). Nil when too few were fitted to tell.
+    public var separation: Double?
+    /// The captions as a whole are not what is said (`separation` below the check's least): every cue checked is
+    /// wrong text.
+    public var mismatched = false
+
+    public init(cues: [CueAccuracy], separation: Double? = nil, mismatched: Bool = false) {
+        self.cues = cues
+        self.separation = separation
+        self.mismatched = mismatched
     }
 }
 
@@ -106,18 +130,47 @@ public struct CaptionAccuracyCheck: Sendable {
     /// A cue over audio whose loud part stands less than this (dB) above its quiet part is not verified: music or noise
     /// that loud hides the words, so that wrong text may fit and right text may not.
     public var leastContrast = 10.0
+    /// Captions whose cues fit their speech better than decoys (other cues' text in the same windows) less often than
+    /// this are not what is said as a whole. Measured: right captions 0.9 and more, another programme's about 0.5.
+    public var leastSeparation = 0.7
+    /// How many cues (spread through the programme) get a decoy fitted to their window.
+    public var decoys = 40
+    /// Seconds before and after a cue searched again for the words not found in its window.
+    public var relocationMargin = 3.0
+    /// The most cues searched again (those judged wrong text, from the first).
+    public var mostRelocated = 100
+    /// A cue shown more than this (seconds) before its first word is said is off time (`offTime`)…
+    public var earlyTolerance = 1.0
+    /// …and one shown more than this after it.
+    public var lateTolerance = 0.5
 
     public init() {}
 
-    /// Checks `cues` against `samples` (16 kHz mono, from media time 0): `align` each, then `judge` them together.
-    public func check(_ cues: [CaptionedSpeech], samples: UnsafeBufferPointer<Float>, aligner: WordAligner) -> [CueAccuracy] {
+    /// Checks `cues` against `samples` (16 kHz mono, from media time 0): `align` each (and a decoy's text in some of
+    /// their windows), `judge` them together, then search again wider for the cues judged wrong text (`place`).
+    public func check(_ cues: [CaptionedSpeech], samples: UnsafeBufferPointer<Float>, aligner: WordAligner) -> ProgrammeAccuracy {
         let rate = Double(WordAligner.sampleRate)
-        let aligned = cues.enumerated().map { index, cue in
-            let (start, end) = window(of: cue)
-            let from = min(samples.count, max(0, Int((start * rate).rounded()))), to = min(samples.count, max(from, Int((end * rate).rounded())))
-            return align(cue, index: index, samples: UnsafeBufferPointer(rebasing: samples[from..<to]), at: Double(from) / rate, aligner: aligner)
+        func audio(_ window: (start: Double, end: Double)) -> (samples: UnsafeBufferPointer<Float>, time: Double) {
+            let from = min(samples.count, max(0, Int((window.start * rate).rounded())))
+            let to = min(samples.count, max(from, Int((window.end * rate).rounded())))
+            return (UnsafeBufferPointer(rebasing: samples[from..<to]), Double(from) / rate)
         }
-        return judge(aligned)
+        var aligned: [CueAccuracy] = []
+        var decoys: [Double] = []
+        for (index, cue) in cues.enumerated() {
+            let (window, time) = audio(window(of: cue))
+            aligned.append(align(cue, index: index, samples: window, at: time, aligner: aligner))
+            if let decoy = decoy(for: index, in: cues), let fit = decoyFit(cues[decoy].text, samples: window, aligner: aligner) {
+                decoys.append(fit)
+            }
+        }
+        let judged = judge(aligned, decoys: decoys)
+        var relocated: [Int: [CueAccuracy]] = [:]
+        for (index, stretch) in relocationWindows(judged, cues: cues) {
+            let (window, time) = audio(stretch)
+            relocated[index, default: []].append(align(cues[index], index: index, samples: window, at: time, aligner: aligner))
+        }
+        return place(judged, cues: cues, relocated: relocated)
     }
 
     /// The stretch of audio (media seconds) searched for a cue's words: its time and the margin either side.
@@ -164,8 +217,26 @@ public struct CaptionAccuracyCheck: Sendable {
 
     /// The second pass, over every cue aligned: each fit against the programme's — the median and the median absolute
     /// deviation of the fits — and the cues far below it marked wrong text. Fewer than five fits: no calibration, only
-    /// the searches that could not end are wrong.
-    public func judge(_ aligned: [CueAccuracy]) -> [CueAccuracy] {
+    /// the searches that could not end are wrong. `decoys` are the fits of other cues' text in some cues' windows
+    /// (`decoyFit`): when the cues' own text fits no better than that, the captions as a whole are not what is said.
+    public func judge(_ aligned: [CueAccuracy], decoys: [Double] = []) -> ProgrammeAccuracy {
+        let separation = Self.separation(own: aligned.filter { ($0.contrast ?? .infinity) >= leastContrast }, decoys: decoys)
+        var judged = ProgrammeAccuracy(cues: judgeEach(aligned), separation: separation)
+        // Captions whose text fits its speech no better than other cues' text does are another programme's, or a
+        // translation of speech in another language: every cue checked is wrong.
+        if let separation, separation < leastSeparation {
+            judged.mismatched = true
+            for i in judged.cues.indices where judged.cues[i].status != .unverifiable {
+                judged.cues[i].status = .wrongText
+                judged.cues[i].words = []
+                judged.cues[i].unmatched = []
+            }
+        }
+        return judged
+    }
+
+    /// Each cue's fit against the programme's.
+    func judgeEach(_ aligned: [CueAccuracy]) -> [CueAccuracy] {
         var results = aligned
         let fitted = results.filter { $0.status == .matched }
         guard let worst = Calibration(fitted.compactMap(\.score)), let overall = Calibration(fitted.compactMap(\.overallScore)) else {
@@ -211,15 +282,8 @@ public struct CaptionAccuracyCheck: Sendable {
             }
         }
         // Each word's confidence: the share of the programme's fitted words that fit worse.
-        let ranked = results.filter { $0.status == .matched }.flatMap { $0.words.map(\.scorePerFrame) }.sorted()
-        if !ranked.isEmpty {
-            for i in results.indices {
-                for k in results[i].words.indices {
-                    let score = results[i].words[k].scorePerFrame
-                    results[i].words[k].confidence = Double(Self.countBelow(score, in: ranked)) / Double(ranked.count)
-                }
-            }
-        }
+        let ranked = Self.rankedWordScores(results)
+        for i in results.indices { results[i].words = Self.withConfidence(results[i].words, ranked: ranked) }
         // Wrong text's words are not the words said: no times for them.
         for i in results.indices where results[i].status == .wrongText { results[i].words = [] }
         // Under music or noise that loud, neither a good fit nor a bad one can be trusted: not verified.
@@ -229,6 +293,145 @@ public struct CaptionAccuracyCheck: Sendable {
             results[i].reason = .musicTooLoud(contrast)
         }
         return results
+    }
+
+    /// The cue whose text is fitted to cue `index`'s window as a decoy (nil for most cues): for `decoys` cues spread
+    /// through the programme, the cue half the programme away.
+    public func decoy(for index: Int, in cues: [CaptionedSpeech]) -> Int? {
+        guard cues.count >= 2, decoys > 0, index % max(1, cues.count / decoys) == 0 else { return nil }
+        let other = (index + cues.count / 2) % cues.count
+        return other == index || SpokenWords.of(cues[other].text) == SpokenWords.of(cues[index].text) ? nil : other
+    }
+
+    /// How well another cue's `text` fits `samples` (a cue's window), as `align` scores a cue: its worst third's score,
+    /// minus infinity when it cannot be fitted at all. Nil when it is not to be counted: no words the aligner knows, or
+    /// audio under music or noise too loud.
+    public func decoyFit(_ text: String, samples: UnsafeBufferPointer<Float>, aligner: WordAligner) -> Double? {
+        let words = SpokenWords.of(text)
+        guard !words.isEmpty, !text.contains("♪"), words.allSatisfy({ aligner.knows($0) }), samples.count >= WordAligner.sampleRate / 10,
+            (Self.contrast(samples) ?? .infinity) >= leastContrast, let alignment = aligner.align(samples, words: words)
+        else { return nil }
+        return alignment.completed ? Self.worstThird(alignment.words) ?? -.infinity : -.infinity
+    }
+
+    /// The chance that a cue's own fit (`align`'s: its worst third's score, minus infinity when its words could not all
+    /// be fitted) is better than a decoy's, ties counting half. Nil for fewer than eight of either.
+    static func separation(own aligned: [CueAccuracy], decoys: [Double]) -> Double? {
+        let own = aligned.compactMap { cue -> Double? in
+            switch cue.status {
+            case .matched, .offTime: cue.score
+            case .wrongText, .wordsUnmatched: -.infinity
+            case .unverifiable: nil
+            }
+        }
+        guard own.count >= 8, decoys.count >= 8 else { return nil }
+        let sorted = decoys.sorted()
+        var wins = 0.0
+        for fit in own {
+            let below = countBelow(fit, in: sorted)
+            let equal = countBelow(fit.nextUp, in: sorted) - below
+            wins += Double(below) + Double(equal) / 2
+        }
+        return wins / Double(own.count * sorted.count)
+    }
+
+    /// Where to look again for the words of the cues judged wrong text (at most `mostRelocated`; none when the captions
+    /// as a whole are not what is said): the stretches within `relocationMargin` of each that no matched cue's words
+    /// fill — its own words, if said nearby, are in one of them — nearest first, at most three a cue. (Pauses under
+    /// 0.3 s are left out: those are between one speaker's words.)
+    public func relocationWindows(_ judged: ProgrammeAccuracy, cues: [CaptionedSpeech]) -> [(cue: Int, window: (start: Double, end: Double))] {
+        guard !judged.mismatched else { return [] }
+        let claimed = judged.cues.compactMap { cue in
+            cue.status == .matched ? cue.words.first.map { ($0.start, cue.words.last!.end) } : nil
+        }.sorted { $0.0 < $1.0 }
+        var windows: [(cue: Int, window: (start: Double, end: Double))] = []
+        for index in judged.cues.filter({ $0.status == .wrongText || $0.status == .wordsUnmatched }).map(\.cue).prefix(mostRelocated)
+        where index < cues.count {
+            let cue = cues[index]
+            let range = (start: max(0, cue.start - relocationMargin), end: cue.end + relocationMargin)
+            var free: [(start: Double, end: Double)] = []
+            var from = range.start
+            for (start, end) in claimed where end > range.start && start < range.end {
+                if start - from >= 0.3 { free.append((from, start)) }
+                from = max(from, end)
+            }
+            if range.end - from >= 0.3 { free.append((from, range.end)) }
+            let nearest = free.sorted { Self.distance($0, cue) < Self.distance($1, cue) }.prefix(3)
+            windows += nearest.map { (index, ($0.start, $0.end)) }
+        }
+        return windows
+    }
+
+    /// Seconds between a stretch and a cue's time (0 when they overlap).
+    static func distance(_ stretch: (start: Double, end: Double), _ cue: CaptionedSpeech) -> Double {
+        max(0, stretch.start - cue.end, cue.start - stretch.end)
+    }
+
+    /// The third pass. A cue judged wrong text whose words were fitted in one of its `relocationWindows` (`relocated`:
+    /// what `align` found in each) as well as the programme's cues fit theirs is right text off its time; one whose
+    /// words are a matched cue's near it says whose (`wordsOf`). Then every cue whose words start further from its
+    /// start than the tolerances is `offTime`. (Cues that open with a description of sound are not called early: their
+    /// words follow it.)
+    public func place(_ judged: ProgrammeAccuracy, cues: [CaptionedSpeech], relocated: [Int: [CueAccuracy]]) -> ProgrammeAccuracy {
+        var result = judged
+        let fitted = judged.cues.filter { $0.status == .matched }
+        if let worst = Calibration(fitted.compactMap(\.score)), let overall = Calibration(fitted.compactMap(\.overallScore)) {
+            let ranked = Self.rankedWordScores(judged.cues)
+            for (index, found) in relocated {
+                // Words found away from the cue need a spread's less of their worst: the neighbours' speech at the edges
+                // of a stretch costs the first and last words a little.
+                let fits = found.filter { found in
+                    guard found.status == .matched, let score = found.score, let whole = found.overallScore, let first = found.words.first,
+                        index < cues.count
+                    else { return false }
+                    let away = isOffTime(first.start - cues[index].start, text: cues[index].text)
+                    return (found.contrast ?? .infinity) >= leastContrast && worst.deviation(of: score) >= -(away ? spreads + 1 : spreads)
+                        && overall.deviation(of: whole) >= -spreads
+                }
+                guard var best = fits.max(by: { $0.score! < $1.score! }) else { continue }
+                best.deviation = worst.deviation(of: best.score!)
+                best.words = Self.withConfidence(best.words, ranked: ranked)
+                result.cues[index] = best
+            }
+        }
+        // Wrong text that is the text of a cue nearby whose words were found.
+        for i in result.cues.indices where result.cues[i].status == .wrongText && i < cues.count {
+            let words = SpokenWords.of(cues[i].text)
+            let near = max(0, i - 3)...min(cues.count - 1, i + 3)
+            result.cues[i].wordsOf = near.first { j in
+                j != i && j < result.cues.count && result.cues[j].status == .matched && SpokenWords.of(cues[j].text) == words
+            }
+        }
+        for i in result.cues.indices where result.cues[i].status == .matched {
+            guard let first = result.cues[i].words.first, i < cues.count else { continue }
+            let offset = first.start - cues[i].start
+            if isOffTime(offset, text: cues[i].text) {
+                result.cues[i].status = .offTime
+                result.cues[i].offset = offset
+            }
+        }
+        return result
+    }
+
+    /// Whether a cue with `text` whose first word starts `offset` seconds after it is off time.
+    func isOffTime(_ offset: Double, text: String) -> Bool {
+        let opensWithSound = text.drop { " -–\n".contains($0) }.first.map { "[(♪".contains($0) } ?? false
+        return offset < -lateTolerance || (offset > earlyTolerance && !opensWithSound)
+    }
+
+    /// The scores of every word of the cues matched, in order.
+    static func rankedWordScores(_ cues: [CueAccuracy]) -> [Double] {
+        cues.filter { $0.status == .matched }.flatMap { $0.words.map(\.scorePerFrame) }.sorted()
+    }
+
+    /// `words` with their confidence: the share of the `ranked` word scores below each one's.
+    static func withConfidence(_ words: [AlignedWord], ranked: [Double]) -> [AlignedWord] {
+        guard !ranked.isEmpty else { return words }
+        return words.map { word in
+            var word = word
+            word.confidence = Double(countBelow(word.scorePerFrame, in: ranked)) / Double(ranked.count)
+            return word
+        }
     }
 
     /// A programme's fit: the median of its cues' scores and their spread (the median absolute deviation, scaled to a

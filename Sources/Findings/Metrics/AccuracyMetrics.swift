@@ -26,17 +26,20 @@ public struct AccuracyMetrics: CheckMetrics, Equatable {
         public var cue: Int
         public var start: Double
         public var end: Double
-        /// `matched`, `wrong-text`, `words-unmatched` or `unverifiable`.
+        /// `matched`, `wrong-text`, `words-unmatched`, `off-time` or `unverifiable`.
         public var status: String
         public var deviation: Double?
+        /// Seconds from the cue's start to its first word's (`off-time`).
+        public var offset: Double?
         public var words: [Word]
 
-        public init(cue: Int, start: Double, end: Double, status: String, deviation: Double?, words: [Word]) {
+        public init(cue: Int, start: Double, end: Double, status: String, deviation: Double?, offset: Double? = nil, words: [Word]) {
             self.cue = cue
             self.start = NumberText.rounded(start)
             self.end = NumberText.rounded(end)
             self.status = status
             self.deviation = deviation.map { ($0 * 100).rounded() / 100 }
+            self.offset = offset.map { NumberText.rounded($0) }
             self.words = words
         }
     }
@@ -51,7 +54,12 @@ public struct AccuracyMetrics: CheckMetrics, Equatable {
     public var wrongText: Int
     /// Cues most of whose words were found, some not.
     public var wordsUnmatched: Int
+    /// Cues whose words were found far from their time.
+    public var offTime: Int
     public var unverifiable: Int
+    /// How much better the cues' own text fits their speech than other cues' text fits it: the chance a cue's fit is
+    /// the better (1: always; 0.5: no better than chance; nil: too few fitted to tell).
+    public var separation: Double?
     /// The seconds added to the cues' times to put them on the speech before their words were looked for (the sync fit
     /// at the first cue; 0 when the timing was not verified).
     public var timingShift: Double
@@ -59,8 +67,8 @@ public struct AccuracyMetrics: CheckMetrics, Equatable {
     public var cueWords: [CueWords]
 
     public init(
-        captions: String, language: String, cues: Int, checked: Int, wrongText: Int, wordsUnmatched: Int, unverifiable: Int, timingShift: Double,
-        cueWords: [CueWords]
+        captions: String, language: String, cues: Int, checked: Int, wrongText: Int, wordsUnmatched: Int, offTime: Int = 0, unverifiable: Int,
+        separation: Double? = nil, timingShift: Double, cueWords: [CueWords]
     ) {
         self.captions = captions
         self.language = language
@@ -68,7 +76,9 @@ public struct AccuracyMetrics: CheckMetrics, Equatable {
         self.checked = checked
         self.wrongText = wrongText
         self.wordsUnmatched = wordsUnmatched
+        self.offTime = offTime
         self.unverifiable = unverifiable
+        self.separation = separation.map { ($0 * 1000).rounded() / 1000 }
         self.timingShift = NumberText.rounded(timingShift)
         self.cueWords = cueWords
     }
