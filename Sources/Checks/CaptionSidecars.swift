@@ -29,12 +29,23 @@ public enum CaptionSidecars {
         }
     }
 
-    /// The sidecars of the media at `path` among `names`, the entries of its folder.
-    static func find(for path: String, among names: [String]) -> [String] {
+    /// Files named as the sidecars of the media at `path` are, in a caption format MediaLint does not read
+    /// (`CaptionFormat.unreadExtensions`: `film.stl`, `film.en.sub`), sorted by name.
+    public static func findUnread(for path: String) -> [String] {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return find(for: path, among: names) { CaptionFormat.unreadExtensions.contains($0.lowercased()) }
+    }
+
+    /// The sidecars of the media at `path` among `names`, the entries of its folder (`accepts`: whether an extension
+    /// names a caption file; by default, one MediaLint reads).
+    static func find(
+        for path: String, among names: [String], accepts: (String) -> Bool = { CaptionFormat(pathExtension: $0) != nil }
+    ) -> [String] {
         let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return names.filter { name in
             // The name first: most of a large folder is other files.
-            guard name.hasPrefix(stem), CaptionFormat(pathExtension: (name as NSString).pathExtension) != nil else { return false }
+            guard name.hasPrefix(stem), accepts((name as NSString).pathExtension) else { return false }
             let base = (name as NSString).deletingPathExtension
             return base == stem || (base.hasPrefix(stem + ".") && SidecarTags(base.dropFirst(stem.count + 1)) != nil)
         }

@@ -37,7 +37,8 @@ public struct CaptionsCheck: Sendable {
         if let speech, speech.timeline.totalSpeech >= 1 {
             let seconds = String(format: "%.1f", speech.timeline.totalSpeech)
             if hasVideo, !hasCaptions {
-                findings.append(CaptionPresence.missingCaptions(speechSeconds: speech.timeline.totalSpeech))
+                findings.append(
+                    CaptionPresence.missingCaptions(speechSeconds: speech.timeline.totalSpeech, unread: CaptionSidecars.findUnread(for: path)))
             } else if !hasVideo, !hasCaptions, transcripts.isEmpty {
                 findings.append(
                     Rule.transcriptMissing.finding(
@@ -69,12 +70,15 @@ extension MediaInfo {
 public enum CaptionPresence {
     static let nowhere = "no caption file next to it (NAME.vtt, NAME.srt, NAME.en.srt …), no text subtitle track and no CEA-608 captions"
 
-    /// `captions.missing` at error severity: media with `speechSeconds` of speech and no caption source.
-    public static func missingCaptions(speechSeconds: Double) -> Finding {
-        Rule.captionsMissing.finding(
-            severity: .error,
-            message: "\(nowhere), but the audio has \(String(format: "%.1f", speechSeconds)) s of speech",
-            guidelines: ["WCAG 1.2.2", "KWCAG 1.2"])
+    /// `captions.missing` at error severity: media with `speechSeconds` of speech and no caption source. `unread` are
+    /// sidecar files in formats MediaLint does not read: named, so that a user knows they were seen.
+    public static func missingCaptions(speechSeconds: Double, unread: [String] = []) -> Finding {
+        var message = "\(nowhere), but the audio has \(String(format: "%.1f", speechSeconds)) s of speech"
+        if !unread.isEmpty {
+            let names = unread.map { ($0 as NSString).lastPathComponent }
+            message += "; \(names.joined(separator: ", ")) \(names.count == 1 ? "is" : "are") beside it, in a format MediaLint does not read"
+        }
+        return Rule.captionsMissing.finding(severity: .error, message: message, guidelines: ["WCAG 1.2.2", "KWCAG 1.2"])
     }
 
     /// The `captions` result for media without any caption source: a failure when its audio has speech, a
@@ -92,6 +96,6 @@ public enum CaptionPresence {
                 file: path, findings: [Rule.captionsMissing.finding(severity: .info, message: "no captions, and no speech in the audio that would need them")],
                 metrics: metrics)
         }
-        return CheckResult(file: path, findings: [missingCaptions(speechSeconds: seconds)], metrics: metrics)
+        return CheckResult(file: path, findings: [missingCaptions(speechSeconds: seconds, unread: CaptionSidecars.findUnread(for: path))], metrics: metrics)
     }
 }

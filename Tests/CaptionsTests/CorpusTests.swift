@@ -81,10 +81,13 @@ func expectStableWriting(
         let reread = try CaptionFile.read(first, format: target)
         let second = CaptionFile.encode(reread, as: target).bytes
         if stableIn.contains(target) { #expect(first == second, "\(context) → \(target) is not stable", sourceLocation: sourceLocation) }
-        // SCC holds one pop-on caption at a time on 29.97 fps frames: its losses (merged, shortened, late cues) are
-        // reported, not counted here.
-        guard target != .scc else { continue }
+        // SCC holds one pop-on caption at a time on 29.97 fps frames, SAMI no caption without text: their losses
+        // (merged, shortened, late, empty cues) are reported, not counted here. ASS keeps hundredths of a second.
+        guard target != .scc, target != .sami else { continue }
         #expect(reread.cues.count == document.cues.count, "\(context) → \(target) lost cues", sourceLocation: sourceLocation)
-        #expect(reread.cues.map(\.start) == document.cues.map(\.start), sourceLocation: sourceLocation)
+        let tolerance: Int64 = target == .ass ? 5 : 0
+        #expect(
+            zip(reread.cues, document.cues).allSatisfy { abs($0.start.milliseconds - $1.start.milliseconds) <= tolerance }, "\(context) → \(target)",
+            sourceLocation: sourceLocation)
     }
 }

@@ -8,6 +8,13 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
     /// TTML (IMSC 1.1 Text, EBU-TT-D, SMPTE-TT, DFXP): read with its timing, styles, speakers and regions; written as
     /// IMSC 1.1 Text (cue text in WebVTT's syntax).
     case ttml
+    /// SAMI (`.smi`): Microsoft's HTML-like captions, the usual caption file in Korea (one language class read).
+    case sami
+    /// Advanced SubStation Alpha and SubStation Alpha (`.ass`, `.ssa`): read with styles' italics, bold and
+    /// alignment; written as ASS v4.00+.
+    case ass
+    /// YouTube's SubViewer (`.sbv`): timing lines and plain text.
+    case sbv
 
     /// The usual file extension.
     public var fileExtension: String {
@@ -16,6 +23,9 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
         case .srt: "srt"
         case .scc: "scc"
         case .ttml: "ttml"
+        case .sami: "smi"
+        case .ass: "ass"
+        case .sbv: "sbv"
         }
     }
 
@@ -30,19 +40,30 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
         case .srt: "SRT"
         case .scc: "SCC"
         case .ttml: "TTML"
+        case .sami: "SAMI"
+        case .ass: "ASS"
+        case .sbv: "SBV"
         }
     }
 
-    /// The format a file name's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ttml`, `.dfxp`), if any.
+    /// The format a file name's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ttml`, `.dfxp`, `.smi`,
+    /// `.sami`, `.ass`, `.ssa`, `.sbv`), if any.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
         case "vtt", "webvtt": self = .webvtt
         case "srt": self = .srt
         case "scc": self = .scc
         case "ttml", "dfxp": self = .ttml
+        case "smi", "sami": self = .sami
+        case "ass", "ssa": self = .ass
+        case "sbv": self = .sbv
         default: return nil
         }
     }
+
+    /// Extensions of caption and subtitle files MediaLint does not read (EBU STL, MicroDVD and VobSub `.sub`/`.idx`,
+    /// Blu-ray `.sup`, USF, MPL2): a sidecar named so is said to be there and unread, never taken for another format.
+    public static let unreadExtensions: Set<String> = ["stl", "sub", "idx", "sup", "usf", "mpl", "lrc", "cap"]
 }
 
 /// A caption file: its cues and everything else the format holds, so that nothing is lost when it is

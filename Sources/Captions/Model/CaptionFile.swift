@@ -3,29 +3,53 @@ import Foundation
 /// Reading and writing caption files: format from the extension or the content, encoding detected.
 public enum CaptionFile {
     /// The format of a file: from its extension, else from its content (`WEBVTT` or `Scenarist_SCC` signature, XML
-    /// (`<?xml` or `<tt`) for TTML, else SRT).
+    /// (`<?xml` or `<tt`) for TTML, `<SAMI` for SAMI, `[Script Info]` for ASS/SSA, an SBV timing line, else SRT).
     public static func format(of path: String, bytes: [UInt8]) -> CaptionFormat {
         if let format = CaptionFormat(pathExtension: (path as NSString).pathExtension) { return format }
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(13)) : Array(bytes.prefix(13))
-        if start.starts(with: Array("WEBVTT".utf8)) { return .webvtt }
-        if start.starts(with: Array("<?xml".utf8)) || start.starts(with: Array("<tt".utf8)) { return .ttml }
-        return start == Array("Scenarist_SCC".utf8) ? .scc : .srt
+        return format(ofContent: bytes)
+    }
+
+    /// The format the first bytes of a file (64 are enough) show; SRT when they show none.
+    public static func format(ofContent bytes: [UInt8]) -> CaptionFormat {
+        var head = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3).prefix(61)) : Array(bytes.prefix(64))
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+            // UTF-16 (SAMI files often are): its ASCII letters are every other byte.
+            let littleEndian = head[0] == 0xFF
+            head = stride(from: littleEndian ? 2 : 3, to: head.count, by: 2).map { head[$0] }
+        }
+        let start = head.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        func startsWith(_ text: String, caseInsensitive: Bool = false) -> Bool {
+            let prefix = Array(text.utf8)
+            guard start.count >= prefix.count else { return false }
+            return zip(start, prefix).allSatisfy { caseInsensitive ? ($0 | 0x20) == ($1 | 0x20) : $0 == $1 }
+        }
+        if startsWith("WEBVTT") { return .webvtt }
+        if startsWith("<?xml") || startsWith("<tt") { return .ttml }
+        if startsWith("<sami", caseInsensitive: true) { return .sami }
+        if startsWith("[script info]", caseInsensitive: true) { return .ass }
+        if startsWith("Scenarist_SCC") { return .scc }
+        let firstLine = Array(start.prefix { $0 != 0x0A && $0 != 0x0D })
+        let looksSBV = firstLine.withUnsafeBufferPointer { SBVReader.times($0, $0.trimmed(0..<$0.count)) != nil }
+        return looksSBV ? .sbv : .srt
     }
 
     /// Reads the caption file at `path` (mapped into memory and read in place, its pages given back as they
-    /// are read: memory holds the cues, not the file).
+    /// are read: memory holds the cues, not the file). `language` chooses among a SAMI file's languages.
     public static func read(
         _ path: String, format: CaptionFormat? = nil, encoding: String? = nil,
-        mode: WebVTTReader.Mode = .lenient
+        mode: WebVTTReader.Mode = .lenient, language: String? = nil
     ) throws(CaptionError) -> CaptionDocument {
         let file = try MappedFile(path: path)
         defer { withExtendedLifetime(file) {} }  // the mapping must outlive every use of its buffer
         let buffer = file.buffer
-        switch format ?? self.format(of: path, bytes: Array(buffer.prefix(16))) {
+        switch format ?? self.format(of: path, bytes: Array(buffer.prefix(64))) {
         case .webvtt: return try WebVTTReader(mode: mode).read(buffer: buffer, encoding: encoding, mapping: file)
         case .srt: return try SRTReader().read(buffer: buffer, encoding: encoding, mapping: file)
         case .scc: return try SCCReader().read(buffer: UnsafeRawBufferPointer(buffer)).document
         case .ttml: return try TTMLReader(mode: mode).read(buffer: UnsafeRawBufferPointer(buffer), mapping: file)
+        case .sami: return try SAMIReader(language: language).read(Array(buffer), encoding: encoding)
+        case .ass: return try ASSReader().read(Array(buffer), encoding: encoding)
+        case .sbv: return try SBVReader().read(Array(buffer), encoding: encoding)
         }
     }
 
@@ -39,6 +63,9 @@ public enum CaptionFile {
         case .srt: return try SRTReader().read(bytes, encoding: encoding)
         case .scc: return try SCCReader().read(bytes).document
         case .ttml: return try TTMLReader(mode: mode).read(bytes)
+        case .sami: return try SAMIReader().read(bytes, encoding: encoding)
+        case .ass: return try ASSReader().read(bytes, encoding: encoding)
+        case .sbv: return try SBVReader().read(bytes, encoding: encoding)
         }
     }
 
@@ -77,7 +104,7 @@ public enum CaptionFile {
         _ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
         flushing flush: ((inout [UInt8]) -> Void)?
     ) -> [CaptionDiagnostic] {
-        if format == .scc || format == .ttml {
+        if format != .webvtt && format != .srt {
             // Cues in WebVTT syntax (an SRT cue converted each time the writer takes it: no converted copy), then 608
             // pairs or TTML, handed on a chunk at a time.
             let sink: (inout [UInt8]) -> Void = { chunk in
@@ -87,14 +114,20 @@ public enum CaptionFile {
             }
             var conversion = document.format.markup == .srt ? CueConversion(document, to: .webvtt, numbersCues: true) : nil
             let cue: (Int) -> Cue = { index in conversion == nil ? document.cues[index] : conversion!.cue(at: index) }
-            let written =
-                format == .scc
-                ? SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: cue, to: sink)
-                : TTMLWriter().write(count: document.cues.count, cue: cue, to: sink)
+            let written: [CaptionDiagnostic]
+            switch format {
+            case .scc: written = SCCWriter().write(count: document.cues.count, start: { document.cues[$0].start }, cue: cue, to: sink)
+            case .sami:
+                written = SAMIWriter().write(count: document.cues.count, header: document.format == .sami ? document.header : "", cue: cue, to: sink)
+            case .ass: written = ASSWriter().write(count: document.cues.count, cue: cue, to: sink)
+            case .sbv: written = SBVWriter().write(count: document.cues.count, cue: cue, to: sink)
+            default: written = TTMLWriter().write(count: document.cues.count, cue: cue, to: sink)
+            }
             return (conversion?.diagnostics ?? []) + written
         }
         var document = document
-        if document.format.markup == .webvtt { document.format = .webvtt }  // SCC's and TTML's cue text is WebVTT's
+        if document.format == .sami { document.header = "" }  // its language class: not a WebVTT header
+        if document.format.markup == .webvtt { document.format = .webvtt }  // other formats' cue text is WebVTT's
         if document.format == format {
             var input = document
             return format == .webvtt

@@ -7,6 +7,13 @@ public struct CaptionTime: Sendable, Hashable, Comparable, Codable, CustomString
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
     /// The nearest millisecond to `seconds`.
+    /// `hours` and `milliseconds` more; nil when that is past the largest time.
+    static func checked(hours: Int64, milliseconds: Int64) -> CaptionTime? {
+        let (whole, overflow) = hours.multipliedReportingOverflow(by: 3_600_000)
+        let (total, overflowAgain) = whole.addingReportingOverflow(milliseconds)
+        return overflow || overflowAgain ? nil : CaptionTime(milliseconds: total)
+    }
+
     public init(seconds: Double) { milliseconds = Int64(saturating: (seconds * 1000).rounded()) }
 
     public static let zero = CaptionTime(milliseconds: 0)

@@ -131,6 +131,36 @@ public enum TextDecoding {
         return Result(utf8: output, encoding: "utf-8", guessed: false, hadInvalidUTF8: true, recoveredLines: recovered)
     }
 
+    /// Whether text that is not UTF-8 reads as Korean in CP949 (EUC-KR and its extension): nearly every byte above
+    /// ASCII is the lead of a valid pair, and most pairs are EUC-KR's Hangul syllables (leads B0–C8, trails A1–FE).
+    /// Latin text in Windows-1252 has lone accented letters, not pairs in that range.
+    static func looksLikeCP949(_ bytes: [UInt8]) -> Bool {
+        var pairs = 0, hangul = 0, bad = 0
+        var i = 0
+        while i < bytes.count {
+            let lead = bytes[i]
+            guard lead >= 0x80 else {
+                i += 1
+                continue
+            }
+            guard lead >= 0x81, lead <= 0xFE, i + 1 < bytes.count else {
+                bad += 1
+                i += 1
+                continue
+            }
+            let trail = bytes[i + 1]
+            if (0x41...0x5A).contains(trail) || (0x61...0x7A).contains(trail) || (0x81...0xFE).contains(trail) {
+                pairs += 1
+                if (0xB0...0xC8).contains(lead), trail >= 0xA1 { hangul += 1 }
+                i += 2
+            } else {
+                bad += 1
+                i += 1
+            }
+        }
+        return pairs > 0 && bad * 50 <= pairs && hangul * 2 >= pairs
+    }
+
     /// Decodes `bytes` as the named encoding.
     static func decode(_ bytes: [UInt8], named name: String) throws(CaptionError) -> Result {
         switch name.lowercased() {

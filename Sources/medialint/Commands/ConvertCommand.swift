@@ -8,7 +8,7 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert captions between WebVTT, SRT, SCC and TTML.",
         discussion: """
-            The output format comes from OUT's extension (.vtt, .srt, .scc, .ttml) or --to. Markup and positions are mapped \
+            The output format comes from OUT's extension (.vtt, .srt, .scc, .ttml, .smi, .ass, .sbv) or --to. Markup and positions are mapped \
             where both formats can express them; whatever the target cannot hold is listed on standard error. \
             SCC is written as pop-on CEA-608 captions (CC1, drop-frame timecodes); TTML as IMSC 1.1 Text. \
             OUT is written atomically; use - for standard output. To extract an embedded track: \

@@ -19,7 +19,9 @@ struct CuesCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @Argument(
-        help: ArgumentHelp("The caption file (.vtt, .srt, .scc or .ttml; other names are sniffed), or a media file with --track.", valueName: "captions"),
+        help: ArgumentHelp(
+            "The caption file (.vtt, .srt, .scc, .ttml, .smi, .ass/.ssa or .sbv; other names are sniffed), or a media file with --track.", valueName: "captions"
+        ),
         completion: .file())
     var captions: String
 

@@ -33,7 +33,7 @@ struct LintCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Caption files (.vtt, .srt, .scc, .ttml).", valueName: "captions"), completion: .file())
+    @Argument(help: ArgumentHelp("Caption files (.vtt, .srt, .scc, .ttml, .smi, .ass/.ssa, .sbv).", valueName: "captions"), completion: .file())
     var captions: [String]
 
     @Option(

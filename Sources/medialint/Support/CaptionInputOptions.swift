@@ -14,6 +14,12 @@ struct CaptionInputOptions: ParsableArguments {
             "The caption file's text encoding, e.g. windows-1251 or gb2312 (default: detected; SRT falls back to windows-1252).", valueName: "name"))
     var encoding: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Of a SAMI file in several languages, the one to read: its class (KRCC) or language (ko-KR, ko) (default: the first used).",
+            valueName: "class"))
+    var samiLanguage: String?
+
     @Option(help: ArgumentHelp("Read this embedded text subtitle track of a media file (its stream index, as 'medialint probe' lists it).", valueName: "index"))
     var track: Int?
 
@@ -27,7 +33,7 @@ struct CaptionInputOptions: ParsableArguments {
                     + (tracks.isEmpty ? " (it has none)" : " (\(tracks))"))
         }
         do {
-            return try CaptionFile.read(path, encoding: encoding, mode: mode)
+            return try CaptionFile.read(path, encoding: encoding, mode: mode, language: samiLanguage)
         } catch {
             throw CLIError(error.message.hasPrefix(path) ? error.message : "\(path): \(error.message)")
         }
@@ -99,9 +105,12 @@ extension CaptionFormat: ExpressibleByArgument {
         case "srt": self = .srt
         case "scc": self = .scc
         case "ttml", "dfxp", "imsc": self = .ttml
+        case "smi", "sami": self = .sami
+        case "ass", "ssa": self = .ass
+        case "sbv": self = .sbv
         default: return nil
         }
     }
 
-    public static var allValueStrings: [String] { ["vtt", "srt", "scc", "ttml"] }
+    public static var allValueStrings: [String] { ["vtt", "srt", "scc", "ttml", "smi", "ass", "sbv"] }
 }

@@ -1,0 +1,286 @@
+import Foundation
+
+/// Reads Advanced SubStation Alpha and SubStation Alpha (`.ass`, `.ssa`: v4.00+ and v4.00 scripts): the `[Events]`
+/// section's `Dialogue` lines, in the columns its `Format` line names, with their styles. Override tags map to WebVTT
+/// where they can — `\i`, `\b`, `\u` to tags, `\an`/`\a` and `\pos` to the cue's alignment and position, `\r` back to
+/// the style, `\N` to a line break — and the others (colours, fonts, moves, fades, karaoke) are dropped and counted;
+/// drawings (`\p1`) are not text and are left out.
+public struct ASSReader: Sendable {
+    public init() {}
+
+    /// A style's part that maps to WebVTT.
+    struct Style {
+        var italic = false, bold = false, underline = false
+        /// Numpad alignment (1–9: bottom left … top right).
+        var alignment = 2
+    }
+
+    public func read(_ bytes: [UInt8], encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
+        let decoded = try TextDecoding.decode(bytes, encoding: encoding)
+        var document = CaptionDocument(format: .ass, encoding: decoded.encoding)
+        var sawScriptInfo = false, sawEvents = false
+        var dropped: [String: (count: Int, cue: Int)] = [:]
+        decoded.utf8.withUnsafeBufferPointer { text in
+            var section = ""
+            var legacy = false  // SSA v4.00: its alignment numbering
+            var playRes = (x: 384.0, y: 288.0), playResSet = (x: false, y: false)
+            var styleColumns: [String] = [], eventColumns: [String] = []
+            var styles: [String: Style] = [:]
+            for (number, range) in PlainLines(text).ranges.enumerated() {
+                let line = text.trimmed(range)
+                guard !line.isEmpty, text[line.lowerBound] != 0x3B else { continue }  // ";" comments
+                if text[line.lowerBound] == 0x5B, text[line.upperBound - 1] == 0x5D {  // "[Section]"
+                    section = text.string((line.lowerBound + 1)..<(line.upperBound - 1)).lowercased()
+                    if section == "script info" { sawScriptInfo = true }
+                    if section == "events" { sawEvents = true }
+                    if section == "v4 styles" { legacy = true }
+                    continue
+                }
+                guard let colon = line.first(where: { text[$0] == 0x3A }) else { continue }
+                let key = text.string(line.lowerBound..<colon).lowercased()
+                let value = text.trimmed((colon + 1)..<line.upperBound)
+                switch section {
+                case "script info":
+                    let string = text.string(value)
+                    if key == "playresx", let x = Double(string), x > 0 { (playRes.x, playResSet.x) = (x, true) }
+                    if key == "playresy", let y = Double(string), y > 0 { (playRes.y, playResSet.y) = (y, true) }
+                    if key == "scripttype", string.lowercased() == "v4.00" { legacy = true }
+                case "v4+ styles", "v4 styles":
+                    if key == "format" {
+                        styleColumns = Self.columns(text.string(value), count: Int.max)
+                    } else if key == "style" {
+                        let fields = Self.columns(text.string(value), count: styleColumns.count)
+                        func field(_ name: String) -> String? { styleColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
+                        var style = Style()
+                        style.italic = field("italic").flatMap(Int.init).map { $0 != 0 } ?? false
+                        style.bold = field("bold").flatMap(Int.init).map { $0 != 0 } ?? false
+                        style.underline = field("underline").flatMap(Int.init).map { $0 != 0 } ?? false
+                        if let alignment = field("alignment").flatMap(Int.init) {
+                            style.alignment = legacy ? Self.numpad(legacy: alignment) ?? 2 : (1...9).contains(alignment) ? alignment : 2
+                        }
+                        styles[(field("name") ?? "").lowercased()] = style
+                    }
+                case "events":
+                    if key == "format" {
+                        eventColumns = Self.columns(text.string(value), count: Int.max)
+                        continue
+                    }
+                    guard key == "dialogue" else { continue }
+                    if eventColumns.isEmpty {
+                        eventColumns = ["layer", "start", "end", "style", "name", "marginl", "marginr", "marginv", "effect", "text"]
+                    }
+                    let fields = Self.columns(text.string(value), count: eventColumns.count)
+                    func field(_ name: String) -> String? { eventColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
+                    guard let start = field("start").flatMap(Self.time), let end = field("end").flatMap(Self.time) else {
+                        document.diagnostics.append(
+                            CaptionDiagnostic(
+                                line: number + 1, rule: "ass.event", message: "a Dialogue line without readable Start and End times (H:MM:SS.cc): skipped"))
+                        continue
+                    }
+                    let style = styles[(field("style") ?? "default").lowercased().trimmingPrefix("*")] ?? styles["default"] ?? Style()
+                    var converted = ASSText.convert(
+                        field("text") ?? "", style: style, legacy: legacy, playRes: playRes, cue: document.cues.count + 1, dropped: &dropped)
+                    if let name = field("name"), !name.isEmpty {
+                        converted.text = "<v \(name.replacingOccurrences(of: ">", with: ""))>" + converted.text + "</v>"
+                    }
+                    var cue = Cue(start: start, end: end, text: converted.text, settings: converted.settings)
+                    cue.line = Int32(clamping: number + 1)
+                    if end < start {
+                        document.diagnostics.append(CaptionDiagnostic(line: number + 1, rule: "ass.event", message: "the caption ends before it starts"))
+                    }
+                    document.cues.append(cue)
+                default: break
+                }
+            }
+            if dropped["pos"] != nil || document.cues.contains(where: { $0.settings.position != nil }), !(playResSet.x && playResSet.y) {
+                document.diagnostics.append(
+                    CaptionDiagnostic(
+                        line: 0, rule: "ass.script", severity: .info,
+                        message: "no PlayResX/PlayResY in [Script Info]: positions are read against 384×288, as renderers assume"))
+            }
+        }
+        guard sawScriptInfo || sawEvents else {
+            throw CaptionError(rule: "ass.parse", message: "not an ASS/SSA file: no [Script Info] or [Events] section")
+        }
+        for (tag, seen) in dropped.sorted(by: { ($0.value.cue, $0.key) < ($1.value.cue, $1.key) }) {
+            document.diagnostics.append(
+                CaptionDiagnostic(
+                    line: 0, rule: "ass.override", severity: .info,
+                    message: "override tag \\\(tag) (\(seen.count)×, first in cue \(seen.cue)) has no WebVTT counterpart: dropped"))
+        }
+        return document
+    }
+
+    /// A `Format`, `Style` or `Dialogue` value's comma-separated fields (lower-cased names for `Format`); the last of
+    /// `count` takes the rest of the line, commas and all.
+    static func columns(_ value: String, count: Int) -> [String] {
+        let parts = value.split(separator: ",", maxSplits: max(0, count - 1), omittingEmptySubsequences: false)
+        return parts.enumerated().map { index, part in
+            let trimmed = index == count - 1 ? String(part) : part.trimmingCharacters(in: .whitespaces)
+            return count == Int.max ? trimmed.trimmingCharacters(in: .whitespaces).lowercased() : trimmed
+        }
+    }
+
+    /// `H:MM:SS.cc` (a fraction of one to three digits is taken as written: `.5` is half a second).
+    static func time(_ value: String) -> CaptionTime? {
+        let parts = value.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours >= 0, minutes >= 0, minutes < 60 else { return nil }
+        let seconds = parts[2].split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(seconds.count), let whole = Int64(seconds[0]), whole >= 0, whole < 60 else { return nil }
+        var millis: Int64 = 0
+        if seconds.count == 2 {
+            let fraction = seconds[1]
+            guard (1...3).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit), let value = Int64(fraction) else { return nil }
+            millis = value * [100, 10, 1][fraction.count - 1]
+        }
+        return CaptionTime.checked(hours: hours, milliseconds: (minutes * 60 + whole) * 1000 + millis)
+    }
+
+    /// SSA v4's alignment (1–3 bottom, 5–7 top, 9–11 middle; left, centre, right) as a numpad number.
+    static func numpad(legacy value: Int) -> Int? {
+        switch value {
+        case 1...3: value
+        case 5...7: value + 2
+        case 9...11: value - 5
+        default: nil
+        }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension String {
+    fileprivate func trimmingPrefix(_ prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
+}
+
+/// An ASS event's text in WebVTT's terms.
+enum ASSText {
+    /// `text` (override blocks and all) as WebVTT cue text and settings, starting from `style`.
+    static func convert(
+        _ text: String, style: ASSReader.Style, legacy: Bool, playRes: (x: Double, y: Double), cue: Int,
+        dropped: inout [String: (count: Int, cue: Int)]
+    ) -> (text: String, settings: CueSettings) {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        var wanted = (i: style.italic, b: style.bold, u: style.underline)
+        var open: [UInt8] = []  // the tags open in `out`, outermost first
+        var alignment = style.alignment
+        var position: (x: Double, y: Double)?
+        var drawing = false
+        // Spaces not yet written: written before the next character shown, never at a line's end — those typed before
+        // an override block in the style before it, those after it in the style after it.
+        var spacesBefore = 0, spaces = 0
+        func flushSpaces() {
+            let atLineStart = out.isEmpty || out.last == 0x0A
+            if spacesBefore > 0, !atLineStart { out += repeatElement(0x20, count: spacesBefore) }
+            sync()
+            if spaces > 0, !(out.isEmpty || out.last == 0x0A) || (spacesBefore > 0 && !atLineStart) { out += repeatElement(0x20, count: spaces) }
+            (spacesBefore, spaces) = (0, 0)
+        }
+        func sync() {
+            let desired = [wanted.i ? UInt8(ascii: "i") : nil, wanted.b ? UInt8(ascii: "b") : nil, wanted.u ? UInt8(ascii: "u") : nil].compactMap { $0 }
+            guard desired != open else { return }
+            // Keep the common prefix open; close the rest and open what is wanted.
+            var keep = 0
+            while keep < open.count, keep < desired.count, open[keep] == desired[keep] { keep += 1 }
+            for tag in open[keep...].reversed() { out += [0x3C, 0x2F, tag, 0x3E] }
+            for tag in desired[keep...] { out += [0x3C, tag, 0x3E] }
+            open = desired
+        }
+        func drop(_ tag: String) {
+            let name = String(tag.prefix { $0.isLetter })
+            let key = name.isEmpty ? String(tag.prefix(4)) : name
+            dropped[key, default: (0, cue)].count += 1
+        }
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == 0x7B, let close = bytes[i...].firstIndex(of: 0x7D) {  // "{…}": an override block, or a comment
+                let block = String(decoding: bytes[(i + 1)..<close], as: UTF8.self)
+                (spacesBefore, spaces) = (spacesBefore + spaces, 0)
+                for tag in block.split(separator: "\\", omittingEmptySubsequences: true).dropFirst(block.hasPrefix("\\") ? 0 : 1) {
+                    let tag = tag.trimmingCharacters(in: .whitespaces)
+                    if tag.hasPrefix("pos("), let args = Self.arguments(tag), args.count == 2 {
+                        position = (args[0], args[1])
+                    } else if tag.hasPrefix("an"), let value = Int(tag.dropFirst(2)), (1...9).contains(value) {
+                        alignment = value
+                    } else if tag.hasPrefix("a"), !tag.hasPrefix("alpha"), let value = Int(tag.dropFirst(1)), let numpad = ASSReader.numpad(legacy: value) {
+                        alignment = numpad
+                    } else if tag == "i0" || tag == "i1" {
+                        wanted.i = tag == "i1"
+                    } else if tag.hasPrefix("b"), !tag.hasPrefix("blur"), !tag.hasPrefix("be"), !tag.hasPrefix("bord"), let weight = Int(tag.dropFirst()) {
+                        wanted.b = weight == 1 || weight >= 600
+                    } else if tag == "u0" || tag == "u1" {
+                        wanted.u = tag == "u1"
+                    } else if tag.hasPrefix("r") && !tag.hasPrefix("rnd") {
+                        wanted = (style.italic, style.bold, style.underline)
+                        if tag != "r" { drop("r") }  // another style by name: its looks are not read
+                    } else if tag.hasPrefix("p"), !tag.hasPrefix("pos"), !tag.hasPrefix("pbo"), let level = Int(tag.dropFirst()) {
+                        drawing = level > 0
+                        if drawing { drop("p") }
+                    } else if !tag.isEmpty {
+                        drop(tag)
+                    }
+                }
+                i = close + 1
+                continue
+            }
+            if drawing {
+                i += 1
+                continue
+            }
+            if byte == 0x5C, i + 1 < bytes.count, [0x4E, 0x6E, 0x68].contains(bytes[i + 1]) {  // \N, \n, \h
+                switch bytes[i + 1] {
+                case 0x4E:
+                    (spacesBefore, spaces) = (0, 0)  // spaces at a line's end show nothing
+                    sync()
+                    out.append(0x0A)
+                case 0x6E: spaces += 1  // a soft break: where the renderer wraps, a space here
+                default:
+                    flushSpaces()
+                    out += [0xC2, 0xA0]
+                }
+                i += 2
+                continue
+            }
+            if byte == 0x20 || byte == 0x09 {
+                spaces += 1
+            } else {
+                flushSpaces()
+                WebVTTEscaping.append(byte, to: &out)
+            }
+            i += 1
+        }
+        // Close what is open; trailing line breaks and spaces are nothing to show.
+        for tag in open.reversed() { out += [0x3C, 0x2F, tag, 0x3E] }
+        var settings = CueSettings()
+        let horizontal = (alignment - 1) % 3  // 0 left, 1 centre, 2 right
+        let vertical = (alignment - 1) / 3  // 0 bottom, 1 middle, 2 top
+        settings.align = [.left, .center, .right][horizontal]
+        if let position {
+            settings.position = max(0, min(100, position.x / playRes.x * 100))
+            settings.positionAlign = [.lineLeft, .center, .lineRight][horizontal]
+            settings.snapToLines = false
+            settings.line = max(0, min(100, position.y / playRes.y * 100))
+            settings.lineAlign = [.end, .center, .start][vertical]
+        } else if vertical == 2 {
+            settings.line = 0
+        } else if vertical == 1 {
+            settings.snapToLines = false
+            settings.line = 50
+            settings.lineAlign = .center
+        }
+        let textOut = String(decoding: out, as: UTF8.self)
+        return (textOut, settings)
+    }
+
+    /// The numbers of `name(a,b,…)`.
+    static func arguments(_ tag: String) -> [Double]? {
+        guard let open = tag.firstIndex(of: "("), let close = tag.lastIndex(of: ")"), open < close else { return nil }
+        let values = tag[tag.index(after: open)..<close].split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return values.contains(nil) ? nil : values.map { $0! }
+    }
+}
