@@ -10,18 +10,24 @@ RELEASE_BIN  := $(RELEASE_DIR)/medialint
 
 # Debian packages the build, the tests and Media/generate.sh need; festival, its voices and the recorded game music
 # (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests (TestSupport/Programmes*.swift);
-# PocketSphinx and its US English model align caption words to speech (SpeechAlignment).
+# PocketSphinx and its US English model align caption words to speech (SpeechAlignment). python3-venv holds the
+# caption readers the tests take as second opinions (OPINIONS, from PyPI).
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
                 libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us \
                 pkg-config ffmpeg espeak-ng sox libsqlite3-dev time chromium \
                 festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k asc-music \
-                hyperrogue-music singularity-music strace
+                hyperrogue-music singularity-music strace python3-venv
+
+# Other projects' caption readers, the tests' second opinions (Tests/CaptionsTests/SecondOpinionTests.swift): ttconv
+# (EBU STL, TTML, SCC) and pysubs2 (SAMI, ASS), pinned, in a virtual environment of their own.
+OPINIONS     := .build/opinions
+OPINION_PACKAGES := ttconv==1.2.3 pysubs2==1.8.1
 
 FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300
 FUZZ_DIR     := .build-fuzz
 
-.PHONY: all deps build release test test-fast demo bench fuzz fuzz-media media install man clean clean-test-media help format format-check
+.PHONY: all deps opinions build release test test-fast demo bench fuzz fuzz-media media install man clean clean-test-media help format format-check
 
 all: build
 
@@ -72,13 +78,19 @@ release: deps
 # machine and kept by recipe in TEST_MEDIA (TestSupport/TestMediaCache.swift); a first run on a machine makes it.
 TEST_MEDIA   ?= $(or $(MEDIALINT_TEST_MEDIA),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/medialint/test-media)
 
-test: deps
+$(OPINIONS)/installed: Makefile
+	@rm -rf $(OPINIONS) && /usr/bin/python3 -m venv $(OPINIONS) && \
+	    $(OPINIONS)/bin/python -m pip install -q --disable-pip-version-check $(OPINION_PACKAGES) && touch $@
+
+opinions: deps $(OPINIONS)/installed
+
+test: deps opinions
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
 # What to run after every change: every test but those tagged .media (they need generated media) or .slow — each says
 # it was skipped. make test (and CI) runs them all.
-test-fast: deps
+test-fast: deps opinions
 	$(SWIFT) build --build-tests
 	MEDIALINT_TEST_FAST=1 $(SWIFT) test
 
@@ -146,13 +158,13 @@ bench: release
 # and guided by a dictionary of the formats' tokens. (The TTML reader runs without leak detection: Foundation's XML
 # parser leaks a small string for each XML error it reports — FoundationXML's, not ours.) Crashes are written to $(FUZZ_DIR)/artifacts/;
 # replay one with `swift run CaptionsFuzzer FILE`.
-FUZZ_READERS ?= webvtt srt ttml scc
+FUZZ_READERS ?= webvtt srt ttml scc sami ass sbv stl
 FUZZ_SEEDS   := $(FUZZ_DIR)/seeds
 fuzz:
 	$(SWIFT) build -c release --scratch-path $(FUZZ_DIR) --product CaptionsFuzzer \
 	    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 	@mkdir -p $(FUZZ_SEEDS) $(FUZZ_DIR)/artifacts
-	@cp -n Tests/CaptionsTests/Fixtures/captions-corpus/*.*t Tests/CaptionsTests/Fixtures/srt-in-the-wild/*.srt \
+	@cp -n Tests/CaptionsTests/Fixtures/captions-corpus/*.*t Tests/CaptionsTests/Fixtures/srt-in-the-wild/*.srt Tests/CaptionsTests/Fixtures/formats/* \
 	    Tests/CaptionsTests/Fixtures/fuzz-regressions/* Media/*.vtt Media/*.srt $(FUZZ_SEEDS)/ 2>/dev/null || true
 	@for f in Tests/CaptionsTests/Fixtures/webvtt-wpt/file-parsing/*/input.vtt; do \
 	    cp -n "$$f" "$(FUZZ_SEEDS)/wpt-$$(basename $$(dirname $$f)).vtt"; done

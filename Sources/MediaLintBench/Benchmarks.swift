@@ -23,6 +23,7 @@ enum Benchmarks {
         ("decode", decodeLuma), ("flash", flash), ("captions", captions), ("sync", sync), ("quality", quality), ("library", library),
         ("convert", convert), ("shapes", shapes), ("reports", reports), ("hostile", hostile), ("scale", scale),
         ("programmes", programmes), ("formats", broadcastFormats), ("accuracy", accuracy),
+        ("caption-formats", captionFormats),
     ]
 
     /// Runs the benchmarks named in `only` (all when empty).

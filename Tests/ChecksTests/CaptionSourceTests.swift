@@ -40,17 +40,25 @@ struct CaptionSourceTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let sources = [
             "talk.vtt", "talk.en.srt", "talk.en-US.vtt", "talk.forced.en.srt", "talk.pt_BR.srt", "talk.eng.SDH.srt", "talk.zh-Hant-TW.vtt",
-            "talk.es-419.cc.srt", "talk.hi.srt",
+            "talk.es-419.cc.srt", "talk.hi.srt", "talk.ko.smi", "talk.ja.ass", "talk.ssa", "talk.sbv", "talk.stl",
         ]
+        // Caption files in formats MediaLint does not read: named, never sources.
+        let unread = ["talk.lrc", "talk.en.sub", "talk.idx", "talk.de.sup"]
         // Other infixes make other files: the README's fixed copy, a backup, versions, words.
         let others = [
             "talks.vtt", "talk.txt", "other.srt", "talk.fixed.srt", "talk.bak.srt", "talk.v2.srt", "talk.old.srt", "talk.en.fixed.srt", "talk..srt",
             "talk.en.de.srt",
         ]
-        for name in ["talk.mp4"] + sources + others { try Data().write(to: directory.appendingPathComponent(name)) }
+        for name in ["talk.mp4"] + sources + others + unread + ["talk.v2.sup"] { try Data().write(to: directory.appendingPathComponent(name)) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("talk.de.vtt"), withIntermediateDirectories: true)
-        let found = CaptionSidecars.find(for: directory.appendingPathComponent("talk.mp4").path)
+        let media = directory.appendingPathComponent("talk.mp4").path
+        let found = CaptionSidecars.find(for: media)
         #expect(found.map { ($0 as NSString).lastPathComponent } == sources.sorted())
+        let unreadFound = CaptionSidecars.findUnread(for: media)
+        #expect(unreadFound.map { ($0 as NSString).lastPathComponent } == unread.sorted())
+        #expect(
+            CaptionPresence.missingCaptions(speechSeconds: 12.34, unread: unreadFound).message.hasSuffix(
+                "but the audio has 12.3 s of speech; talk.de.sup, talk.en.sub, talk.idx, talk.lrc are beside it, in a format MediaLint does not read"))
     }
 
     @Test func sidecarTagsAreALanguageAndRoles() {

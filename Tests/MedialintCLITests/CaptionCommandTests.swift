@@ -280,7 +280,7 @@ import Testing
         #expect(same.stderr.contains("is the input file"))
         let unknown = CommandLineParsing.refusal(["convert", "Media/speech.srt", "/tmp/out.txt"])
         #expect(unknown?.status == 2)
-        #expect(unknown?.message.contains("give --to vtt, srt, scc or ttml") == true)
+        #expect(unknown?.message.contains("give --to vtt, srt, scc, ttml, smi, ass or sbv") == true)
         // Sniffed as SRT (no .vtt extension, no WEBVTT signature): text without a single cue is not captions.
         let notVTT = try Medialint.run(["cues", "Media/not-media.mp4", "--format", "json"])
         #expect(notVTT.status == 2)

@@ -16,19 +16,58 @@ public struct ASSReader: Sendable {
     }
 
     public func read(_ bytes: [UInt8], encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
-        let decoded = try TextDecoding.decode(bytes, encoding: encoding)
-        var document = CaptionDocument(format: .ass, encoding: decoded.encoding)
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CaptionError) in try read(buffer: buffer, encoding: encoding) }
+    }
+
+    /// Reads ASS/SSA from `buffer` (in place when it is UTF-8).
+    public func read(buffer: UnsafeBufferPointer<UInt8>, encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
+        try read(buffer: buffer, encoding: encoding, mapping: nil)
+    }
+
+    /// Reads ASS/SSA from `buffer`, giving the pages of `mapping` back as it goes.
+    func read(buffer: UnsafeBufferPointer<UInt8>, encoding: String?, mapping: MappedFile?) throws(CaptionError) -> CaptionDocument {
         var sawScriptInfo = false, sawEvents = false
         var dropped: [String: (count: Int, cue: Int)] = [:]
-        decoded.utf8.withUnsafeBufferPointer { text in
+        var document = try TextDecoding.withUTF8(buffer, encoding: encoding) { (text, found) throws(CaptionError) in
+            var document = CaptionDocument(format: .ass, encoding: found.encoding)
             var section = ""
             var legacy = false  // SSA v4.00: its alignment numbering
             var playRes = (x: 384.0, y: 288.0), playResSet = (x: false, y: false)
-            var styleColumns: [String] = [], eventColumns: [String] = []
+            var styleColumns: [String] = []
+            var events = EventColumns(names: EventColumns.standard)
             var styles: [String: Style] = [:]
-            for (number, range) in PlainLines(text).ranges.enumerated() {
+            var lines = LineCursor(text)
+            var pages = PageRelease(text: text, mapping: mapping)
+            while let range = lines.next() {
+                let number = lines.number
+                pages.consumed(upTo: range.lowerBound)
                 let line = text.trimmed(range)
                 guard !line.isEmpty, text[line.lowerBound] != 0x3B else { continue }  // ";" comments
+                if section == "events", text.hasPrefix(line, caseInsensitive: "dialogue:") {
+                    guard let event = events.fields(text, (line.lowerBound + 9)..<line.upperBound),
+                        let start = Self.time(text, event.start), let end = Self.time(text, event.end)
+                    else {
+                        document.diagnostics.append(
+                            CaptionDiagnostic(
+                                line: number, rule: "ass.event", message: "a Dialogue line without readable Start and End times (H:MM:SS.cc): skipped"))
+                        continue
+                    }
+                    var styleName = event.style.map { text.string(text.trimmed($0)).lowercased() } ?? "default"
+                    if styleName.hasPrefix("*") { styleName.removeFirst() }
+                    let style = styles[styleName] ?? styles["default"] ?? Style()
+                    let body = UnsafeBufferPointer(rebasing: text[event.text])
+                    var converted = ASSText.convert(body, style: style, playRes: playRes, cue: document.cues.count + 1, dropped: &dropped)
+                    if let nameRange = event.name.map({ text.trimmed($0) }), !nameRange.isEmpty {
+                        converted.text = "<v \(text.string(nameRange).replacingOccurrences(of: ">", with: ""))>" + converted.text + "</v>"
+                    }
+                    var cue = Cue(start: start, end: end, text: converted.text, settings: converted.settings)
+                    cue.line = Int32(clamping: number)
+                    if end < start {
+                        document.diagnostics.append(CaptionDiagnostic(line: number, rule: "ass.event", message: "the caption ends before it starts"))
+                    }
+                    document.cues.append(cue)
+                    continue
+                }
                 if text[line.lowerBound] == 0x5B, text[line.upperBound - 1] == 0x5D {  // "[Section]"
                     section = text.string((line.lowerBound + 1)..<(line.upperBound - 1)).lowercased()
                     if section == "script info" { sawScriptInfo = true }
@@ -38,18 +77,17 @@ public struct ASSReader: Sendable {
                 }
                 guard let colon = line.first(where: { text[$0] == 0x3A }) else { continue }
                 let key = text.string(line.lowerBound..<colon).lowercased()
-                let value = text.trimmed((colon + 1)..<line.upperBound)
+                let value = text.string(text.trimmed((colon + 1)..<line.upperBound))
                 switch section {
                 case "script info":
-                    let string = text.string(value)
-                    if key == "playresx", let x = Double(string), x > 0 { (playRes.x, playResSet.x) = (x, true) }
-                    if key == "playresy", let y = Double(string), y > 0 { (playRes.y, playResSet.y) = (y, true) }
-                    if key == "scripttype", string.lowercased() == "v4.00" { legacy = true }
+                    if key == "playresx", let x = Double(value), x > 0 { (playRes.x, playResSet.x) = (x, true) }
+                    if key == "playresy", let y = Double(value), y > 0 { (playRes.y, playResSet.y) = (y, true) }
+                    if key == "scripttype", value.lowercased() == "v4.00" { legacy = true }
                 case "v4+ styles", "v4 styles":
                     if key == "format" {
-                        styleColumns = Self.columns(text.string(value), count: Int.max)
+                        styleColumns = Self.columns(value, count: Int.max)
                     } else if key == "style" {
-                        let fields = Self.columns(text.string(value), count: styleColumns.count)
+                        let fields = Self.columns(value, count: styleColumns.count)
                         func field(_ name: String) -> String? { styleColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
                         var style = Style()
                         style.italic = field("italic").flatMap(Int.init).map { $0 != 0 } ?? false
@@ -61,43 +99,17 @@ public struct ASSReader: Sendable {
                         styles[(field("name") ?? "").lowercased()] = style
                     }
                 case "events":
-                    if key == "format" {
-                        eventColumns = Self.columns(text.string(value), count: Int.max)
-                        continue
-                    }
-                    guard key == "dialogue" else { continue }
-                    if eventColumns.isEmpty {
-                        eventColumns = ["layer", "start", "end", "style", "name", "marginl", "marginr", "marginv", "effect", "text"]
-                    }
-                    let fields = Self.columns(text.string(value), count: eventColumns.count)
-                    func field(_ name: String) -> String? { eventColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
-                    guard let start = field("start").flatMap(Self.time), let end = field("end").flatMap(Self.time) else {
-                        document.diagnostics.append(
-                            CaptionDiagnostic(
-                                line: number + 1, rule: "ass.event", message: "a Dialogue line without readable Start and End times (H:MM:SS.cc): skipped"))
-                        continue
-                    }
-                    let style = styles[(field("style") ?? "default").lowercased().trimmingPrefix("*")] ?? styles["default"] ?? Style()
-                    var converted = ASSText.convert(
-                        field("text") ?? "", style: style, legacy: legacy, playRes: playRes, cue: document.cues.count + 1, dropped: &dropped)
-                    if let name = field("name"), !name.isEmpty {
-                        converted.text = "<v \(name.replacingOccurrences(of: ">", with: ""))>" + converted.text + "</v>"
-                    }
-                    var cue = Cue(start: start, end: end, text: converted.text, settings: converted.settings)
-                    cue.line = Int32(clamping: number + 1)
-                    if end < start {
-                        document.diagnostics.append(CaptionDiagnostic(line: number + 1, rule: "ass.event", message: "the caption ends before it starts"))
-                    }
-                    document.cues.append(cue)
+                    if key == "format" { events = EventColumns(names: Self.columns(value, count: Int.max)) }
                 default: break
                 }
             }
-            if dropped["pos"] != nil || document.cues.contains(where: { $0.settings.position != nil }), !(playResSet.x && playResSet.y) {
+            if document.cues.contains(where: { $0.settings.position != nil }), !(playResSet.x && playResSet.y) {
                 document.diagnostics.append(
                     CaptionDiagnostic(
                         line: 0, rule: "ass.script", severity: .info,
                         message: "no PlayResX/PlayResY in [Script Info]: positions are read against 384×288, as renderers assume"))
             }
+            return document
         }
         guard sawScriptInfo || sawEvents else {
             throw CaptionError(rule: "ass.parse", message: "not an ASS/SSA file: no [Script Info] or [Events] section")
@@ -111,6 +123,70 @@ public struct ASSReader: Sendable {
         return document
     }
 
+    /// Where an event's fields are, by its section's `Format` line.
+    struct EventColumns {
+        static let standard = ["layer", "start", "end", "style", "name", "marginl", "marginr", "marginv", "effect", "text"]
+        let count: Int
+        let start: Int?, end: Int?, style: Int?, name: Int?, text: Int?
+
+        init(names: [String]) {
+            count = names.count
+            start = names.firstIndex(of: "start")
+            end = names.firstIndex(of: "end")
+            style = names.firstIndex(of: "style")
+            name = names.firstIndex(of: "name")
+            text = names.firstIndex(of: "text")
+        }
+
+        /// The byte ranges of a Dialogue value's fields (the last takes the rest of the line, commas and all).
+        func fields(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (
+            start: Range<Int>, end: Range<Int>, style: Range<Int>?, name: Range<Int>?, text: Range<Int>
+        )? {
+            guard let startIndex = start, let endIndex = end, count > 0 else { return nil }
+            var bounds: [Range<Int>] = []
+            bounds.reserveCapacity(count)
+            var from = range.lowerBound
+            var i = from
+            while i < range.upperBound, bounds.count < count - 1 {
+                if line[i] == 0x2C {
+                    bounds.append(from..<i)
+                    from = i + 1
+                }
+                i += 1
+            }
+            bounds.append(from..<range.upperBound)
+            guard bounds.count == count else { return nil }
+            let textRange = text.map { bounds[$0] } ?? (range.upperBound..<range.upperBound)
+            return (bounds[startIndex], bounds[endIndex], style.map { bounds[$0] }, name.map { bounds[$0] }, textRange)
+        }
+    }
+
+    /// `H:MM:SS.cc` from bytes (a fraction of one to three digits taken as written: `.5` is half a second).
+    static func time(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> CaptionTime? {
+        var fields: [Int64] = [0, 0, 0, 0]
+        var field = 0, digits = 0, fractionDigits = 0
+        for i in text.trimmed(range) {
+            let byte = text[i]
+            switch byte {
+            case 0x30...0x39:
+                guard digits < 16 else { return nil }
+                fields[field] = fields[field] * 10 + Int64(byte - 0x30)
+                digits += 1
+                if field == 3 { fractionDigits += 1 }
+            case 0x3A where field < 2 && digits > 0:
+                field += 1
+                digits = 0
+            case 0x2E where field == 2 && digits > 0:
+                field = 3
+                digits = 0
+            default: return nil
+            }
+        }
+        guard field >= 2, digits > 0, fields[1] < 60, fields[2] < 60, fractionDigits <= 3 else { return nil }
+        let millis = field == 3 ? fields[3] * [1, 100, 10, 1][fractionDigits] : 0
+        return CaptionTime.checked(hours: fields[0], milliseconds: (fields[1] * 60 + fields[2]) * 1000 + millis)
+    }
+
     /// A `Format`, `Style` or `Dialogue` value's comma-separated fields (lower-cased names for `Format`); the last of
     /// `count` takes the rest of the line, commas and all.
     static func columns(_ value: String, count: Int) -> [String] {
@@ -119,21 +195,6 @@ public struct ASSReader: Sendable {
             let trimmed = index == count - 1 ? String(part) : part.trimmingCharacters(in: .whitespaces)
             return count == Int.max ? trimmed.trimmingCharacters(in: .whitespaces).lowercased() : trimmed
         }
-    }
-
-    /// `H:MM:SS.cc` (a fraction of one to three digits is taken as written: `.5` is half a second).
-    static func time(_ value: String) -> CaptionTime? {
-        let parts = value.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours >= 0, minutes >= 0, minutes < 60 else { return nil }
-        let seconds = parts[2].split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(seconds.count), let whole = Int64(seconds[0]), whole >= 0, whole < 60 else { return nil }
-        var millis: Int64 = 0
-        if seconds.count == 2 {
-            let fraction = seconds[1]
-            guard (1...3).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit), let value = Int64(fraction) else { return nil }
-            millis = value * [100, 10, 1][fraction.count - 1]
-        }
-        return CaptionTime.checked(hours: hours, milliseconds: (minutes * 60 + whole) * 1000 + millis)
     }
 
     /// SSA v4's alignment (1–3 bottom, 5–7 top, 9–11 middle; left, centre, right) as a numpad number.
@@ -159,11 +220,17 @@ extension String {
 enum ASSText {
     /// `text` (override blocks and all) as WebVTT cue text and settings, starting from `style`.
     static func convert(
-        _ text: String, style: ASSReader.Style, legacy: Bool, playRes: (x: Double, y: Double), cue: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, style: ASSReader.Style, playRes: (x: Double, y: Double), cue: Int,
         dropped: inout [String: (count: Int, cue: Int)]
     ) -> (text: String, settings: CueSettings) {
+        // Most events are words alone: no override block, escape, reference, tag, tab, or space at either end.
+        if !style.italic, !style.bold, !style.underline, let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20,
+            !bytes.contains(where: { $0 == 0x7B || $0 == 0x5C || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 < 0x20 || $0 == 0x7F })
+        {
+            return (String(decoding: bytes, as: UTF8.self), settings(alignment: style.alignment, position: nil, playRes: playRes))
+        }
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + 16)
+        out.reserveCapacity(bytes.count + 16)
         var wanted = (i: style.italic, b: style.bold, u: style.underline)
         var open: [UInt8] = []  // the tags open in `out`, outermost first
         var alignment = style.alignment
@@ -172,19 +239,28 @@ enum ASSText {
         // Spaces not yet written: written before the next character shown, never at a line's end — those typed before
         // an override block in the style before it, those after it in the style after it.
         var spacesBefore = 0, spaces = 0
+        var spacesBeforeStyle = wanted
         func flushSpaces() {
             let atLineStart = out.isEmpty || out.last == 0x0A
-            if spacesBefore > 0, !atLineStart { out += repeatElement(0x20, count: spacesBefore) }
+            if spacesBefore > 0, !atLineStart {
+                let current = wanted
+                wanted = spacesBeforeStyle
+                sync()
+                out += repeatElement(0x20, count: spacesBefore)
+                wanted = current
+            }
             sync()
             if spaces > 0, !(out.isEmpty || out.last == 0x0A) || (spacesBefore > 0 && !atLineStart) { out += repeatElement(0x20, count: spaces) }
             (spacesBefore, spaces) = (0, 0)
         }
         func sync() {
-            let desired = [wanted.i ? UInt8(ascii: "i") : nil, wanted.b ? UInt8(ascii: "b") : nil, wanted.u ? UInt8(ascii: "u") : nil].compactMap { $0 }
-            guard desired != open else { return }
-            // Keep the common prefix open; close the rest and open what is wanted.
+            let wantedTags = [wanted.i ? UInt8(ascii: "i") : nil, wanted.b ? UInt8(ascii: "b") : nil, wanted.u ? UInt8(ascii: "u") : nil].compactMap { $0 }
+            // The tags open and still wanted stay open (as far as none before them closes); the others close, and
+            // what is newly wanted opens inside them.
             var keep = 0
-            while keep < open.count, keep < desired.count, open[keep] == desired[keep] { keep += 1 }
+            while keep < open.count, wantedTags.contains(open[keep]) { keep += 1 }
+            let desired = Array(open[..<keep]) + wantedTags.filter { !open[..<keep].contains($0) }
+            guard desired != open else { return }
             for tag in open[keep...].reversed() { out += [0x3C, 0x2F, tag, 0x3E] }
             for tag in desired[keep...] { out += [0x3C, tag, 0x3E] }
             open = desired
@@ -194,12 +270,12 @@ enum ASSText {
             let key = name.isEmpty ? String(tag.prefix(4)) : name
             dropped[key, default: (0, cue)].count += 1
         }
-        let bytes = Array(text.utf8)
         var i = 0
         while i < bytes.count {
             let byte = bytes[i]
             if byte == 0x7B, let close = bytes[i...].firstIndex(of: 0x7D) {  // "{…}": an override block, or a comment
                 let block = String(decoding: bytes[(i + 1)..<close], as: UTF8.self)
+                if spacesBefore == 0 { spacesBeforeStyle = wanted }
                 (spacesBefore, spaces) = (spacesBefore + spaces, 0)
                 for tag in block.split(separator: "\\", omittingEmptySubsequences: true).dropFirst(block.hasPrefix("\\") ? 0 : 1) {
                     let tag = tag.trimmingCharacters(in: .whitespaces)
@@ -256,6 +332,11 @@ enum ASSText {
         }
         // Close what is open; trailing line breaks and spaces are nothing to show.
         for tag in open.reversed() { out += [0x3C, 0x2F, tag, 0x3E] }
+        return (String(decoding: out, as: UTF8.self), settings(alignment: alignment, position: position, playRes: playRes))
+    }
+
+    /// The cue settings of a numpad `alignment` and a `\pos` on a `playRes` canvas.
+    static func settings(alignment: Int, position: (x: Double, y: Double)?, playRes: (x: Double, y: Double)) -> CueSettings {
         var settings = CueSettings()
         let horizontal = (alignment - 1) % 3  // 0 left, 1 centre, 2 right
         let vertical = (alignment - 1) / 3  // 0 bottom, 1 middle, 2 top
@@ -273,8 +354,7 @@ enum ASSText {
             settings.line = 50
             settings.lineAlign = .center
         }
-        let textOut = String(decoding: out, as: UTF8.self)
-        return (textOut, settings)
+        return settings
     }
 
     /// The numbers of `name(a,b,…)`.

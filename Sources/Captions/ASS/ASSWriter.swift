@@ -71,6 +71,8 @@ public struct ASSWriter: Sendable {
         var pendingSpaces = 0, pendingAt = 0, lineHasText = false
         // Tags opened with nothing shown inside them yet: written before the next character shown, or never.
         var pendingOpen: [CueElement.Kind] = []
+        // How deep each style is open: ASS switches a style on and off, it does not nest.
+        var depth: [CueElement.Kind: Int] = [:]
         let overrides: [CueElement.Kind: (on: String, off: String)] = [
             .italic: ("{\\i1}", "{\\i0}"), .bold: ("{\\b1}", "{\\b0}"), .underline: ("{\\u1}", "{\\u0}"),
         ]
@@ -97,6 +99,8 @@ public struct ASSWriter: Sendable {
                         if byte == 0x7B || byte == 0x7D {  // braces would open an override block: written as parentheses
                             losses.note("braces in text (written as parentheses)", cue: number)
                             out.append(byte == 0x7B ? 0x28 : 0x29)
+                        } else if byte < 0x20 || byte == 0x7F {
+                            out += [0xEF, 0xBF, 0xBD]  // a control character: U+FFFD, as it is read
                         } else {
                             out.append(byte)
                         }
@@ -105,7 +109,9 @@ public struct ASSWriter: Sendable {
             case .timestamp: losses.note("timestamps inside captions (karaoke)", cue: number)
             case .start(let element):
                 switch element.kind {
-                case .italic, .bold, .underline: pendingOpen.append(element.kind)
+                case .italic, .bold, .underline:
+                    depth[element.kind, default: 0] += 1
+                    if depth[element.kind] == 1 { pendingOpen.append(element.kind) }
                 case .voice:
                     if name.isEmpty {
                         name = element.annotation.replacingOccurrences(of: ",", with: " ")
@@ -120,8 +126,10 @@ public struct ASSWriter: Sendable {
             case .end(let kind):
                 switch kind {
                 case .italic, .bold, .underline:
-                    if pendingOpen.last == kind {
-                        pendingOpen.removeLast()
+                    depth[kind, default: 0] -= 1
+                    guard depth[kind] == 0 else { break }
+                    if let pending = pendingOpen.firstIndex(of: kind) {
+                        pendingOpen.remove(at: pending)
                     } else {
                         out += Array(overrides[kind]!.off.utf8)
                     }

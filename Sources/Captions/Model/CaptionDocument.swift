@@ -15,6 +15,14 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
     case ass
     /// YouTube's SubViewer (`.sbv`): timing lines and plain text.
     case sbv
+    /// EBU STL (Tech 3264, `.stl`): the binary exchange format of European broadcasters. Read, not written.
+    case stl
+
+    /// Whether MediaLint writes the format (EBU STL is read only).
+    public var isWritable: Bool { self != .stl }
+
+    /// The formats MediaLint writes.
+    public static let writable = allCases.filter(\.isWritable)
 
     /// The usual file extension.
     public var fileExtension: String {
@@ -26,6 +34,7 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
         case .sami: "smi"
         case .ass: "ass"
         case .sbv: "sbv"
+        case .stl: "stl"
         }
     }
 
@@ -43,11 +52,12 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
         case .sami: "SAMI"
         case .ass: "ASS"
         case .sbv: "SBV"
+        case .stl: "EBU STL"
         }
     }
 
     /// The format a file name's extension names (`.vtt`, `.webvtt`, `.srt`, `.scc`, `.ttml`, `.dfxp`, `.smi`,
-    /// `.sami`, `.ass`, `.ssa`, `.sbv`), if any.
+    /// `.sami`, `.ass`, `.ssa`, `.sbv`, `.stl`), if any.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
         case "vtt", "webvtt": self = .webvtt
@@ -57,13 +67,15 @@ public enum CaptionFormat: String, Sendable, Codable, CaseIterable {
         case "smi", "sami": self = .sami
         case "ass", "ssa": self = .ass
         case "sbv": self = .sbv
+        case "stl": self = .stl
         default: return nil
         }
     }
 
-    /// Extensions of caption and subtitle files MediaLint does not read (EBU STL, MicroDVD and VobSub `.sub`/`.idx`,
-    /// Blu-ray `.sup`, USF, MPL2): a sidecar named so is said to be there and unread, never taken for another format.
-    public static let unreadExtensions: Set<String> = ["stl", "sub", "idx", "sup", "usf", "mpl", "lrc", "cap"]
+    /// Extensions of caption and subtitle files MediaLint does not read (MicroDVD and VobSub `.sub`/`.idx`, Blu-ray
+    /// `.sup`, USF, MPL2, LRC, Cheetah `.cap`): a sidecar named so is said to be there and unread, never taken for
+    /// another format.
+    public static let unreadExtensions: Set<String> = ["sub", "idx", "sup", "usf", "mpl", "lrc", "cap"]
 }
 
 /// A caption file: its cues and everything else the format holds, so that nothing is lost when it is

@@ -28,6 +28,8 @@ public enum CaptionFile {
         if startsWith("<sami", caseInsensitive: true) { return .sami }
         if startsWith("[script info]", caseInsensitive: true) { return .ass }
         if startsWith("Scenarist_SCC") { return .scc }
+        // EBU STL: a code page number, then its Disk Format Code (`850STL25.01`).
+        if bytes.count >= 11, bytes[0...2].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes[3..<6].elementsEqual("STL".utf8) { return .stl }
         let firstLine = Array(start.prefix { $0 != 0x0A && $0 != 0x0D })
         let looksSBV = firstLine.withUnsafeBufferPointer { SBVReader.times($0, $0.trimmed(0..<$0.count)) != nil }
         return looksSBV ? .sbv : .srt
@@ -47,9 +49,10 @@ public enum CaptionFile {
         case .srt: return try SRTReader().read(buffer: buffer, encoding: encoding, mapping: file)
         case .scc: return try SCCReader().read(buffer: UnsafeRawBufferPointer(buffer)).document
         case .ttml: return try TTMLReader(mode: mode).read(buffer: UnsafeRawBufferPointer(buffer), mapping: file)
-        case .sami: return try SAMIReader(language: language).read(Array(buffer), encoding: encoding)
-        case .ass: return try ASSReader().read(Array(buffer), encoding: encoding)
-        case .sbv: return try SBVReader().read(Array(buffer), encoding: encoding)
+        case .sami: return try SAMIReader(language: language).read(buffer: buffer, encoding: encoding, mapping: file)
+        case .ass: return try ASSReader().read(buffer: buffer, encoding: encoding, mapping: file)
+        case .sbv: return try SBVReader().read(buffer: buffer, encoding: encoding, mapping: file)
+        case .stl: return try STLReader().read(buffer: buffer)
         }
     }
 
@@ -66,6 +69,7 @@ public enum CaptionFile {
         case .sami: return try SAMIReader().read(bytes, encoding: encoding)
         case .ass: return try ASSReader().read(bytes, encoding: encoding)
         case .sbv: return try SBVReader().read(bytes, encoding: encoding)
+        case .stl: return try STLReader().read(bytes)
         }
     }
 
@@ -104,6 +108,9 @@ public enum CaptionFile {
         _ document: CaptionDocument, as format: CaptionFormat, into out: inout [UInt8],
         flushing flush: ((inout [UInt8]) -> Void)?
     ) -> [CaptionDiagnostic] {
+        guard format.isWritable else {
+            return [CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .error, message: "\(format.displayName) is read, not written")]
+        }
         if format != .webvtt && format != .srt {
             // Cues in WebVTT syntax (an SRT cue converted each time the writer takes it: no converted copy), then 608
             // pairs or TTML, handed on a chunk at a time.

@@ -21,38 +21,34 @@ public struct SAMIReader: Sendable {
     }
 
     public func read(_ bytes: [UInt8], encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CaptionError) in try read(buffer: buffer, encoding: encoding) }
+    }
+
+    /// Reads SAMI from `buffer` (in place when it is UTF-8).
+    public func read(buffer bytes: UnsafeBufferPointer<UInt8>, encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
+        try read(buffer: bytes, encoding: encoding, mapping: nil)
+    }
+
+    /// Reads SAMI from `buffer`, giving the pages of `mapping` back as it goes.
+    func read(buffer bytes: UnsafeBufferPointer<UInt8>, encoding: String?, mapping: MappedFile?) throws(CaptionError) -> CaptionDocument {
         var guessed: String?
-        if encoding == nil, !TextDecoding.isValidUTF8(bytes), !Self.hasByteOrderMark(bytes), TextDecoding.looksLikeCP949(bytes) { guessed = "cp949" }
-        let decoded = try TextDecoding.decode(bytes, encoding: encoding ?? guessed)
-        var document = CaptionDocument(format: .sami, encoding: decoded.encoding)
-        if guessed != nil {
-            document.diagnostics.append(
-                CaptionDiagnostic(
-                    line: 0, rule: "sami.encoding", severity: .info,
-                    message: "no byte-order mark and not UTF-8: read as CP949 (EUC-KR), as Korean SAMI files are"))
-        } else if decoded.guessed {
-            document.diagnostics.append(
-                CaptionDiagnostic(line: 0, rule: "sami.encoding", severity: .info, message: "no byte-order mark and not UTF-8: read as \(decoded.encoding)"))
-        }
-        try decoded.utf8.withUnsafeBufferPointer { text throws(CaptionError) in
-            var parser = SAMIParser(text: text)
+        if encoding == nil, !Self.hasByteOrderMark(bytes), !TextDecoding.validate(bytes), TextDecoding.looksLikeCP949(bytes) { guessed = "cp949" }
+        return try TextDecoding.withUTF8(bytes, encoding: encoding ?? guessed) { (text, found) throws(CaptionError) in
+            var document = CaptionDocument(format: .sami, encoding: found.encoding)
+            if guessed != nil {
+                document.diagnostics.append(
+                    CaptionDiagnostic(
+                        line: 0, rule: "sami.encoding", severity: .info,
+                        message: "no byte-order mark and not UTF-8: read as CP949 (EUC-KR), as Korean SAMI files are"))
+            } else if found.guessed {
+                document.diagnostics.append(
+                    CaptionDiagnostic(line: 0, rule: "sami.encoding", severity: .info, message: "no byte-order mark and not UTF-8: read as \(found.encoding)"))
+            }
+            var parser = SAMIParser(text: text, language: language, pages: PageRelease(text: text, mapping: mapping))
             try parser.parse()
             let classes = parser.classes
             let used = parser.usedClasses
-            let chosen: String?
-            if let language {
-                let wanted = language.lowercased()
-                guard
-                    let found = classes.first(where: { $0.name.lowercased() == wanted || $0.language?.lowercased() == wanted })
-                        ?? classes.first(where: { $0.language?.lowercased().hasPrefix(wanted + "-") == true })
-                else {
-                    let known = classes.map { "\($0.name)\($0.language.map { " (\($0))" } ?? "")" }.joined(separator: ", ")
-                    throw CaptionError(rule: "sami.language", message: "no class for \(language) in the SAMI file (it has: \(known.isEmpty ? "none" : known))")
-                }
-                chosen = found.name
-            } else {
-                chosen = used.first ?? classes.first?.name
-            }
+            let chosen = parser.chosen ?? classes.first?.name.lowercased()
             if let chosen, let definition = classes.first(where: { $0.name.caseInsensitiveEquals(chosen) }) {
                 document.header = definition.definition
             }
@@ -69,13 +65,13 @@ public struct SAMIReader: Sendable {
                             "the file also has captions in \(others.map(described).joined(separator: ", ")); read: \(chosen.map(described) ?? "unnamed") (choose with --sami-language)"
                     ))
             }
-            document.cues = parser.cues(of: chosen)
+            document.cues = parser.cues
             document.diagnostics += parser.diagnostics
+            return document
         }
-        return document
     }
 
-    static func hasByteOrderMark(_ bytes: [UInt8]) -> Bool {
+    static func hasByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
     }
 }
@@ -87,41 +83,44 @@ extension String {
 /// One pass over a SAMI file's text: its style sheet's classes, and per class the paragraphs at their SYNC times.
 struct SAMIParser {
     let text: UnsafeBufferPointer<UInt8>
+    /// The class or language asked for (nil: the first class a paragraph names).
+    let language: String?
+    private var pages: PageRelease
     var classes: [SAMIReader.LanguageClass] = []
-    /// The classes paragraphs name, in the order first used ("" for a paragraph without one).
+    /// The class read (lower case), once known: the one asked for, else the first a paragraph names.
+    private(set) var chosen: String?
+    /// The cues of the class read.
+    private(set) var cues: [Cue] = []
+    /// The paragraph of the class read not yet a cue: it ends where the next one starts.
+    private var pendingCue: (start: Int64, text: String, line: Int32)?
+    /// The classes paragraphs name (lower case), in the order first used ("" for a paragraph without one).
     var usedClasses: [String] = []
     var diagnostics: [CaptionDiagnostic] = []
-    /// Per paragraph: its SYNC time, its class (lower case), its text in WebVTT's syntax (empty: it clears), its line.
-    private var paragraphs: [(start: Int64, className: String, text: String, line: Int32)] = []
     private var droppedTags: [String: Int] = [:]
     private var line = 1
     private var position = 0
+    // The paragraph being read.
+    private var inParagraph = false
+    private var paragraphClass = 0
+    private var paragraphLine: Int32 = 0
+    private var paragraphText: [UInt8] = []
+    private var pendingSpace = false
+    private var italic = 0, bold = 0, underline = 0
+    private var syncTime: Int64?
 
-    init(text: UnsafeBufferPointer<UInt8>) { self.text = text }
+    init(text: UnsafeBufferPointer<UInt8>, language: String? = nil, pages: PageRelease) {
+        self.text = text
+        self.language = language
+        self.pages = pages
+    }
 
     mutating func parse() throws(CaptionError) {
         let n = text.count
         var sawSAMI = false
-        var syncTime: Int64?
         var syncs = 0
-        // The paragraph being read: its class and text.
-        var open: (className: String, text: [UInt8], line: Int32, pendingSpace: Bool)?
-        var italic = 0, bold = 0, underline = 0
-        func close(_ parser: inout SAMIParser) {
-            guard var paragraph = open, let start = syncTime else {
-                open = nil
-                return
-            }
-            // Tags left open at the paragraph's end are closed.
-            for (count, tag) in [(underline, "u"), (bold, "b"), (italic, "i")] where count > 0 {
-                paragraph.text += Array("</\(tag)>".utf8)
-            }
-            (italic, bold, underline) = (0, 0, 0)
-            let content = SAMIParser.trimmingBreaks(paragraph.text)
-            parser.paragraphs.append((start, paragraph.className, String(decoding: content, as: UTF8.self), paragraph.line))
-            open = nil
-        }
+        paragraphText.reserveCapacity(256)
         while position < n {
+            pages.consumed(upTo: position)
             let byte = text[position]
             if byte == 0x3C {  // "<"
                 if text.hasPrefix(position..<n, caseInsensitive: "<!--") {
@@ -130,22 +129,22 @@ struct SAMIParser {
                 }
                 let tagStart = position
                 guard let tag = readTag() else {
-                    appendText(0x3C, to: &open)
+                    appendVisible(0x3C)
                     position = tagStart + 1
                     continue
                 }
                 switch tag.name {
-                case "sami": sawSAMI = true
-                case "style" where !tag.closing:
+                case .sami where !tag.closing: sawSAMI = true
+                case .style where !tag.closing:
                     let end = find("</style", from: position) ?? n
                     readClasses(position..<end)
                     countLines(position..<end)
                     position = end
-                case "sync" where !tag.closing:
-                    close(&self)
+                    try chooseClass()
+                case .sync where !tag.closing:
+                    closeParagraph()
                     syncs += 1
-                    guard let start = tag.attribute("start").flatMap({ Int64($0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'"))) }), start >= 0
-                    else {
+                    guard let start = tag.attributes.flatMap({ attributeNumber("start", in: $0) }) else {
                         diagnostics.append(
                             CaptionDiagnostic(line: line, rule: "sami.sync", message: "a SYNC without a Start time (milliseconds): its captions are skipped"))
                         syncTime = nil
@@ -156,47 +155,88 @@ struct SAMIParser {
                             CaptionDiagnostic(line: line, rule: "sami.sync", message: "SYNC Start=\(start) comes after Start=\(previous): out of order"))
                     }
                     syncTime = start
-                case "p" where !tag.closing:
-                    close(&self)
-                    let className = (tag.attribute("class") ?? "").lowercased()
-                    if !usedClasses.contains(className) { usedClasses.append(className) }
-                    open = (className, [], Int32(clamping: line), false)
-                case "br":
-                    if open != nil { open!.text.append(0x0A) }
-                    open?.pendingSpace = false
-                case "i", "b", "u":
-                    guard open != nil else { continue }
-                    flushSpace(&open)
-                    if tag.closing {
-                        let count = tag.name == "i" ? italic : tag.name == "b" ? bold : underline
-                        guard count > 0 else { continue }
-                        if tag.name == "i" { italic -= 1 } else if tag.name == "b" { bold -= 1 } else { underline -= 1 }
-                    } else {
-                        if tag.name == "i" { italic += 1 } else if tag.name == "b" { bold += 1 } else { underline += 1 }
+                case .p where !tag.closing:
+                    closeParagraph()
+                    let className = tag.attributes.flatMap { attributeValue("class", in: $0) }.map { text.string($0).lowercased() } ?? ""
+                    var index = usedClasses.firstIndex(of: className)
+                    if index == nil {
+                        usedClasses.append(className)
+                        index = usedClasses.count - 1
                     }
-                    open!.text += Array((tag.closing ? "</\(tag.name)>" : "<\(tag.name)>").utf8)
-                case "body", "head", "title", "html", "meta", "link", "script": break
-                case "/sami", "/body":
-                    close(&self)
-                default:
-                    if open != nil, !tag.closing, !tag.name.isEmpty { droppedTags[tag.name, default: 0] += 1 }
+                    if chosen == nil {
+                        try chooseClass()
+                        if chosen == nil { chosen = className }
+                    }
+                    (inParagraph, paragraphClass, paragraphLine, pendingSpace) = (true, index!, Int32(clamping: line), false)
+                    paragraphText.removeAll(keepingCapacity: true)
+                case .p, .body, .sami: closeParagraph()
+                case .br:
+                    if inParagraph { paragraphText.append(0x0A) }
+                    pendingSpace = false
+                case .i, .b, .u:
+                    guard inParagraph else { continue }
+                    let letter: UInt8 = tag.name == .i ? 0x69 : tag.name == .b ? 0x62 : 0x75
+                    if tag.closing {
+                        let count = tag.name == .i ? italic : tag.name == .b ? bold : underline
+                        guard count > 0 else { continue }
+                        if tag.name == .i { italic -= 1 } else if tag.name == .b { bold -= 1 } else { underline -= 1 }
+                        // A tag with nothing inside it is nothing.
+                        if paragraphText.last == 0x3E, paragraphText.count >= 3, paragraphText.suffix(3).elementsEqual([0x3C, letter, 0x3E]) {
+                            paragraphText.removeLast(3)
+                            continue
+                        }
+                        flushSpace()
+                        paragraphText += [0x3C, 0x2F, letter, 0x3E]
+                    } else {
+                        flushSpace()
+                        if tag.name == .i { italic += 1 } else if tag.name == .b { bold += 1 } else { underline += 1 }
+                        paragraphText += [0x3C, letter, 0x3E]
+                    }
+                case .other(let name):
+                    if inParagraph, !tag.closing { droppedTags[name, default: 0] += 1 }
+                default: break
                 }
-                if tag.closing, tag.name == "sami" || tag.name == "body" { close(&self) }
-                if tag.closing, tag.name == "p" { close(&self) }
                 continue
             }
             if byte == 0x26 {  // "&"
-                readReference(into: &open)
+                readReference()
                 continue
             }
-            if byte == 0x0A || (byte == 0x0D && !(position + 1 < n && text[position + 1] == 0x0A)) { line += 1 }
-            appendText(byte, to: &open)
-            position += 1
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                if byte == 0x0A || (byte == 0x0D && !(position + 1 < n && text[position + 1] == 0x0A)) { line += 1 }
+                if inParagraph, !(paragraphText.isEmpty || paragraphText.last == 0x0A) { pendingSpace = true }
+                position += 1
+                continue
+            }
+            if byte < 0x20 || byte == 0x7F {  // a control character: not text (U+FFFD, as WebVTT reads NUL)
+                appendVisible(byte)
+                position += 1
+                continue
+            }
+            // A run of text without markup, references, whitespace or ">": copied as it is.
+            var end = position + 1
+            while end < n {
+                let next = text[end]
+                if next == 0x3C || next == 0x26 || next == 0x3E || next <= 0x20 || next == 0x7F { break }
+                end += 1
+            }
+            if inParagraph {
+                flushSpace()
+                if byte == 0x3E {
+                    paragraphText += Array("&gt;".utf8)
+                } else {
+                    paragraphText.append(contentsOf: UnsafeBufferPointer(rebasing: text[position..<end]))
+                }
+            }
+            position = byte == 0x3E ? position + 1 : end
         }
-        close(&self)
+        closeParagraph()
         guard sawSAMI || syncs > 0 else {
             throw CaptionError(rule: "sami.parse", message: "not a SAMI file: no <SAMI> element and no <SYNC> tag")
         }
+        if language != nil, chosen == nil { try chooseClass() }
+        // The last caption, with nothing after it to end it: shown 5 s.
+        if let last = pendingCue, !last.text.isEmpty { addCue(last, end: last.start + 5000) }
         for (name, count) in droppedTags.sorted(by: { $0.key < $1.key }) {
             diagnostics.append(
                 CaptionDiagnostic(
@@ -205,50 +245,64 @@ struct SAMIParser {
         }
     }
 
-    /// The cues of class `name` (nil or "": paragraphs without a class too): each paragraph with text from its SYNC to
-    /// the next SYNC of the same class; the last one, with nothing after it, shown 5 s (said).
-    func cues(of name: String?) -> [Cue] {
-        let wanted = (name ?? "").lowercased()
-        let chosen = paragraphs.filter { $0.className == wanted || $0.className.isEmpty || wanted.isEmpty }
-        var cues: [Cue] = []
-        cues.reserveCapacity(chosen.count)
-        for (k, paragraph) in chosen.enumerated() where !paragraph.text.isEmpty {
-            // Several paragraphs of one class in a SYNC: they show together; the caption ends at the next SYNC time.
-            var next = k + 1
-            while next < chosen.count, chosen[next].start == paragraph.start { next += 1 }
-            let end = next < chosen.count ? chosen[next].start : paragraph.start + 5000
-            var cue = Cue(start: CaptionTime(milliseconds: paragraph.start), end: CaptionTime(milliseconds: end), text: paragraph.text)
-            cue.line = paragraph.line
-            cues.append(cue)
+    /// The paragraph read so far, kept with its SYNC time (none before a SYNC); tags left open are closed.
+    private mutating func closeParagraph() {
+        guard inParagraph else { return }
+        inParagraph = false
+        guard let start = syncTime else { return }
+        for (count, letter) in [(underline, UInt8(0x75)), (bold, 0x62), (italic, 0x69)] where count > 0 {
+            for _ in 0..<count { paragraphText += [0x3C, 0x2F, letter, 0x3E] }
         }
-        return cues
+        (italic, bold, underline) = (0, 0, 0)
+        // Only the class read (and paragraphs of no class) make cues: each ends where the next begins; at one SYNC
+        // time the last paragraph is the one that stays (a clear clears it).
+        let className = usedClasses[paragraphClass]
+        guard className == chosen || className.isEmpty else { return }
+        let text = Self.trimmingBreaks(paragraphText)
+        if let pending = pendingCue, start > pending.start, !pending.text.isEmpty { addCue(pending, end: start) }
+        pendingCue = (start, text, paragraphLine)
     }
 
-    /// Text bytes into the open paragraph: whitespace runs become one space (HTML's rule), written before the next word.
-    private func appendText(_ byte: UInt8, to open: inout (className: String, text: [UInt8], line: Int32, pendingSpace: Bool)?) {
-        guard open != nil else { return }
-        if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-            if !(open!.text.last == 0x0A || open!.text.isEmpty) { open!.pendingSpace = true }
-            return
-        }
-        flushSpace(&open)
-        WebVTTEscaping.append(byte, to: &open!.text)
+    private mutating func addCue(_ paragraph: (start: Int64, text: String, line: Int32), end: Int64) {
+        var cue = Cue(start: CaptionTime(milliseconds: paragraph.start), end: CaptionTime(milliseconds: end), text: paragraph.text)
+        cue.line = paragraph.line
+        cues.append(cue)
     }
 
-    private func flushSpace(_ open: inout (className: String, text: [UInt8], line: Int32, pendingSpace: Bool)?) {
-        guard open != nil, open!.pendingSpace else { return }
-        open!.text.append(0x20)
-        open!.pendingSpace = false
+    /// The class asked for (by its name or its style's language), once the style sheet is read.
+    private mutating func chooseClass() throws(CaptionError) {
+        guard let language, chosen == nil else { return }
+        let wanted = language.lowercased()
+        guard
+            let found = classes.first(where: { $0.name.lowercased() == wanted || $0.language?.lowercased() == wanted })
+                ?? classes.first(where: { $0.language?.lowercased().hasPrefix(wanted + "-") == true })
+        else {
+            let known = classes.map { "\($0.name)\($0.language.map { " (\($0))" } ?? "")" }.joined(separator: ", ")
+            throw CaptionError(rule: "sami.language", message: "no class for \(language) in the SAMI file (it has: \(known.isEmpty ? "none" : known))")
+        }
+        chosen = found.name.lowercased()
+    }
+
+    private mutating func flushSpace() {
+        guard pendingSpace else { return }
+        paragraphText.append(0x20)
+        pendingSpace = false
+    }
+
+    private mutating func appendVisible(_ byte: UInt8) {
+        guard inParagraph else { return }
+        flushSpace()
+        WebVTTEscaping.append(byte, to: &paragraphText)
     }
 
     /// `&nbsp;`, `&amp;`, `&#233;`, `&#xE9;` …: the character, escaped for WebVTT where it must be; `&nbsp;` is a space
     /// (a paragraph of nothing else clears). An unknown reference is kept as text.
-    private mutating func readReference(into open: inout (className: String, text: [UInt8], line: Int32, pendingSpace: Bool)?) {
+    private mutating func readReference() {
         let start = position
         var end = position + 1
         while end < text.count, end - start <= 10, text[end] != 0x3B, text[end] != 0x26, text[end] != 0x3C, text[end] > 0x20 { end += 1 }
         guard end < text.count, text[end] == 0x3B else {
-            appendText(0x26, to: &open)
+            appendVisible(0x26)
             position += 1
             return
         }
@@ -262,20 +316,21 @@ struct SAMIParser {
         } else {
             scalar = Self.entities[name.lowercased()]
         }
+        guard inParagraph else { return }
         guard let scalar, scalar.value != 0 else {
-            flushSpace(&open)
-            if open != nil { open!.text += Array("&amp;".utf8) + Array(name.utf8) + [0x3B] }
+            flushSpace()
+            paragraphText += Array("&amp;".utf8) + Array(name.utf8) + [0x3B]
             return
         }
         if scalar == "\u{A0}" {
-            if open != nil, !open!.text.isEmpty, open!.text.last != 0x0A { open!.pendingSpace = true }
+            if !paragraphText.isEmpty, paragraphText.last != 0x0A { pendingSpace = true }
             return
         }
-        flushSpace(&open)
         if scalar.isASCII {
-            appendText(UInt8(scalar.value), to: &open)
-        } else if open != nil {
-            open!.text += Array(String(Character(scalar)).utf8)
+            appendVisible(UInt8(scalar.value))
+        } else {
+            flushSpace()
+            paragraphText += Array(String(Character(scalar)).utf8)
         }
     }
 
@@ -284,8 +339,8 @@ struct SAMIParser {
         "mdash": "—", "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”", "middot": "·", "shy": "\u{AD}",
     ]
 
-    /// A tag at `position` (just past it after): its lower-case name (`p`, `sync`, `br`), whether it closes, and its
-    /// attributes' text. Nil when what follows `<` is not a tag.
+    /// A tag at `position` (just past it after): its name, whether it closes, and its attributes' byte range. Nil when
+    /// what follows `<` is not a tag.
     private mutating func readTag() -> SAMITag? {
         let n = text.count
         var i = position + 1
@@ -297,7 +352,7 @@ struct SAMIParser {
         let nameStart = i
         while i < n, (text[i] | 0x20) >= 0x61 && (text[i] | 0x20) <= 0x7A || (i > nameStart && text[i] >= 0x30 && text[i] <= 0x39) { i += 1 }
         guard i > nameStart else { return nil }
-        let name = String(decoding: text[nameStart..<i].map { $0 | 0x20 }, as: UTF8.self)
+        let name = SAMITag.Name(text, nameStart..<i)
         let attributesStart = i
         var quote: UInt8 = 0
         while i < n {
@@ -307,16 +362,52 @@ struct SAMIParser {
                 if byte == quote { quote = 0 }
             } else if byte == 0x22 || byte == 0x27 {
                 quote = byte
-            } else if byte == 0x3E {
-                break
-            } else if byte == 0x3C {
-                break  // a tag left open: end it here
+            } else if byte == 0x3E || byte == 0x3C {
+                break  // the end, or a tag left open: ended here
             }
             i += 1
         }
-        let attributes = text.string(attributesStart..<min(i, n))
+        let attributes = attributesStart < i ? attributesStart..<i : nil
         position = i < n && text[i] == 0x3E ? i + 1 : i
         return SAMITag(name: name, closing: closing, attributes: attributes)
+    }
+
+    /// The value of attribute `name` (ASCII, lower case) in `range`: its bytes without quotes.
+    private func attributeValue(_ name: StaticString, in range: Range<Int>) -> Range<Int>? {
+        var i = range.lowerBound
+        let count = name.utf8CodeUnitCount
+        while i + count < range.upperBound {
+            let before = i == range.lowerBound ? UInt8(0x20) : text[i - 1]
+            if before <= 0x20 || before == 0x22 || before == 0x27, text.hasPrefix(i..<range.upperBound, caseInsensitive: name) {
+                var k = i + count
+                while k < range.upperBound, text[k] == 0x20 || text[k] == 0x09 { k += 1 }
+                if k < range.upperBound, text[k] == 0x3D {  // "="
+                    k += 1
+                    while k < range.upperBound, text[k] == 0x20 || text[k] == 0x09 { k += 1 }
+                    if k < range.upperBound, text[k] == 0x22 || text[k] == 0x27 {
+                        let quote = text[k]
+                        let end = (k + 1..<range.upperBound).first { text[$0] == quote } ?? range.upperBound
+                        return (k + 1)..<end
+                    }
+                    var end = k
+                    while end < range.upperBound, text[end] > 0x20, text[end] != 0x3E { end += 1 }
+                    return k..<end
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// An attribute's value as a whole number (milliseconds), spaces and quotes aside.
+    private func attributeNumber(_ name: StaticString, in range: Range<Int>) -> Int64? {
+        guard let value = attributeValue(name, in: range), !value.isEmpty, value.count <= 15 else { return nil }
+        var number: Int64 = 0
+        for i in value {
+            guard text[i] >= 0x30, text[i] <= 0x39 else { return nil }
+            number = number * 10 + Int64(text[i] - 0x30)
+        }
+        return number
     }
 
     private mutating func skipPast(_ marker: StaticString) {
@@ -368,43 +459,72 @@ struct SAMIParser {
         }
     }
 
-    /// A paragraph's text without line breaks and spaces at its start and end.
-    static func trimmingBreaks(_ bytes: [UInt8]) -> [UInt8] {
+    /// A paragraph's text without line breaks and spaces at its start and end; empty when nothing in it shows (only
+    /// spaces and `<i>`, `<b>`, `<u>` tags: it clears).
+    static func trimmingBreaks(_ bytes: [UInt8]) -> String {
         var lower = 0, upper = bytes.count
         while lower < upper, bytes[lower] == 0x0A || bytes[lower] == 0x20 { lower += 1 }
         while upper > lower, bytes[upper - 1] == 0x0A || bytes[upper - 1] == 0x20 { upper -= 1 }
-        // Tags with nothing inside them are nothing: `<i></i>` alone is a clearing paragraph.
-        let inner = Array(bytes[lower..<upper])
-        let withoutTags = String(decoding: inner, as: UTF8.self).replacingOccurrences(of: #"</?[ibu]>"#, with: "", options: .regularExpression)
-        return withoutTags.allSatisfy { $0 == " " || $0 == "\n" } ? [] : inner
+        var visible = false
+        var k = lower
+        while k < upper, !visible {
+            if bytes[k] == 0x3C, k + 2 < upper, bytes[k + 1] == 0x2F || bytes[k + 2] == 0x3E {
+                k += bytes[k + 1] == 0x2F ? 4 : 3  // <i>, </i> (the only tags written here)
+            } else if bytes[k] == 0x20 || bytes[k] == 0x0A {
+                k += 1
+            } else {
+                visible = true
+            }
+        }
+        return visible ? String(decoding: bytes[lower..<upper], as: UTF8.self) : ""
     }
 }
 
-/// A SAMI tag's name, whether it closes, and its attributes' text.
+/// A SAMI tag: its name, whether it closes, and its attributes' bytes.
 struct SAMITag {
-    var name: String
-    var closing: Bool
-    var attributes: String
+    enum Name: Equatable {
+        case sami, body, style, sync, p, br, i, b, u, head, title, other(String)
 
-    /// The value of attribute `name` (compared without case), quotes removed.
-    func attribute(_ wanted: String) -> String? {
-        var rest = Substring(attributes)
-        while let equals = rest.firstIndex(of: "=") {
-            let key = rest[..<equals].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).last.map(String.init) ?? ""
-            var value = rest[rest.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
-            let result: Substring
-            if let quote = value.first, quote == "\"" || quote == "'" {
-                value = value.dropFirst()
-                let end = value.firstIndex(of: quote) ?? value.endIndex
-                result = value[..<end]
-                rest = end < value.endIndex ? value[value.index(after: end)...] : value[end...]
-            } else {
-                let end = value.firstIndex { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == ">" } ?? value.endIndex
-                result = value[..<end]
-                rest = value[end...]
+        init(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+            // The tags of every caption first, without making a string.
+            let first = text[range.lowerBound] | 0x20
+            if range.count == 1 {
+                switch first {
+                case 0x70: self = .p
+                case 0x69: self = .i
+                case 0x62: self = .b
+                case 0x75: self = .u
+                default: self = .other(String(UnicodeScalar(first)))
+                }
+                return
             }
-            if key.lowercased() == wanted { return String(result) }
+            if range.count == 4, text.hasPrefix(range, caseInsensitive: "sync") {
+                self = .sync
+                return
+            }
+            if range.count == 2, text.hasPrefix(range, caseInsensitive: "br") {
+                self = .br
+                return
+            }
+            let name = String(decoding: text[range], as: UTF8.self).lowercased()
+            switch name {
+            case "sami": self = .sami
+            case "body": self = .body
+            case "style": self = .style
+            case "sync": self = .sync
+            case "p": self = .p
+            case "br": self = .br
+            case "i": self = .i
+            case "b": self = .b
+            case "u": self = .u
+            case "head", "html", "meta", "link", "script": self = .head
+            case "title": self = .title
+            default: self = .other(name)
+            }
         }
-        return nil
     }
+
+    var name: Name
+    var closing: Bool
+    var attributes: Range<Int>?
 }

@@ -46,9 +46,19 @@ public struct SAMIWriter: Sendable {
             }
             shown.append((cue.start, cue.end, paragraph, index + 1))
         }
+        // A SAMI file is a timeline: its SYNCs in order of time (a player reads them so).
+        if zip(shown, shown.dropFirst()).contains(where: { $0.start > $1.start }) {
+            losses.note("captions out of order of time (written in order)", cue: zip(shown, shown.dropFirst()).first { $0.start > $1.start }!.1.number)
+            shown = shown.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+        }
         for (k, this) in shown.enumerated() {
             let next = k + 1 < shown.count ? shown[k + 1] : nil
             var end = this.end
+            if let next, next.start <= this.start {
+                // Another caption at the same time replaces it at once: it never shows.
+                losses.note("captions shown at once (SAMI shows one at a time: a caption ends where the next begins)", cue: this.number)
+                continue
+            }
             if let next, next.start < this.end {
                 losses.note("captions shown at once (SAMI shows one at a time: a caption ends where the next begins)", cue: this.number)
                 end = max(this.start, next.start)
@@ -81,6 +91,9 @@ public struct SAMIWriter: Sendable {
         var pendingSpace = false
         var visible = false
         var lineStart: Bool { out.isEmpty || out.last == 0x0A }
+        // Tags opened with nothing shown inside them yet: written before the next character shown, or never (SAMI's
+        // reader drops a tag with nothing inside it).
+        var pendingOpen: [CueElement.Kind] = []
         CueTextParser.walk(text) { event in
             switch event {
             case .text(let value):
@@ -95,6 +108,8 @@ public struct SAMIWriter: Sendable {
                     default:
                         if pendingSpace { out.append(0x20) }
                         pendingSpace = false
+                        for kind in pendingOpen { out += Array("<\(kind.rawValue)>".utf8) }
+                        pendingOpen = []
                         visible = true
                         WebVTTEscaping.append(byte, to: &out)
                     }
@@ -102,10 +117,7 @@ public struct SAMIWriter: Sendable {
             case .timestamp: losses.note("timestamps inside captions (karaoke)", cue: number)
             case .start(let element):
                 switch element.kind {
-                case .italic, .bold, .underline:
-                    if pendingSpace { out.append(0x20) }
-                    pendingSpace = false
-                    out += Array("<\(element.kind.rawValue)>".utf8)
+                case .italic, .bold, .underline: pendingOpen.append(element.kind)
                 case .voice: losses.note("speakers' tags (<v>)", cue: number)
                 case .rubyText:
                     rubyText += 1
@@ -115,6 +127,10 @@ public struct SAMIWriter: Sendable {
             case .end(let kind):
                 switch kind {
                 case .italic, .bold, .underline:
+                    if let pending = pendingOpen.lastIndex(of: kind) {
+                        pendingOpen.remove(at: pending)
+                        break
+                    }
                     if pendingSpace { out.append(0x20) }
                     pendingSpace = false
                     out += Array("</\(kind.rawValue)>".utf8)

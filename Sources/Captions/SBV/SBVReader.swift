@@ -4,44 +4,49 @@ public struct SBVReader: Sendable {
     public init() {}
 
     public func read(_ bytes: [UInt8], encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
-        let decoded = try TextDecoding.decode(bytes, encoding: encoding)
-        var document = CaptionDocument(format: .sbv, encoding: decoded.encoding)
-        decoded.utf8.withUnsafeBufferPointer { text in
-            let lines = PlainLines(text).ranges
-            var i = 0
-            var blocks = 0
-            while i < lines.count {
-                if text.isBlank(lines[i]) {
-                    i += 1
-                    continue
-                }
-                blocks += 1
-                let timing = text.trimmed(lines[i])
-                let times = Self.times(text, timing)
-                var body: [UInt8] = []
-                var k = i + 1
-                while k < lines.count, !text.isBlank(lines[k]) {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CaptionError) in try read(buffer: buffer, encoding: encoding) }
+    }
+
+    /// Reads SBV from `buffer` (in place when it is UTF-8).
+    public func read(buffer: UnsafeBufferPointer<UInt8>, encoding: String? = nil) throws(CaptionError) -> CaptionDocument {
+        try read(buffer: buffer, encoding: encoding, mapping: nil)
+    }
+
+    /// Reads SBV from `buffer`, giving the pages of `mapping` back as it goes.
+    func read(buffer: UnsafeBufferPointer<UInt8>, encoding: String?, mapping: MappedFile?) throws(CaptionError) -> CaptionDocument {
+        let document = try TextDecoding.withUTF8(buffer, encoding: encoding) { (text, found) throws(CaptionError) in
+            var document = CaptionDocument(format: .sbv, encoding: found.encoding)
+            var pages = PageRelease(text: text, mapping: mapping)
+            var lines = LineCursor(text)
+            var body: [UInt8] = []
+            var pending = lines.next()
+            while let line = pending {
+                pending = lines.next()
+                pages.consumed(upTo: line.lowerBound)
+                if text.isBlank(line) { continue }
+                let number = lines.number - (pending == nil ? 0 : 1)
+                let timing = text.trimmed(line)
+                body.removeAll(keepingCapacity: true)
+                while let next = pending, !text.isBlank(next) {
                     if !body.isEmpty { body.append(0x0A) }
-                    WebVTTEscaping.append(text[lines[k]], to: &body)
-                    k += 1
+                    WebVTTEscaping.append(text[next], to: &body)
+                    pending = lines.next()
                 }
-                if let (start, end) = times {
-                    var cue = Cue(start: start, end: end, text: String(decoding: body, as: UTF8.self))
-                    cue.line = Int32(clamping: i + 1)
-                    if end < start {
-                        document.diagnostics.append(
-                            CaptionDiagnostic(line: i + 1, rule: "sbv.timing", message: "the caption ends before it starts"))
-                    }
-                    document.cues.append(cue)
-                } else {
+                guard let (start, end) = Self.times(text, timing) else {
                     document.diagnostics.append(
                         CaptionDiagnostic(
-                            line: i + 1, rule: "sbv.timing",
+                            line: number, rule: "sbv.timing",
                             message: "not a timing line (H:MM:SS.mmm,H:MM:SS.mmm): \"\(String(text.string(timing).prefix(60)))\"; the block is skipped"))
+                    continue
                 }
-                i = k
+                var cue = Cue(start: start, end: end, text: String(decoding: body, as: UTF8.self))
+                cue.line = Int32(clamping: number)
+                if end < start {
+                    document.diagnostics.append(CaptionDiagnostic(line: number, rule: "sbv.timing", message: "the caption ends before it starts"))
+                }
+                document.cues.append(cue)
             }
-            _ = blocks
+            return document
         }
         if document.cues.isEmpty, !document.diagnostics.isEmpty {
             throw CaptionError(rule: "sbv.timing", message: "not an SBV file: no block starts with a timing line (H:MM:SS.mmm,H:MM:SS.mmm)")

@@ -19,7 +19,10 @@ public struct SBVWriter: Sendable {
             if !cue.hasDefaultSettings { losses.note("positions or alignment", cue: index + 1) }
             var wroteLine = false
             for line in plain.split(separator: "\n", omittingEmptySubsequences: true) where !line.allSatisfy({ $0 == " " }) {
-                out.append(contentsOf: line.utf8)
+                for byte in line.utf8 {
+                    // A control character (other than a tab) is written as U+FFFD, as it is read.
+                    if (byte < 0x20 && byte != 0x09) || byte == 0x7F { out += [0xEF, 0xBF, 0xBD] } else { out.append(byte) }
+                }
                 out.append(0x0A)
                 wroteLine = true
             }

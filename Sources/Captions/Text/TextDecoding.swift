@@ -131,10 +131,32 @@ public enum TextDecoding {
         return Result(utf8: output, encoding: "utf-8", guessed: false, hadInvalidUTF8: true, recoveredLines: recovered)
     }
 
+    /// The encoding found for text read in place or converted (`withUTF8`).
+    struct Found {
+        var encoding: String
+        var guessed: Bool
+    }
+
+    /// Calls `body` with `bytes` as UTF-8 — in place when they are UTF-8 already (after a byte-order mark), else
+    /// converted as `decode` would — and the encoding found.
+    static func withUTF8<R>(
+        _ bytes: UnsafeBufferPointer<UInt8>, encoding: String?, fallback: String? = "windows-1252",
+        _ body: (UnsafeBufferPointer<UInt8>, Found) throws(CaptionError) -> R
+    ) throws(CaptionError) -> R {
+        switch try detect(bytes, encoding: encoding, fallback: fallback) {
+        case .utf8(let bomLength, _):
+            return try body(UnsafeBufferPointer(rebasing: bytes[bomLength...]), Found(encoding: "utf-8", guessed: false))
+        case .converted(let result):
+            return try result.utf8.withUnsafeBufferPointer { (text) throws(CaptionError) in
+                try body(text, Found(encoding: result.encoding, guessed: result.guessed))
+            }
+        }
+    }
+
     /// Whether text that is not UTF-8 reads as Korean in CP949 (EUC-KR and its extension): nearly every byte above
     /// ASCII is the lead of a valid pair, and most pairs are EUC-KR's Hangul syllables (leads B0–C8, trails A1–FE).
     /// Latin text in Windows-1252 has lone accented letters, not pairs in that range.
-    static func looksLikeCP949(_ bytes: [UInt8]) -> Bool {
+    static func looksLikeCP949(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var pairs = 0, hangul = 0, bad = 0
         var i = 0
         while i < bytes.count {
@@ -184,7 +206,7 @@ public enum TextDecoding {
 
     /// True when `bytes` is well-formed UTF-8; long texts are checked in parts on all cores, each part starting
     /// at a byte that begins a character (a sequence never spans two parts).
-    private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let parts = ParallelSlices.count(for: bytes.count, minimum: 4 << 20)
         guard parts > 1 else { return firstInvalidUTF8(bytes) == nil }
         var starts = [0]

@@ -22,14 +22,17 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to write (- for standard output).", valueName: "out"), completion: .file())
     var outputPath: String
 
-    @Option(help: ArgumentHelp("The output format (default: from OUT's extension).", valueName: "vtt|srt|scc|ttml"))
+    @Option(help: ArgumentHelp("The output format (default: from OUT's extension).", valueName: "vtt|srt|scc|ttml|smi|ass|sbv"))
     var to: CaptionFormat?
 
     @OptionGroup var captionInput: CaptionInputOptions
 
     func validate() throws {
         if to == nil, outputPath == "-" || CaptionFormat(pathExtension: (outputPath as NSString).pathExtension) == nil {
-            throw ValidationError("Cannot tell the output format from '\(outputPath)': give --to vtt, srt, scc or ttml.")
+            throw ValidationError("Cannot tell the output format from '\(outputPath)': give --to vtt, srt, scc, ttml, smi, ass or sbv.")
+        }
+        if let format = to ?? CaptionFormat(pathExtension: (outputPath as NSString).pathExtension), !format.isWritable {
+            throw ValidationError("\(format.displayName) is read, not written: choose another output format (vtt, srt, scc, ttml, smi, ass or sbv).")
         }
     }
 

@@ -108,9 +108,10 @@ extension CaptionFormat: ExpressibleByArgument {
         case "smi", "sami": self = .sami
         case "ass", "ssa": self = .ass
         case "sbv": self = .sbv
+        case "stl": self = .stl
         default: return nil
         }
     }
 
-    public static var allValueStrings: [String] { ["vtt", "srt", "scc", "ttml", "smi", "ass", "sbv"] }
+    public static var allValueStrings: [String] { ["vtt", "srt", "scc", "ttml", "smi", "ass", "sbv", "stl"] }
 }
