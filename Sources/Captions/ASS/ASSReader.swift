@@ -36,6 +36,7 @@ public struct ASSReader: Sendable {
             var styleColumns: [String] = []
             var events = EventColumns(names: EventColumns.standard)
             var styles: [String: Style] = [:]
+            var lastStyle: (name: [UInt8], style: Style)?
             var lines = LineCursor(text)
             var pages = PageRelease(text: text, mapping: mapping)
             while let range = lines.next() {
@@ -52,9 +53,14 @@ public struct ASSReader: Sendable {
                                 line: number, rule: "ass.event", message: "a Dialogue line without readable Start and End times (H:MM:SS.cc): skipped"))
                         continue
                     }
-                    var styleName = event.style.map { text.string(text.trimmed($0)).lowercased() } ?? "default"
-                    if styleName.hasPrefix("*") { styleName.removeFirst() }
-                    let style = styles[styleName] ?? styles["default"] ?? Style()
+                    // The style by name (most events name the style the one before named).
+                    let nameBytes = event.style.map { text.trimmed($0) } ?? (0..<0)
+                    if lastStyle == nil || !text[nameBytes].elementsEqual(lastStyle!.name) {
+                        var styleName = event.style == nil ? "default" : text.string(nameBytes).lowercased()
+                        if styleName.hasPrefix("*") { styleName.removeFirst() }
+                        lastStyle = (Array(text[nameBytes]), styles[styleName] ?? styles["default"] ?? Style())
+                    }
+                    let style = lastStyle!.style
                     let body = UnsafeBufferPointer(rebasing: text[event.text])
                     var converted = ASSText.convert(body, style: style, playRes: playRes, cue: document.cues.count + 1, dropped: &dropped)
                     if let nameRange = event.name.map({ text.trimmed($0) }), !nameRange.isEmpty {
@@ -97,6 +103,7 @@ public struct ASSReader: Sendable {
                             style.alignment = legacy ? Self.numpad(legacy: alignment) ?? 2 : (1...9).contains(alignment) ? alignment : 2
                         }
                         styles[(field("name") ?? "").lowercased()] = style
+                        lastStyle = nil
                     }
                 case "events":
                     if key == "format" { events = EventColumns(names: Self.columns(value, count: Int.max)) }
@@ -143,36 +150,53 @@ public struct ASSReader: Sendable {
             start: Range<Int>, end: Range<Int>, style: Range<Int>?, name: Range<Int>?, text: Range<Int>
         )? {
             guard let startIndex = start, let endIndex = end, count > 0 else { return nil }
-            var bounds: [Range<Int>] = []
-            bounds.reserveCapacity(count)
+            var startRange = 0..<0, endRange = 0..<0, styleRange: Range<Int>?, nameRange: Range<Int>?, textRange = range.upperBound..<range.upperBound
+            var field = 0
             var from = range.lowerBound
             var i = from
-            while i < range.upperBound, bounds.count < count - 1 {
+            func take(_ bounds: Range<Int>) {
+                switch field {
+                case startIndex: startRange = bounds
+                case endIndex: endRange = bounds
+                case style: styleRange = bounds
+                case name: nameRange = bounds
+                case text: textRange = bounds
+                default: break
+                }
+            }
+            while i < range.upperBound, field < count - 1 {
                 if line[i] == 0x2C {
-                    bounds.append(from..<i)
+                    take(from..<i)
+                    field += 1
                     from = i + 1
                 }
                 i += 1
             }
-            bounds.append(from..<range.upperBound)
-            guard bounds.count == count else { return nil }
-            let textRange = text.map { bounds[$0] } ?? (range.upperBound..<range.upperBound)
-            return (bounds[startIndex], bounds[endIndex], style.map { bounds[$0] }, name.map { bounds[$0] }, textRange)
+            guard field == count - 1 else { return nil }
+            take(from..<range.upperBound)
+            return (startRange, endRange, styleRange, nameRange, textRange)
         }
     }
 
     /// `H:MM:SS.cc` from bytes (a fraction of one to three digits taken as written: `.5` is half a second).
     static func time(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> CaptionTime? {
-        var fields: [Int64] = [0, 0, 0, 0]
+        var fields: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
         var field = 0, digits = 0, fractionDigits = 0
         for i in text.trimmed(range) {
             let byte = text[i]
             switch byte {
             case 0x30...0x39:
                 guard digits < 16 else { return nil }
-                fields[field] = fields[field] * 10 + Int64(byte - 0x30)
+                let digit = Int64(byte - 0x30)
+                switch field {
+                case 0: fields.0 = fields.0 * 10 + digit
+                case 1: fields.1 = fields.1 * 10 + digit
+                case 2: fields.2 = fields.2 * 10 + digit
+                default:
+                    fields.3 = fields.3 * 10 + digit
+                    fractionDigits += 1
+                }
                 digits += 1
-                if field == 3 { fractionDigits += 1 }
             case 0x3A where field < 2 && digits > 0:
                 field += 1
                 digits = 0
@@ -182,9 +206,9 @@ public struct ASSReader: Sendable {
             default: return nil
             }
         }
-        guard field >= 2, digits > 0, fields[1] < 60, fields[2] < 60, fractionDigits <= 3 else { return nil }
-        let millis = field == 3 ? fields[3] * [1, 100, 10, 1][fractionDigits] : 0
-        return CaptionTime.checked(hours: fields[0], milliseconds: (fields[1] * 60 + fields[2]) * 1000 + millis)
+        guard field >= 2, digits > 0, fields.1 < 60, fields.2 < 60, fractionDigits <= 3 else { return nil }
+        let millis = field == 3 ? fields.3 * [1, 100, 10, 1][fractionDigits] : 0
+        return CaptionTime.checked(hours: fields.0, milliseconds: (fields.1 * 60 + fields.2) * 1000 + millis)
     }
 
     /// A `Format`, `Style` or `Dialogue` value's comma-separated fields (lower-cased names for `Format`); the last of
@@ -240,7 +264,12 @@ enum ASSText {
         // an override block in the style before it, those after it in the style after it.
         var spacesBefore = 0, spaces = 0
         var spacesBeforeStyle = wanted
+        var breaks = 0  // line breaks not yet written: written before the next character shown
         func flushSpaces() {
+            if breaks > 0 {
+                out += repeatElement(0x0A, count: breaks)
+                breaks = 0
+            }
             let atLineStart = out.isEmpty || out.last == 0x0A
             if spacesBefore > 0, !atLineStart {
                 let current = wanted
@@ -253,7 +282,10 @@ enum ASSText {
             if spaces > 0, !(out.isEmpty || out.last == 0x0A) || (spacesBefore > 0 && !atLineStart) { out += repeatElement(0x20, count: spaces) }
             (spacesBefore, spaces) = (0, 0)
         }
+        var synced = (i: false, b: false, u: false)  // the styles `open` holds
         func sync() {
+            guard wanted != synced else { return }
+            synced = wanted
             let wantedTags = [wanted.i ? UInt8(ascii: "i") : nil, wanted.b ? UInt8(ascii: "b") : nil, wanted.u ? UInt8(ascii: "u") : nil].compactMap { $0 }
             // The tags open and still wanted stay open (as far as none before them closes); the others close, and
             // what is newly wanted opens inside them.
@@ -261,8 +293,17 @@ enum ASSText {
             while keep < open.count, wantedTags.contains(open[keep]) { keep += 1 }
             let desired = Array(open[..<keep]) + wantedTags.filter { !open[..<keep].contains($0) }
             guard desired != open else { return }
-            for tag in open[keep...].reversed() { out += [0x3C, 0x2F, tag, 0x3E] }
-            for tag in desired[keep...] { out += [0x3C, tag, 0x3E] }
+            for tag in open[keep...].reversed() {
+                out.append(0x3C)
+                out.append(0x2F)
+                out.append(tag)
+                out.append(0x3E)
+            }
+            for tag in desired[keep...] {
+                out.append(0x3C)
+                out.append(tag)
+                out.append(0x3E)
+            }
             open = desired
         }
         func drop(_ tag: String) {
@@ -308,12 +349,15 @@ enum ASSText {
                 i += 1
                 continue
             }
-            if byte == 0x5C, i + 1 < bytes.count, [0x4E, 0x6E, 0x68].contains(bytes[i + 1]) {  // \N, \n, \h
+            if byte == 0x5C, i + 1 < bytes.count, bytes[i + 1] == 0x4E || bytes[i + 1] == 0x6E || bytes[i + 1] == 0x68 {  // \N, \n, \h
                 switch bytes[i + 1] {
                 case 0x4E:
                     (spacesBefore, spaces) = (0, 0)  // spaces at a line's end show nothing
-                    sync()
-                    out.append(0x0A)
+                    // Line breaks before the first character shown, or after the last, show nothing either.
+                    if !out.isEmpty {
+                        sync()
+                        breaks += 1
+                    }
                 case 0x6E: spaces += 1  // a soft break: where the renderer wraps, a space here
                 default:
                     flushSpaces()
@@ -331,7 +375,12 @@ enum ASSText {
             i += 1
         }
         // Close what is open; trailing line breaks and spaces are nothing to show.
-        for tag in open.reversed() { out += [0x3C, 0x2F, tag, 0x3E] }
+        for tag in open.reversed() {
+            out.append(0x3C)
+            out.append(0x2F)
+            out.append(tag)
+            out.append(0x3E)
+        }
         return (String(decoding: out, as: UTF8.self), settings(alignment: alignment, position: position, playRes: playRes))
     }
 

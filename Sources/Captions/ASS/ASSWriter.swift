@@ -69,6 +69,7 @@ public struct ASSWriter: Sendable {
         // Spaces are written as the reader reads them: none at a line's start or end (they show nothing), the others
         // where they were, before any tags that follow them.
         var pendingSpaces = 0, pendingAt = 0, lineHasText = false
+        var pendingBreaks = 0, wroteVisible = false
         // Tags opened with nothing shown inside them yet: written before the next character shown, or never.
         var pendingOpen: [CueElement.Kind] = []
         // How deep each style is open: ASS switches a style on and off, it does not nest.
@@ -83,7 +84,9 @@ public struct ASSWriter: Sendable {
                 for byte in value.utf8 {
                     switch byte {
                     case 0x0A:
-                        out += [0x5C, 0x4E]  // \N
+                        // A line break is written before the next character shown (none before the first or after the
+                        // last: the reader shows none there).
+                        if wroteVisible { pendingBreaks += 1 }
                         (pendingSpaces, lineHasText) = (0, false)
                     case 0x0D: break
                     case 0x20, 0x09:
@@ -91,6 +94,9 @@ public struct ASSWriter: Sendable {
                         if pendingSpaces == 0 { pendingAt = out.count }
                         pendingSpaces += 1
                     default:
+                        for _ in 0..<pendingBreaks { out += [0x5C, 0x4E] }  // \N
+                        pendingBreaks = 0
+                        wroteVisible = true
                         if pendingSpaces > 0 { out.insert(contentsOf: repeatElement(0x20, count: pendingSpaces), at: pendingAt) }
                         pendingSpaces = 0
                         for kind in pendingOpen { out += Array(overrides[kind]!.on.utf8) }

@@ -39,10 +39,19 @@ public struct STLReader: Sendable {
                 CaptionDiagnostic(
                     line: 0, rule: "stl.tti", message: "the file ends inside a TTI block (\((bytes.count - Self.gsiSize) % Self.ttiSize) bytes left over)"))
         }
-        // Each subtitle: its blocks' text joined, its times and place from its first block.
-        var subtitles: [(number: Int, start: Int64, end: Int64, text: [UInt8], vertical: UInt8, justification: UInt8)] = []
+        // Each subtitle (its blocks' text joined; its times and place from its first block) becomes a cue when its last
+        // block is read, at its time code as written; the programme's start is taken off afterwards.
         var open: (number: Int, start: Int64, end: Int64, text: [UInt8], vertical: UInt8, justification: UInt8)?
         var badTimes = 0
+        let teletext = bytes[11] == 0x31 || bytes[11] == 0x32
+        document.cues.reserveCapacity(blocks)
+        func finish(_ subtitle: (number: Int, start: Int64, end: Int64, text: [UInt8], vertical: UInt8, justification: UInt8)) {
+            var cue = Cue(
+                identifier: String(subtitle.number), start: CaptionTime(milliseconds: subtitle.start), end: CaptionTime(milliseconds: subtitle.end),
+                text: STLText.convert(subtitle.text, characters: characters))
+            cue.settings = Self.settings(vertical: subtitle.vertical, justification: subtitle.justification, teletext: teletext)
+            document.cues.append(cue)
+        }
         for index in 0..<blocks {
             let block = UnsafeBufferPointer(rebasing: bytes[(Self.gsiSize + index * Self.ttiSize)..<(Self.gsiSize + (index + 1) * Self.ttiSize)])
             let number = Int(block[1]) | Int(block[2]) << 8
@@ -53,28 +62,31 @@ public struct STLReader: Sendable {
                 continue
             }
             if var current = open, current.number == number {
+                open = nil  // (its text grows in place)
                 current.text += block[16..<128]
                 open = current
             } else {
-                if let current = open { subtitles.append(current) }
+                if let current = open { finish(current) }
                 open = (number, start, end, Array(block[16..<128]), block[13], block[14])
             }
             if extensionNumber == 0xFF, let current = open {
-                subtitles.append(current)
+                finish(current)
                 open = nil
             }
         }
-        if let current = open { subtitles.append(current) }
+        if let current = open { finish(current) }
         if badTimes > 0 {
             document.diagnostics.append(
                 CaptionDiagnostic(
                     line: 0, rule: "stl.tti", message: "\(badTimes) TTI block\(badTimes == 1 ? "" : "s") with a time code that is not one: left out"))
         }
         // Times from the start of the programme, when every subtitle comes after it.
-        var origin: Int64 = 0
         if let programmeStart = Self.textTime(bytes, at: 256, frameRate: frameRate), programmeStart > 0 {
-            if subtitles.allSatisfy({ $0.start >= programmeStart }) {
-                origin = programmeStart
+            if document.cues.allSatisfy({ $0.start.milliseconds >= programmeStart }) {
+                for i in document.cues.indices {
+                    document.cues[i].start = CaptionTime(milliseconds: document.cues[i].start.milliseconds - programmeStart)
+                    document.cues[i].end = CaptionTime(milliseconds: document.cues[i].end.milliseconds - programmeStart)
+                }
                 let tcp = String(decoding: bytes[256..<264], as: UTF8.self)
                 let shown = stride(from: 0, to: 8, by: 2).map { String(tcp.dropFirst($0).prefix(2)) }.joined(separator: ":")
                 document.diagnostics.append(
@@ -85,15 +97,6 @@ public struct STLReader: Sendable {
                         line: 0, rule: "stl.gsi", severity: .info,
                         message: "subtitles start before the programme's start time code (TCP): their time codes are read as they are"))
             }
-        }
-        document.cues.reserveCapacity(subtitles.count)
-        for subtitle in subtitles {
-            var cue = Cue(
-                identifier: String(subtitle.number), start: CaptionTime(milliseconds: subtitle.start - origin),
-                end: CaptionTime(milliseconds: subtitle.end - origin), text: STLText.convert(subtitle.text, characters: characters))
-            cue.settings = Self.settings(vertical: subtitle.vertical, justification: subtitle.justification, teletext: bytes[11] == 0x31 || bytes[11] == 0x32)
-            cue.line = 0
-            document.cues.append(cue)
         }
         return document
     }
@@ -165,6 +168,7 @@ enum STLText {
     }
 
     static func convert(_ field: [UInt8], characters: STLCharacters) -> String {
+        if let plain = plainText(field) { return plain }
         var lines: [[Styled]] = [[]]
         var colour: String?
         var italic = false, underline = false
@@ -224,6 +228,35 @@ enum STLText {
         }
         flushPending()
         return lines.map(serialize).filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    /// Most subtitles are words and the codes that box and size them: ASCII letters, spacing attributes other than
+    /// colours, line breaks, filler. Their text, made without the general walk; nil for anything else.
+    static func plainText(_ field: [UInt8]) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        var pendingSpace = false
+        var i = 0
+        while i < field.count {
+            let byte = field[i]
+            i += 1
+            switch byte {
+            case 0x8F:
+                i = (i + 111) / 112 * 112
+            case 0x8A:
+                if !out.isEmpty, out.last != 0x0A { out.append(0x0A) }
+                pendingSpace = false
+            case 0x08...0x1F, 0x20:
+                if !out.isEmpty, out.last != 0x0A { pendingSpace = true }
+            case 0x21...0x7E where byte != 0x26 && byte != 0x3C && byte != 0x3E:
+                if pendingSpace { out.append(0x20) }
+                pendingSpace = false
+                out.append(byte)
+            default: return nil  // colours, styles, references to escape, the upper half
+            }
+        }
+        while out.last == 0x0A { out.removeLast() }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A row as WebVTT cue text: spaces collapsed and trimmed (teletext positions text with them), each run of one
