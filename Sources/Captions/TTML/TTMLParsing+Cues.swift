@@ -13,6 +13,8 @@ extension TTMLParsing {
     static let splitBudget = 4_000_000
 
     func makeCues(from p: Open, _ parser: XMLParser) {
+        // A paragraph whose text is never shown is no cue (one with no text at all is an empty one, for lint).
+        if hiddenText, !pieces.contains(where: { !$0.isBreak && !$0.text.allSatisfy(\.isWhitespace) }) { return }
         let pEnd = p.end
         // The instants where the content changes.
         var points = Set<Int64>([p.begin])

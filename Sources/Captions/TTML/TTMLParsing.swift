@@ -74,6 +74,11 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         var identifier: String?
         /// True when the element's own timing made it never active (its content is skipped).
         var inactive: Bool
+        /// `tts:display="none"` on the element (inline or by a style it references): it and its content are not shown,
+        /// but where a `set` shows it.
+        var displayNone = false
+        /// The element's `set`s of `tts:display`: from `begin` to `end`, shown (`none` false) or not.
+        var displaySets: [(begin: Int64, end: Int64?, none: Bool)] = []
     }
 
     var stack: [Open] = []
@@ -91,6 +96,8 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
     }
 
     var pieces: [Piece] = []
+    /// The `p` being read has text that is never shown (`tts:display="none"`, an anonymous span in a `seq`).
+    var hiddenText = false
     var textDepth = 0  // > 0 inside a p
 
     // MARK: Diagnostics
@@ -250,7 +257,12 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         }
         if attributes.smpte["backgroundImage"] != nil { violation(parser, "`smpte:backgroundImage` is not permitted in the Text Profile") }
         if strict { checkLengths(attributes, parser) }
-        stack.append(open(element, attributes, parser, parent: parent))
+        let opened = open(element, attributes, parser, parent: parent)
+        // A `set` of `tts:display` changes its parent's display for its interval (TTML1 §12.2).
+        if element == .set, let value = attributes.styling["display"], value == "none" || value == "auto" {
+            stack[stack.count - 1].displaySets.append((opened.begin, opened.end, value == "none"))
+        }
+        stack.append(opened)
         switch element {
         case .style:
             let identifier = attributes.xml["id"] ?? ""
@@ -280,14 +292,17 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
             stack[stack.count - 1].identifier = attributes.xml["id"]
         case .br:
             if textDepth > 0, let open = stack.last, !open.inactive {
-                pieces.append(
-                    Piece(
-                        text: "\n", isBreak: true, style: open.specified, agent: open.agent, language: open.language, begin: open.begin, end: open.end,
-                        preserve: false))
+                for (begin, end) in shownIntervals(open) {
+                    pieces.append(
+                        Piece(
+                            text: "\n", isBreak: true, style: open.specified, agent: open.agent, language: open.language, begin: begin, end: end,
+                            preserve: false))
+                }
             }
         case .p:
             textDepth += 1
             pieces.removeAll(keepingCapacity: true)
+            hiddenText = false
         case .span:
             textDepth += 1
         default: break
@@ -392,7 +407,13 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         var agent = parent?.agent
         var language = parent?.language
         var preserve = parent?.preserveSpace ?? false
+        var displayNone = false
         if timed {
+            // `tts:display` is not inherited: the element's own, inline or by the styles it references.
+            var display: String?
+            for reference in references(attributes) { display = resolvedProps(reference)["display"] ?? display }
+            display = attributes.styling["display"] ?? display
+            displayNone = display == "none"
             for reference in references(attributes) { specified = specified.overlaid(with: resolvedStyle(reference)) }
             specified = specified.overlaid(with: textStyle(attributes.styling, parser))
             if let name = attributes.plain["region"] { region = name }
@@ -406,7 +427,40 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
             element: element, line: parser.lineNumber, begin: begin, end: end, explicitEnd: explicitEnd,
             sequential: attributes.plain["timeContainer"] == "seq", cursor: begin, latestChildEnd: nil,
             specified: specified, region: region, agent: agent, language: language, preserveSpace: preserve,
-            identifier: attributes.xml["id"], inactive: inactive)
+            identifier: attributes.xml["id"], inactive: inactive, displayNone: element == .set ? false : displayNone)
+    }
+
+    /// Where the content of `element` (the top of the stack) is shown: its interval, less where it or an ancestor has
+    /// `tts:display="none"` (by `set`s too). Most content has no display at all: its interval, whole.
+    func shownIntervals(_ element: Open) -> [(Int64, Int64?)] {
+        let path = stack
+        guard path.contains(where: { $0.displayNone || !$0.displaySets.isEmpty }) else { return [(element.begin, element.end)] }
+        // The instants where some display on the path changes.
+        var points = Set([element.begin])
+        for open in path {
+            for set in open.displaySets {
+                if set.begin > element.begin, element.end.map({ set.begin < $0 }) ?? true { points.insert(set.begin) }
+                if let end = set.end, end > element.begin, element.end.map({ end < $0 }) ?? true { points.insert(end) }
+            }
+        }
+        let instants = points.sorted()
+        func shown(at time: Int64) -> Bool {
+            path.allSatisfy { open in
+                let set = open.displaySets.last { $0.begin <= time && ($0.end.map { time < $0 } ?? true) }
+                return !(set?.none ?? open.displayNone)
+            }
+        }
+        var result: [(Int64, Int64?)] = []
+        for (k, start) in instants.enumerated() {
+            let end = k + 1 < instants.count ? instants[k + 1] : element.end
+            guard shown(at: start) else { continue }
+            if let last = result.last, last.1 == start {
+                result[result.count - 1].1 = end
+            } else {
+                result.append((start, end))
+            }
+        }
+        return result
     }
 
     /// Times add up to at most `TTMLTiming.ceiling` (nested offsets in a hostile file cannot overflow).
@@ -426,11 +480,16 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         guard let top = stack.last else { return }
         switch top.element {
         case .p, .span:
+            // Text directly in a `seq` container is an anonymous span of no duration (TTML1 §10.4): never shown.
             guard !top.inactive else { return }
-            pieces.append(
-                Piece(
-                    text: string, isBreak: false, style: top.specified, agent: top.agent, language: top.language, begin: top.begin, end: top.end,
-                    preserve: top.preserveSpace))
+            let intervals = top.sequential ? [] : shownIntervals(top)
+            if intervals.isEmpty, !string.allSatisfy(\.isWhitespace) { hiddenText = true }
+            for (begin, end) in intervals {
+                pieces.append(
+                    Piece(
+                        text: string, isBreak: false, style: top.specified, agent: top.agent, language: top.language, begin: begin, end: end,
+                        preserve: top.preserveSpace))
+            }
         case .agentName:
             if stack.count >= 2, let identifier = stack[stack.count - 2].identifier {
                 agents[identifier, default: ""] += string.trimmingSpaces()

@@ -6,11 +6,12 @@ import Foundation
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert captions between WebVTT, SRT, SCC and TTML.",
+        abstract: "Convert captions between WebVTT, SRT, SCC, TTML, SAMI, ASS and SBV (and from EBU STL).",
         discussion: """
             The output format comes from OUT's extension (.vtt, .srt, .scc, .ttml, .smi, .ass, .sbv) or --to. Markup and positions are mapped \
             where both formats can express them; whatever the target cannot hold is listed on standard error. \
-            SCC is written as pop-on CEA-608 captions (CC1, drop-frame timecodes); TTML as IMSC 1.1 Text. \
+            SCC is written as pop-on CEA-608 captions (CC1, drop-frame timecodes); TTML as IMSC 1.1 Text; SAMI in UTF-8 \
+            with one language class; ASS as v4.00+. EBU STL is read, not written. \
             OUT is written atomically; use - for standard output. To extract an embedded track: \
             medialint convert film.mkv film.en.vtt --track 2
             """
