@@ -107,6 +107,11 @@ public struct ASSWriter: Sendable {
                             out.append(byte == 0x7B ? 0x28 : 0x29)
                         } else if byte < 0x20 || byte == 0x7F {
                             out += [0xEF, 0xBF, 0xBD]  // a control character: U+FFFD, as it is read
+                        } else if byte == 0x5C {
+                            // `\N`, `\n` and `\h` are line breaks and spaces in ASS, and it has no escape: a backslash
+                            // is written as a fullwidth one (＼).
+                            losses.note("backslashes (written as ＼: ASS reads \\N, \\n and \\h as breaks and spaces)", cue: number)
+                            out += [0xEF, 0xBC, 0xBC]
                         } else {
                             out.append(byte)
                         }
