@@ -34,6 +34,16 @@ extension TTMLParsing {
             note(parser, "ttml.region", .warning, "a `p` not in any region is not presented when the document defines regions")
         }
         if intervals.isEmpty { intervals = [(p.begin, pEnd)] }  // no duration: one cue at its instant
+        // A region with its own times shows its content only then.
+        if let region = p.region, let active = regionTimes[region] {
+            intervals = intervals.compactMap { start, end in
+                let from = max(start, active.begin)
+                let to = [end, active.end].compactMap { $0 }.min()
+                if let to, to <= from { return nil }
+                return (from, to)
+            }
+            if intervals.isEmpty { return }
+        }
         // Each stretch's cue is made from the pieces showing then: thousands of timed spans in one paragraph would cost
         // stretches × pieces (and, overlapping, as much text). Past a budget the paragraph is one cue, and said.
         if intervals.count > 1, intervals.count * max(1, pieces.count) > Self.splitBudget {

@@ -24,6 +24,8 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
     var resolvedPropsByStyle: [String: [String: String]] = [:]
     var resolving: Set<String> = []
     var regions: [String: (box: TTMLRegionBox?, style: TTMLTextStyle)] = [:]
+    /// Regions with their own `begin`/`end`: content in them shows only then (TTML2 §11.3.1.3).
+    var regionTimes: [String: (begin: Int64, end: Int64?)] = [:]
     var regionProps: [String: [String: String]] = [:]
     var agents: [String: String] = [:]
     var diagnostics: [CaptionDiagnostic] = []
@@ -288,6 +290,14 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
             style = style.overlaid(with: textStyle(attributes.styling, parser))
             regionProps[identifier] = props
             regions[identifier] = (regionBox(props, region: identifier, parser), style)
+            let begin = attributes.plain["begin"].flatMap { time($0, parser) }
+            let end = attributes.plain["end"].flatMap { time($0, parser) }
+            let dur = attributes.plain["dur"].flatMap { time($0, parser) }
+            if begin != nil || end != nil || dur != nil {
+                let start = begin ?? 0
+                let ends = [end, dur.map { Self.sum(start, $0) }].compactMap { $0 }
+                regionTimes[identifier] = (start, ends.min())
+            }
         case .agent:
             stack[stack.count - 1].identifier = attributes.xml["id"]
         case .br:
@@ -416,7 +426,17 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
             displayNone = display == "none"
             for reference in references(attributes) { specified = specified.overlaid(with: resolvedStyle(reference)) }
             specified = specified.overlaid(with: textStyle(attributes.styling, parser))
-            if let name = attributes.plain["region"] { region = name }
+            if let name = attributes.plain["region"] {
+                // Content in another region than an ancestor's is in neither (TTML1 §9.3.3: each region's content
+                // leaves out what is associated with another).
+                if let outer = parent?.region, outer != name, !(parent?.inactive ?? false) {
+                    note(
+                        parser, "ttml.region", .warning,
+                        "a `\(element)` in region `\(name)` inside content of region `\(outer)` is presented in no region (TTML region association): not shown")
+                    inactive = true
+                }
+                region = name
+            }
             if let name = attributes.metadata["agent"] {
                 agent = name.split(separator: " ").first.map(String.init)
             }
