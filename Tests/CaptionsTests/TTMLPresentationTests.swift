@@ -44,13 +44,15 @@ import Testing
     @Test func aRegionShowsOnlyWhileActive() throws {
         let head = #"<layout><region xml:id="late" begin="4s" end="6s" tts:origin="10% 10%" tts:extent="80% 20%"/></layout>"#
         #expect(
-            try Self.timed(#"<div><p begin="2s" end="8s" region="late">in a late region</p><p begin="1s" end="2s" region="late">before it</p></div>"#, head: head)
+            try Self.timed(
+                #"<div><p begin="2s" end="8s" region="late">in a late region</p><p begin="1s" end="2s" region="late">before it</p></div>"#, head: head)
                 == ["4000-6000 in a late region"])
     }
 
     /// A paragraph in one region inside a division of another is presented in neither (TTML1 §9.3.3), and said.
     @Test func contentInAnotherRegionThanItsDivisionIsNotShown() throws {
-        let head = #"<layout><region xml:id="top" tts:origin="10% 10%" tts:extent="80% 20%"/><region xml:id="bottom" tts:origin="10% 70%" tts:extent="80% 20%"/></layout>"#
+        let head =
+            #"<layout><region xml:id="top" tts:origin="10% 10%" tts:extent="80% 20%"/><region xml:id="bottom" tts:origin="10% 70%" tts:extent="80% 20%"/></layout>"#
         let document = try TTMLReaderTests.read(
             #"<div region="top"><p begin="1s" end="2s">shown at the top</p><p begin="2s" end="3s" region="bottom">in no region</p></div>"#, head: head)
         #expect(TTMLReaderTests.timed(document) == ["1000-2000 shown at the top"])

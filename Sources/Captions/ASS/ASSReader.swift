@@ -64,7 +64,11 @@ public struct ASSReader: Sendable {
                     let body = UnsafeBufferPointer(rebasing: text[event.text])
                     var converted = ASSText.convert(body, style: style, playRes: playRes, cue: document.cues.count + 1, dropped: &dropped)
                     if let nameRange = event.name.map({ text.trimmed($0) }), !nameRange.isEmpty {
-                        converted.text = "<v \(text.string(nameRange).replacingOccurrences(of: ">", with: ""))>" + converted.text + "</v>"
+                        // A speaker's name as a voice: without `>`, `<`, `&` and control characters (no name has them).
+                        let name = String(
+                            String.UnicodeScalarView(
+                                text.string(nameRange).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !"<>&".unicodeScalars.contains($0) }))
+                        if !name.isEmpty { converted.text = "<v \(name)>" + converted.text + "</v>" }
                     }
                     var cue = Cue(start: start, end: end, text: converted.text, settings: converted.settings)
                     cue.line = Int32(clamping: number)
