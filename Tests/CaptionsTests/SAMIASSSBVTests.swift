@@ -235,6 +235,17 @@ private func t(_ ms: Int64) -> CaptionTime { CaptionTime(milliseconds: ms) }
         #expect(theirs.map { words($0.text) } == document.cues.map { words($0.plainText(in: .webvtt)) })
     }
 
+    /// Styles closed and opened again around spaces alone are one run (as the reader reads them): written once.
+    @Test func adjacentRunsOfOneStyleAreOne() throws {
+        for text in ["<i>lea </i><i>(</i>", "<i>lea</i> <i>(</i>"] {
+            let cue = Cue(start: t(1000), end: t(2000), text: text)
+            let written = CaptionFile.encode(CaptionDocument(format: .webvtt, cues: [cue]), as: .ass).bytes
+            #expect(String(decoding: written, as: UTF8.self).hasSuffix(",,{\\i1}lea ({\\i0}\n"), "\(text)")
+            let back = try CaptionFile.read(written, format: .ass)
+            #expect(back.cues.map(\.text) == ["<i>lea (</i>"] && CaptionFile.encode(back, as: .ass).bytes == written)
+        }
+    }
+
     @Test func notASS() {
         #expect(throws: CaptionError(rule: "ass.parse", message: "not an ASS/SSA file: no [Script Info] or [Events] section")) {
             try ASSReader().read(Array("WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n".utf8))

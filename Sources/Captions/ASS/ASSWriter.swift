@@ -122,7 +122,15 @@ public struct ASSWriter: Sendable {
                 switch element.kind {
                 case .italic, .bold, .underline:
                     depth[element.kind, default: 0] += 1
-                    if depth[element.kind] == 1 { pendingOpen.append(element.kind) }
+                    guard depth[element.kind] == 1 else { break }
+                    // Closed and opened again with nothing shown between: one run, as the reader reads it.
+                    let off = Array(overrides[element.kind]!.off.utf8)
+                    if out.count >= off.count, out.suffix(off.count).elementsEqual(off) {
+                        out.removeLast(off.count)
+                        pendingAt = min(pendingAt, out.count)
+                    } else {
+                        pendingOpen.append(element.kind)
+                    }
                 case .voice:
                     if name.isEmpty {
                         name = element.annotation.replacingOccurrences(of: ",", with: " ")
