@@ -511,8 +511,9 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
                         preserve: top.preserveSpace))
             }
         case .agentName:
+            // (The parser may hand a name over in pieces: it is trimmed once whole, as its element closes.)
             if stack.count >= 2, let identifier = stack[stack.count - 2].identifier {
-                agents[identifier, default: ""] += string.trimmingSpaces()
+                agents[identifier, default: ""] += string
             }
         default: break
         }
@@ -525,6 +526,9 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
             closing.end = closing.latestChildEnd ?? closing.begin
         }
         if closing.element == .span { textDepth -= 1 }
+        if closing.element == .agentName, let agent = stack.last?.identifier, let name = agents[agent] {
+            agents[agent] = name.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+        }
         if closing.element == .region, strict, let identifier = closing.identifier, let props = regionProps[identifier] {
             if props["extent"] == nil { violation(parser, "every `region` needs a `tts:extent`") }
             if props["origin"] != nil, props["position"] != nil { violation(parser, "`tts:origin` and `tts:position` on one region") }

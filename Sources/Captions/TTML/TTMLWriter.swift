@@ -195,7 +195,8 @@ public struct TTMLWriter: Sendable {
                         }
                     }
                 case .voice:
-                    let name = element.annotation.trimmingSpaces()
+                    // As XML's default space handling reads it back: runs of white space as one space.
+                    let name = element.annotation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ")
                     if !name.isEmpty { look.agentName = name }
                 case .language: look.language = element.annotation
                 case .ruby, .rubyText: break
