@@ -65,6 +65,12 @@ import Testing
         #expect(CaptionFile.format(ofContent: Self.gsi() + blocks) == .stl)
     }
 
+    /// An accent before a space is the accent written alone (ISO 6937's spacing forms), not a combining mark left over.
+    @Test func anAccentOnASpaceStandsAlone() throws {
+        let document = try STLReader().read(Self.gsi() + Self.tti(1, [10, 0, 1, 0], [10, 0, 2, 0], text: Self.ascii("a ") + [0xCD, 0x20] + Self.ascii(" b")))
+        #expect(document.cues.map(\.text) == ["a ˝ b"])
+    }
+
     /// 30 frames a second; the Cyrillic table (ISO 8859-5); a subtitle before the programme's start time code: the
     /// time codes are read as they are, and said.
     @Test func otherRatesTablesAndOrigins() throws {

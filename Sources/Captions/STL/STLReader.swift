@@ -210,7 +210,12 @@ enum STLText {
                 if case .iconv = characters {
                     pending.append(byte)
                 } else if let mark = accent {
-                    add(String(String.UnicodeScalarView([Unicode.Scalar(byte), mark])).precomposedStringWithCanonicalMapping)
+                    // An accent on a space is the accent alone (ISO 6937's spacing form).
+                    if byte == 0x20, let spacing = ISO6937.spacing[mark] {
+                        add(String(spacing))
+                    } else {
+                        add(String(String.UnicodeScalarView([Unicode.Scalar(byte), mark])).precomposedStringWithCanonicalMapping)
+                    }
                     accent = nil
                 } else {
                     add(String(UnicodeScalar(byte)))
@@ -304,6 +309,12 @@ enum ISO6937 {
     static let combining: [UInt8: Unicode.Scalar] = [
         0xC1: "\u{300}", 0xC2: "\u{301}", 0xC3: "\u{302}", 0xC4: "\u{303}", 0xC5: "\u{304}", 0xC6: "\u{306}", 0xC7: "\u{307}", 0xC8: "\u{308}",
         0xCA: "\u{30A}", 0xCB: "\u{327}", 0xCD: "\u{30B}", 0xCE: "\u{328}", 0xCF: "\u{30C}",
+    ]
+
+    /// Each accent written alone.
+    static let spacing: [Unicode.Scalar: Unicode.Scalar] = [
+        "\u{300}": "`", "\u{301}": "´", "\u{302}": "^", "\u{303}": "~", "\u{304}": "¯", "\u{306}": "˘", "\u{307}": "˙", "\u{308}": "¨",
+        "\u{30A}": "˚", "\u{327}": "¸", "\u{30B}": "˝", "\u{328}": "˛", "\u{30C}": "ˇ",
     ]
 
     static let characters: [UInt8: Unicode.Scalar] = [
