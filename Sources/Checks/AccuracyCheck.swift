@@ -52,7 +52,9 @@ public struct AccuracyCheck: Sendable {
                 captions: source, language: model.language, cues: captions.cues.count, checked: 0, wrongText: 0, wordsUnmatched: 0,
                 unverifiable: captions.cues.count,
                 timingShift: shift, cueWords: [])
-            let finding = Rule.accuracyUnverifiable.finding(message: "caption text not verified: \(reason)")
+            let finding = Rule.accuracyUnverifiable.finding(
+                message: "caption text not verified: \(reason)", start: captions.cues.map(\.start).min()?.seconds,
+                end: captions.cues.map(\.end).max()?.seconds)
             return Outcome(result: CheckResult(file: path, verdict: .unverified, findings: [finding], metrics: metrics), cues: [])
         }
         if let language = language ?? self.language, let primary = language.split(separator: "-").first?.lowercased(),
@@ -188,17 +190,24 @@ public struct AccuracyCheck: Sendable {
     ) -> CheckResult {
         let judged = programme.cues
         var findings: [Finding] = []
-        var sounds = 0
+        var sounds: [Int] = []
         var otherLanguage: [Int] = []
+        // Where a finding about several cues lies: from the first one's start to the last one's end (file times).
+        func span(_ numbers: [Int]) -> (start: Double?, end: Double?) {
+            guard let first = numbers.min(), let last = numbers.max() else { return (nil, nil) }
+            return (captions.cues[first - 1].start.seconds, captions.cues[last - 1].end.seconds)
+        }
         if programme.mismatched {
-            let wrong = judged.filter { $0.status == .wrongText }.count
+            let wrongCues = judged.filter { $0.status == .wrongText }.map { $0.cue + 1 }
+            let wrong = wrongCues.count
+            let (start, end) = span(wrongCues)
             findings.append(
                 Rule.accuracyWrongText.finding(
                     message: String(
                         format:
                             "the captions are not what is said: their %d cues checked fit the speech no better than other cues' text fits it (better in %.0f%% of pairs; right captions do in 90%% and more): another programme's captions, or a translation of speech in another language",
                         wrong, (programme.separation ?? 0) * 100),
-                    guidelines: Self.guidelines,
+                    start: start, end: end, guidelines: Self.guidelines,
                     data: .object([("cues", .integer(Int64(wrong))), ("separation", .number(((programme.separation ?? 0) * 1000).rounded() / 1000))])))
         }
         for accuracy in judged {
@@ -249,7 +258,7 @@ public struct AccuracyCheck: Sendable {
                     continue
                 }
                 if reason.isCounted {
-                    sounds += 1
+                    sounds.append(number)
                     continue
                 }
                 findings.append(
@@ -260,17 +269,20 @@ public struct AccuracyCheck: Sendable {
         }
         if let first = otherLanguage.first {
             let count = otherLanguage.count
+            let (start, end) = span(otherLanguage)
             findings.append(
                 Rule.accuracyUnverifiable.finding(
                     message:
                         "\(count) cue\(count == 1 ? " does" : "s do") not read as \(languageName), from cue \(first): not verified",
-                    data: .object([("cues", .integer(Int64(count))), ("first", .integer(Int64(first)))])))
+                    start: start, end: end, data: .object([("cues", .integer(Int64(count))), ("first", .integer(Int64(first)))])))
         }
-        if sounds > 0 {
+        if !sounds.isEmpty {
+            let count = sounds.count
+            let (start, end) = span(sounds)
             findings.append(
                 Rule.accuracyUnverifiable.finding(
-                    message: "\(sounds) cue\(sounds == 1 ? "" : "s") describe\(sounds == 1 ? "s" : "") sound or a song: no words to check",
-                    data: .object([("cues", .integer(Int64(sounds)))])))
+                    message: "\(count) cue\(count == 1 ? "" : "s") describe\(count == 1 ? "s" : "") sound or a song: no words to check",
+                    start: start, end: end, data: .object([("cues", .integer(Int64(count)))])))
         }
         let checked = judged.filter { $0.score != nil }.count
         let wrong = judged.filter { $0.status == .wrongText }.count

@@ -174,7 +174,10 @@ import Testing
         let english = programme.lines.filter { $0.speaker == "ANNA" }.count
         let foreign = programme.lines.filter { !["ANNA", "SINGER"].contains($0.speaker) }.count
         #expect(run.status == 0, "\(run.stdout)")
-        #expect(run.stdout.contains("· \(foreign) cues do not read as English, from cue 1: not verified"), "\(run.stdout)")
+        // The note spans those cues: from the first one's start to the last one's end.
+        let others = programme.lines.filter { !["ANNA", "SINGER"].contains($0.speaker) }
+        let span = String(format: "%.3f–%.3f s", others.first!.start, others.last!.end)
+        #expect(run.stdout.contains("· \(span)  \(foreign) cues do not read as English, from cue 1: not verified"), "\(run.stdout)")
         #expect(run.stdout.contains("  0 of \(programme.lines.count) cues with wrong text · \(english) checked · "), "\(run.stdout)")
     }
 
