@@ -61,4 +61,32 @@ import Testing
                 "a `p` in region `bottom` inside content of region `top` is presented in no region (TTML region association): not shown"
             ])
     }
+
+    /// Strict mode names the TTML2 features IMSC 1.1's Text Profile prohibits or constrains, once each, and none of
+    /// those it permits (a background colour, ruby centred, a region with its own times).
+    @Test func strictModeNamesWhatTheTextProfileProhibits() throws {
+        let head = #"<layout><region xml:id="r" begin="1s" tts:origin="10% 10%" tts:extent="80% 20%" tts:backgroundColor="black"/></layout>"#
+        let prohibited = try TTMLReaderTests.read(
+            """
+            <div condition="parameter('forced')"><p begin="1s" end="2s" region="r" tts:textAlign="justify" tts:fontKerning="none" \
+            tts:letterSpacing="1px" tts:backgroundImage="url(a.png)" tts:border="1px solid red" xmlns:tta="http://www.w3.org/ns/ttml#audio" \
+            tta:gain="0.5"><span tts:rubyAlign="start" tts:textOrientation="upright" tts:bpd="10%" tts:ipd="10%">text</span></p></div>
+            """, head: head, mode: .strict)
+        let profile = prohibited.diagnostics.filter { $0.rule == "ttml.profile" }.map(\.message)
+        for expected in [
+            "`condition` is not permitted", "`tta:gain` (audio styling) is not permitted", "`tts:fontKerning` is not permitted",
+            "`tts:letterSpacing` is not permitted", "`tts:backgroundImage` is not permitted", "`tts:border` is not permitted",
+            "`tts:textAlign=\"justify\"` is not permitted (left, center, right, start, end)", "`tts:rubyAlign=\"start\"` is not permitted (only center)",
+            "`tts:textOrientation` is not permitted", "`tts:bpd` is not permitted", "`tts:ipd` is not permitted",
+        ] {
+            #expect(profile.contains("IMSC 1.1 Text Profile: \(expected)"), "\(expected): \(profile)")
+        }
+        // Read leniently, the same document says nothing of the profile.
+        #expect(
+            try TTMLReaderTests.read(#"<div condition="parameter('forced')"><p begin="1s" end="2s" tts:textAlign="justify">t</p></div>"#).diagnostics.isEmpty)
+        let permitted = try TTMLReaderTests.read(
+            #"<div><p begin="1s" end="2s" region="r" tts:textAlign="center"><span tts:rubyAlign="center" tts:backgroundColor="black">ok</span></p></div>"#,
+            head: head, mode: .strict)
+        #expect(!permitted.diagnostics.contains { $0.message.contains("is not permitted") }, "\(permitted.diagnostics.map(\.message))")
+    }
 }

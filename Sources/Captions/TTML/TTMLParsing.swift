@@ -175,6 +175,8 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         var metadata: [String: String] = [:]
         var xml: [String: String] = [:]
         var smpte: [String: String] = [:]
+        /// TTML2's audio styling (`tta:`): not permitted in the Text Profile.
+        var audio: [String: String] = [:]
     }
 
     func sort(_ attributes: [String: String]) -> Attributes {
@@ -195,6 +197,7 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
             case .metadata: sorted.metadata[local] = value
             case .xml: sorted.xml[local] = value
             case .smpte: sorted.smpte[local] = value
+            case .audio: sorted.audio[local] = value
             case .tt, .other: break
             }
         }
@@ -258,7 +261,10 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         default: element = .ignored
         }
         if attributes.smpte["backgroundImage"] != nil { violation(parser, "`smpte:backgroundImage` is not permitted in the Text Profile") }
-        if strict { checkLengths(attributes, parser) }
+        if strict {
+            checkLengths(attributes, parser)
+            checkProhibited(attributes, parser)
+        }
         let opened = open(element, attributes, parser, parent: parent)
         // A `set` of `tts:display` changes its parent's display for its interval (TTML1 §12.2).
         if element == .set, let value = attributes.styling["display"], value == "none" || value == "auto" {
@@ -318,6 +324,28 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         default: break
         }
     }
+
+    /// TTML2 features IMSC 1.1's Text Profile prohibits or constrains (IMSC 1.1 §6, features table): `condition`,
+    /// audio styling, kerning, text orientation, TTML2's background properties other than a colour, borders, block and
+    /// inline progression dimensions, letter spacing; `tts:textAlign="justify"`; `tts:rubyAlign` other than `center`.
+    func checkProhibited(_ attributes: Attributes, _ parser: XMLParser) {
+        if attributes.plain["condition"] != nil { violation(parser, "`condition` is not permitted") }
+        for name in attributes.audio.keys.sorted() { violation(parser, "`tta:\(name)` (audio styling) is not permitted") }
+        for name in attributes.styling.keys.sorted() where Self.prohibitedStyling.contains(name) {
+            violation(parser, "`tts:\(name)` is not permitted")
+        }
+        if attributes.styling["textAlign"] == "justify" {
+            violation(parser, "`tts:textAlign=\"justify\"` is not permitted (left, center, right, start, end)")
+        }
+        if let align = attributes.styling["rubyAlign"], align != "center" {
+            violation(parser, "`tts:rubyAlign=\"\(align)\"` is not permitted (only center)")
+        }
+    }
+
+    static let prohibitedStyling: Set<String> = [
+        "fontKerning", "textOrientation", "backgroundClip", "backgroundExtent", "backgroundImage", "backgroundOrigin", "backgroundPosition",
+        "backgroundRepeat", "border", "bpd", "ipd", "letterSpacing",
+    ]
 
     func references(_ attributes: Attributes) -> [String] {
         (attributes.plain["style"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)

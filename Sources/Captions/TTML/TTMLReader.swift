@@ -114,7 +114,7 @@ enum TTMLNamespace {
     /// The TT namespace bases that are TTML: the recommendation's and the DFXP drafts'.
     static let bases = [tt, "http://www.w3.org/2006/10/ttaf1", "http://www.w3.org/2006/04/ttaf1"]
 
-    enum Kind { case tt, styling, parameter, metadata, xml, smpte, other }
+    enum Kind { case tt, styling, parameter, metadata, xml, smpte, audio, other }
 
     static func kind(of uri: String) -> Kind {
         if uri == xml { return .xml }
@@ -125,6 +125,7 @@ enum TTMLNamespace {
             case "#styling", "#style": return .styling
             case "#parameter": return .parameter
             case "#metadata": return .metadata
+            case "#audio": return .audio
             default: return .other
             }
         }
