@@ -236,7 +236,7 @@ struct SAMIParser {
         }
         if language != nil, chosen == nil { try chooseClass() }
         // The last caption, with nothing after it to end it: shown 5 s.
-        if let last = pendingCue, !last.text.isEmpty { addCue(last, end: last.start + 5000) }
+        if let last = pendingCue, !last.text.isEmpty { addCue(last, end: last.start > Int64.max - 5000 ? Int64.max : last.start + 5000) }
         for (name, count) in droppedTags.sorted(by: { $0.key < $1.key }) {
             diagnostics.append(
                 CaptionDiagnostic(
@@ -401,11 +401,14 @@ struct SAMIParser {
 
     /// An attribute's value as a whole number (milliseconds), spaces and quotes aside.
     private func attributeNumber(_ name: StaticString, in range: Range<Int>) -> Int64? {
-        guard let value = attributeValue(name, in: range), !value.isEmpty, value.count <= 15 else { return nil }
+        guard let value = attributeValue(name, in: range), !value.isEmpty, value.count <= 19 else { return nil }
         var number: Int64 = 0
         for i in value {
             guard text[i] >= 0x30, text[i] <= 0x39 else { return nil }
-            number = number * 10 + Int64(text[i] - 0x30)
+            let (times, overflow) = number.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAgain) = times.addingReportingOverflow(Int64(text[i] - 0x30))
+            guard !overflow, !overflowAgain else { return nil }
+            number = sum
         }
         return number
     }
