@@ -17,8 +17,8 @@ public struct SBVWriter: Sendable {
             let plain = cue.plainText(in: .webvtt)
             if cue.text.utf8.contains(0x3C) { losses.note("styles or voices (italics, bold, speakers' tags)", cue: index + 1) }
             if !cue.hasDefaultSettings { losses.note("positions or alignment", cue: index + 1) }
-            var wroteLine = false
-            for line in plain.split(separator: "\n", omittingEmptySubsequences: true) where !line.allSatisfy({ $0 == " " }) {
+            var wroteLine = false  // (a line of spaces and tabs alone would end the block: left out)
+            for line in plain.split(separator: "\n", omittingEmptySubsequences: true) where !line.allSatisfy({ $0 == " " || $0 == "\t" }) {
                 for byte in line.utf8 {
                     // A control character (other than a tab) is written as U+FFFD, as it is read.
                     if (byte < 0x20 && byte != 0x09) || byte == 0x7F { out += [0xEF, 0xBF, 0xBD] } else { out.append(byte) }
