@@ -111,9 +111,10 @@ public struct AccuracyCheck: Sendable {
                 results[index] = .unverifiable(index, .otherLanguage)
                 return
             }
-            results[index] = alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner)
+            let aligned = alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner)
+            results[index] = aligned
             if let decoy = alignment.decoy(for: index, in: cues), !otherLanguage.contains(decoy),
-                let fit = alignment.decoyFit(cues[decoy].text, samples: samples, aligner: aligner)
+                let fit = alignment.decoyFit(cues[decoy].text, samples: samples, in: aligned, aligner: aligner)
             {
                 decoys.append(fit)
             }

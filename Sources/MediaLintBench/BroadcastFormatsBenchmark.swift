@@ -29,21 +29,11 @@ extension Benchmarks {
 
         let ttml = try captionFile(cues: 70_000, format: .ttml, name: "captions-10mb.ttml")
         let srt = try captionFile(cues: 70_000, format: .srt, name: "captions-10mb-cues.srt")
-        let megabytes = Double((try FileManager.default.attributesOfItem(atPath: ttml)[.size] as? Int) ?? 0) / 1_000_000
-        var parse = (wall: Double.infinity, cpu: Double.infinity)
-        var ffmpeg = Double.infinity
-        for _ in 0..<3 {
-            let values = try Measure.runCapturing(selfPath, ["parse-captions", ttml]).output.split(separator: " ").compactMap { Double($0) }
-            guard values.count == 3, Int(values[2]) == 70_000 else { throw BenchError("unexpected worker output for \(ttml)") }
-            parse = (min(parse.wall, values[0]), min(parse.cpu, values[1]))
-            ffmpeg = min(ffmpeg, try Measure.run("ffmpeg", ["-nostdin", "-v", "error", "-i", srt, "-f", "ttml", "-y", "/dev/null"]).seconds)
-        }
-        let peak = try Measure.runCapturing(selfPath, ["parse-captions-once", ttml]).run.peakMemoryMiB
         // The process's own memory (Foundation and its XML parser loaded, an empty document read), to subtract: at
         // 10 MB it is as large as the file.
-        let empty = mediaDirectory.appendingPathComponent("empty.ttml").path
-        try Data(#"<tt xmlns="http://www.w3.org/ns/ttml"><body/></tt>"#.utf8).write(to: URL(fileURLWithPath: empty))
-        let baseline = try Measure.runCapturing(selfPath, ["parse-captions-once", empty]).run.peakMemoryMiB
+        let (megabytes, parse, peak, baseline, ffmpeg) = try reading(
+            ttml, cues: 70_000, emptyDocument: Array(#"<tt xmlns="http://www.w3.org/ns/ttml"><body/></tt>"#.utf8), named: "empty.ttml", repetitions: 3,
+            reference: { try Measure.run("ffmpeg", ["-nostdin", "-v", "error", "-i", srt, "-f", "ttml", "-y", "/dev/null"]).seconds })
         let rate = megabytes / parse.cpu
         report.lines.append(
             "TTML \(format1(megabytes)) MB (70,000 cues): read \(Int(rate)) MB/s on one core (wall \(format(parse.wall)) s), peak \(mib(peak)) "

@@ -14,21 +14,11 @@ extension Benchmarks {
         for kind in [CaptionFormat.sami, .ass, .sbv, .stl] {
             let path =
                 kind == .stl ? try stlFile(subtitles: 200_000) : try captionFile(cues: 200_000, format: kind, name: "captions-200k.\(kind.fileExtension)")
-            let megabytes = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000
-            var parse = (wall: Double.infinity, cpu: Double.infinity)
-            var ffmpeg = Double.infinity
-            for _ in 0..<3 {
-                let values = try Measure.runCapturing(selfPath, ["parse-captions", path]).output.split(separator: " ").compactMap { Double($0) }
-                guard values.count == 3, Int(values[2]) == 200_000 else { throw BenchError("unexpected worker output for \(path): \(values)") }
-                parse = (min(parse.wall, values[0]), min(parse.cpu, values[1]))
-                let input = kind == .sbv || kind == .stl ? srt : path
-                ffmpeg = min(ffmpeg, try Measure.run("ffmpeg", ["-nostdin", "-v", "error", "-i", input, "-f", "srt", "-y", "/dev/null"]).seconds)
-            }
-            let peak = try Measure.runCapturing(selfPath, ["parse-captions-once", path]).run.peakMemoryMiB
-            let empty = mediaDirectory.appendingPathComponent("empty.\(kind.fileExtension)").path
+            let input = kind == .sbv || kind == .stl ? srt : path
             let emptyBytes = kind == .stl ? Self.stlBytes(subtitles: 0) : CaptionFile.encode(CaptionDocument(format: kind), as: kind).bytes
-            try Data(emptyBytes).write(to: URL(fileURLWithPath: empty))
-            let baseline = try Measure.runCapturing(selfPath, ["parse-captions-once", empty]).run.peakMemoryMiB
+            let (megabytes, parse, peak, baseline, ffmpeg) = try reading(
+                path, cues: 200_000, emptyDocument: emptyBytes, named: "empty.\(kind.fileExtension)", repetitions: 3,
+                reference: { try Measure.run("ffmpeg", ["-nostdin", "-v", "error", "-i", input, "-f", "srt", "-y", "/dev/null"]).seconds })
             let rate = megabytes / parse.cpu
             report.lines.append(
                 "\(kind.displayName) \(format1(megabytes)) MB: read \(Int(rate)) MB/s on one core (wall \(format(parse.wall)) s), peak \(mib(peak)) "
@@ -40,6 +30,28 @@ extension Benchmarks {
                 "\(kind.displayName) read memory \(mib(peak - baseline)) above the empty read < 3 × file (\(mib(3 * sizeMiB)))", peak - baseline < 3 * sizeMiB)
         }
         return report
+    }
+
+    /// Reading the caption file at `path` (of `cues` cues) in a worker, best of `repetitions` (its wall time and its time
+    /// on one core), its peak memory and that of reading `emptyDocument` (written as `name`: the process's own), and
+    /// the best of `reference` run beside each read.
+    static func reading(
+        _ path: String, cues: Int, emptyDocument: [UInt8], named name: String, repetitions: Int, reference: () throws -> Double
+    ) throws -> (megabytes: Double, parse: (wall: Double, cpu: Double), peak: Double, baseline: Double, reference: Double) {
+        let megabytes = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000
+        var parse = (wall: Double.infinity, cpu: Double.infinity)
+        var best = Double.infinity
+        for _ in 0..<repetitions {
+            let values = try Measure.runCapturing(selfPath, ["parse-captions", path]).output.split(separator: " ").compactMap { Double($0) }
+            guard values.count == 3, Int(values[2]) == cues else { throw BenchError("unexpected worker output for \(path): \(values)") }
+            parse = (min(parse.wall, values[0]), min(parse.cpu, values[1]))
+            best = min(best, try reference())
+        }
+        let peak = try Measure.runCapturing(selfPath, ["parse-captions-once", path]).run.peakMemoryMiB
+        let empty = mediaDirectory.appendingPathComponent(name).path
+        try Data(emptyDocument).write(to: URL(fileURLWithPath: empty))
+        let baseline = try Measure.runCapturing(selfPath, ["parse-captions-once", empty]).run.peakMemoryMiB
+        return (megabytes, parse, peak, baseline, best)
     }
 
     /// An EBU STL file of `subtitles` teletext subtitles 0.4 s apart (200,000 fill 22 hours of time codes), two rows each

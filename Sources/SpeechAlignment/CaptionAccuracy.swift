@@ -160,7 +160,7 @@ public struct CaptionAccuracyCheck: Sendable {
         for (index, cue) in cues.enumerated() {
             let (window, time) = audio(window(of: cue))
             aligned.append(align(cue, index: index, samples: window, at: time, aligner: aligner))
-            if let decoy = decoy(for: index, in: cues), let fit = decoyFit(cues[decoy].text, samples: window, aligner: aligner) {
+            if let decoy = decoy(for: index, in: cues), let fit = decoyFit(cues[decoy].text, samples: window, in: aligned[index], aligner: aligner) {
                 decoys.append(fit)
             }
         }
@@ -303,13 +303,14 @@ public struct CaptionAccuracyCheck: Sendable {
         return other == index || SpokenWords.of(cues[other].text) == SpokenWords.of(cues[index].text) ? nil : other
     }
 
-    /// How well another cue's `text` fits `samples` (a cue's window), as `align` scores a cue: its worst third's score,
-    /// minus infinity when it cannot be fitted at all. Nil when it is not to be counted: no words the aligner knows, or
-    /// audio under music or noise too loud.
-    public func decoyFit(_ text: String, samples: UnsafeBufferPointer<Float>, aligner: WordAligner) -> Double? {
+    /// How well another cue's `text` fits `samples` (the window of `cue`, as `align` found it), as `align` scores a
+    /// cue: its worst third's score, minus infinity when it cannot be fitted at all. Nil when it is not to be counted:
+    /// no words the aligner knows, or audio under music or noise too loud (the window's contrast, as `cue` measured it
+    /// when it was aligned).
+    public func decoyFit(_ text: String, samples: UnsafeBufferPointer<Float>, in cue: CueAccuracy, aligner: WordAligner) -> Double? {
         let words = SpokenWords.of(text)
         guard !words.isEmpty, !text.contains("♪"), words.allSatisfy({ aligner.knows($0) }), samples.count >= WordAligner.sampleRate / 10,
-            (Self.contrast(samples) ?? .infinity) >= leastContrast, let alignment = aligner.align(samples, words: words)
+            (cue.contrast ?? Self.contrast(samples) ?? .infinity) >= leastContrast, let alignment = aligner.align(samples, words: words)
         else { return nil }
         return alignment.completed ? Self.worstThird(alignment.words) ?? -.infinity : -.infinity
     }

@@ -31,11 +31,10 @@ public struct SAMIReader: Sendable {
 
     /// Reads SAMI from `buffer`, giving the pages of `mapping` back as it goes.
     func read(buffer bytes: UnsafeBufferPointer<UInt8>, encoding: String?, mapping: MappedFile?) throws(CaptionError) -> CaptionDocument {
-        var guessed: String?
-        if encoding == nil, !Self.hasByteOrderMark(bytes), !TextDecoding.validate(bytes), TextDecoding.looksLikeCP949(bytes) { guessed = "cp949" }
-        return try TextDecoding.withUTF8(bytes, encoding: encoding ?? guessed) { (text, found) throws(CaptionError) in
+        let korean = { (bytes: UnsafeBufferPointer<UInt8>) in TextDecoding.looksLikeCP949(bytes) ? "cp949" : nil }
+        return try TextDecoding.withUTF8(bytes, encoding: encoding, guess: korean) { (text, found) throws(CaptionError) in
             var document = CaptionDocument(format: .sami, encoding: found.encoding)
-            if guessed != nil {
+            if found.guessed, found.encoding == "cp949" {
                 document.diagnostics.append(
                     CaptionDiagnostic(
                         line: 0, rule: "sami.encoding", severity: .info,
@@ -69,10 +68,6 @@ public struct SAMIReader: Sendable {
             document.diagnostics += parser.diagnostics
             return document
         }
-    }
-
-    static func hasByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
     }
 }
 

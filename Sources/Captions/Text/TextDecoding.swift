@@ -138,12 +138,25 @@ public enum TextDecoding {
     }
 
     /// Calls `body` with `bytes` as UTF-8 — in place when they are UTF-8 already (after a byte-order mark), else
-    /// converted as `decode` would — and the encoding found.
+    /// converted as `decode` would — and the encoding found. `guess` names what text that turns out not to be UTF-8
+    /// (and has no byte-order mark) is read as throughout (nil: `fallback`, line by line where some lines are UTF-8);
+    /// it is asked only then, after the one check of the bytes.
     static func withUTF8<R>(
         _ bytes: UnsafeBufferPointer<UInt8>, encoding: String?, fallback: String? = "windows-1252",
+        guess: ((UnsafeBufferPointer<UInt8>) -> String?)? = nil,
         _ body: (UnsafeBufferPointer<UInt8>, Found) throws(CaptionError) -> R
     ) throws(CaptionError) -> R {
-        switch try detect(bytes, encoding: encoding, fallback: fallback) {
+        var detection = try detect(bytes, encoding: encoding, fallback: guess == nil ? fallback : nil)
+        if case .utf8(0, false) = detection, encoding == nil, let guess {
+            if let name = guess(bytes) {
+                var result = try decode(Array(bytes), named: name)
+                result.guessed = true
+                detection = .converted(result)
+            } else {
+                detection = try detect(bytes, encoding: nil, fallback: fallback)
+            }
+        }
+        switch detection {
         case .utf8(let bomLength, _):
             return try body(UnsafeBufferPointer(rebasing: bytes[bomLength...]), Found(encoding: "utf-8", guessed: false))
         case .converted(let result):
