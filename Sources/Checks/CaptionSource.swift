@@ -49,7 +49,9 @@ public struct CaptionSource: Sendable {
     ) -> [CaptionSource] {
         var sources = (files ?? CaptionSidecars.find(for: path)).map { file in
             do {
-                return CaptionSource(origin: .file(file), document: try readFile(file))
+                let document = try readFile(file)
+                return CaptionSource(
+                    origin: .file(file), document: media.duration.map { document.endingPresentation(at: (media.startTime ?? 0) + $0) } ?? document)
             } catch {
                 let message = "\(error)"
                 return CaptionSource(origin: .file(file), problem: message.hasPrefix(file) ? message : "\(file): \(message)")

@@ -101,6 +101,7 @@ public struct SyncCheck: Sendable {
         captions: CaptionDocument, source: String, silence: String, noAudio: String
     ) -> Outcome {
         var findings: [Finding] = []
+        let captions = duration.map { captions.endingPresentation(at: mediaStart + $0) } ?? captions
         if let duration {
             for (index, cue) in captions.cues.enumerated() where cue.start.seconds >= mediaStart + duration {
                 findings.append(

@@ -10,6 +10,19 @@ import Testing
         TTMLReaderTests.timed(try TTMLReaderTests.read(body, head: head))
     }
 
+    /// Content no time ends has an indefinite duration (TTML1 §10.4): it is shown for the whole presentation — to the
+    /// media's end when read beside it — not for no time at all, nor only to the document's last time.
+    @Test func untimedContentLastsTheWholePresentation() throws {
+        let untimed = try TTMLReaderTests.read(#"<div><p>always</p></div>"#)
+        #expect(TTMLReaderTests.timed(untimed) == ["0-359999999 always"])
+        #expect(untimed.cues[0].end == .presentationEnd)
+        #expect(untimed.diagnostics.map(\.rule) == ["ttml.timing"])
+        #expect(try Self.timed(#"<div><p>always</p><p begin="2s" end="30s">timed</p></div>"#) == ["0-359999999 always", "2000-30000 timed"])
+        // Beside a 95-second programme, it ends with it (a cue starting later keeps its start).
+        let late = try TTMLReaderTests.read(#"<div><p>always</p><p begin="100s">after the end</p><p begin="1s" end="2s">timed</p></div>"#)
+        #expect(TTMLReaderTests.timed(late.endingPresentation(at: 95)) == ["0-95000 always", "100000-100000 after the end", "1000-2000 timed"])
+    }
+
     @Test func displayNoneHides() throws {
         // Inline, on a span and on a paragraph.
         #expect(

@@ -18,6 +18,11 @@ public struct CaptionTime: Sendable, Hashable, Comparable, Codable, CustomString
 
     public static let zero = CaptionTime(milliseconds: 0)
 
+    /// The end of the whole presentation, for content a file shows until the media ends (TTML content with no end):
+    /// 99:59:59.999, the latest time SRT and WebVTT both write. `CaptionDocument.endingPresentation(at:)` puts the
+    /// media's end in its place.
+    public static let presentationEnd = CaptionTime(milliseconds: 359_999_999)
+
     public var seconds: Double { Double(milliseconds) / 1000 }
 
     public static func < (lhs: CaptionTime, rhs: CaptionTime) -> Bool { lhs.milliseconds < rhs.milliseconds }

@@ -119,3 +119,17 @@ public struct TimingEdit: Sendable, Equatable {
         return position == view.count ? time : nil
     }
 }
+
+extension CaptionDocument {
+    /// The document with the cues it shows until the presentation ends (ending at `CaptionTime.presentationEnd`)
+    /// ending at `seconds`, the media's end, instead (or at their start, if that is later).
+    public func endingPresentation(at seconds: Double) -> CaptionDocument {
+        guard cues.contains(where: { $0.end == .presentationEnd }) else { return self }
+        var document = self
+        let end = CaptionTime(seconds: seconds)
+        for index in document.cues.indices where document.cues[index].end == .presentationEnd {
+            document.cues[index].end = max(document.cues[index].start, end)
+        }
+        return document
+    }
+}

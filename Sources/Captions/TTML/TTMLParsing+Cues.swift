@@ -320,13 +320,15 @@ extension TTMLParsing {
     // MARK: Finishing
 
     func finish() -> CaptionDocument {
+        // Content no time ends is shown for the whole presentation (TTML1 §10.4: its implicit duration is
+        // indefinite): to the media's end, which the file alone does not give.
         for index in openEnded {
-            cues[index].end = max(cues[index].start, CaptionTime(milliseconds: latestTime))
+            cues[index].end = max(cues[index].start, .presentationEnd)
         }
         if !openEnded.isEmpty {
             note(
                 nil, "ttml.timing", .warning,
-                "\(openEnded.count) paragraph\(openEnded.count == 1 ? " has" : "s have") no end; shown until the document's last time (\(CaptionTime(milliseconds: latestTime)))"
+                "\(openEnded.count) paragraph\(openEnded.count == 1 ? " has" : "s have") no end: shown for the whole presentation (until the media ends; \(CaptionTime.presentationEnd) when read alone)"
             )
         }
         if strict {

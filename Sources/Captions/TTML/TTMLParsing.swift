@@ -37,7 +37,6 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
     var settingsPool = CueSettingsPool()
     /// Cues whose end no element gave (shown to the end of the document).
     var openEnded: [Int] = []
-    var latestTime: Int64 = 0
     var customColors: [String: String] = [:]
     var usedPixels = false
     /// Whether some cue's text is struck through (its STYLE rule is added).
@@ -439,7 +438,6 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
         }
         var inactive = parent?.inactive ?? false
         if let end, end < begin, timed, element != .br { inactive = true }
-        if !inactive { latestTime = max(latestTime, begin, end ?? begin) }
         var specified = parent?.specified ?? TTMLTextStyle()
         var region = parent?.region
         var agent = parent?.agent
