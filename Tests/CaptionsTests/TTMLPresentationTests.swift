@@ -102,4 +102,74 @@ import Testing
             head: head, mode: .strict)
         #expect(!permitted.diagnostics.contains { $0.message.contains("is not permitted") }, "\(permitted.diagnostics.map(\.message))")
     }
+    /// `tts:position` by its keywords, offsets and edge offsets (TTML2 §10.2.35): where a 60% × 20% region's origin
+    /// lands, in percent of the root.
+    @Test func positionPlacesARegionByKeywordsAndEdgeOffsets() throws {
+        func origin(_ value: String) -> [Double]? {
+            TTMLPosition(value, length: { text, _ in text.hasSuffix("rw") ? Double(text.dropLast(2)) : nil }).map { position in
+                let (x, y) = position.origin(width: 60, height: 20)
+                return [(x * 1000).rounded() / 1000, (y * 1000).rounded() / 1000]
+            }
+        }
+        let cases: [(String, [Double])] = [
+            ("center", [20, 40]), ("left", [0, 40]), ("right", [40, 40]), ("top", [20, 0]), ("bottom", [20, 80]), ("25%", [10, 40]),
+            ("bottom center", [20, 80]), ("center left", [0, 40]), ("top right", [40, 0]), ("center 25%", [20, 20]), ("25% top", [10, 0]),
+            ("25% 25%", [10, 20]), ("left 25%", [0, 20]), ("bottom left 25%", [10, 80]), ("bottom 25% center", [20, 60]),
+            ("center right 25%", [30, 40]), ("left 25% top", [10, 0]), ("top 25% right", [40, 20]), ("bottom 25% left 25%", [10, 60]),
+            ("right 25% top 25%", [30, 20]), ("right 5rw bottom 10rw", [35, 70]), ("5rw 10rw", [5, 10]),
+        ]
+        for (value, expected) in cases { #expect(origin(value) == expected, "\(value)") }
+        for bad in ["left right", "top bottom", "25% left top", "left 25% 30%", "middle", "", "a b c d e"] { #expect(origin(bad) == nil, "\(bad)") }
+    }
+
+    /// Regions placed by `tts:position` keywords are where they say: two side by side at the bottom do not overlap
+    /// (strict mode no longer calls valid documents' regions overlapping), and the cue sits in its region.
+    @Test func positionedRegionsAreWhereTheySay() throws {
+        let head = """
+            <layout><region xml:id="l" tts:extent="40% 20%" tts:position="bottom left"/>\
+            <region xml:id="r" tts:extent="40% 20%" tts:position="right 10% bottom"/></layout>
+            """
+        let document = try TTMLReaderTests.read(
+            #"<div><p begin="1s" end="2s" region="l">left</p><p begin="1s" end="2s" region="r">right</p></div>"#, head: head,
+            attributes: #"ttp:contentProfiles="http://www.w3.org/ns/ttml/profile/imsc1.1/text""#, mode: .strict)
+        #expect(document.diagnostics.filter { $0.severity == .error }.map(\.message) == [])
+        #expect(document.cues.map { [$0.settings.position, $0.settings.line, $0.settings.size] } == [[0, 80, 40], [54, 80, 40]])
+        // Overlapping regions presented at once are still named.
+        let overlapping = try TTMLReaderTests.read(
+            #"<div><p begin="1s" end="2s" region="a">a</p><p begin="1s" end="2s" region="b">b</p></div>"#,
+            head:
+                #"<layout><region xml:id="a" tts:extent="60% 20%" tts:position="bottom"/><region xml:id="b" tts:extent="60% 20%" tts:position="bottom 10% center"/></layout>"#,
+            mode: .strict)
+        #expect(overlapping.diagnostics.contains { $0.message.contains("regions `a` and `b` overlap") })
+    }
+
+    /// IMSC's parameters take the values the profile gives them (IMSC 1.1 §8.2), and text emphasis its syntax without
+    /// a quoted mark or a colour.
+    @Test func strictModeChecksParameterAndEmphasisValues() throws {
+        let ittp = #"xmlns:ittp="http://www.w3.org/ns/ttml/profile/imsc1#parameter""#
+        func profileErrors(_ attributes: String, body: String = #"<div><p begin="1s" end="2s">t</p></div>"#) throws -> [String] {
+            try TTMLReaderTests.read(body, attributes: ittp + " " + attributes, mode: .strict).diagnostics
+                .filter { $0.rule == "ttml.profile" && $0.severity == .error }.map { String($0.message.dropFirst("IMSC 1.1 Text Profile: ".count)) }
+        }
+        #expect(try profileErrors(#"ttp:displayAspectRatio="4&#160;3""#) == ["`ttp:displayAspectRatio=\"4\u{A0}3\"` is not two positive integers"])
+        #expect(try profileErrors(#"ttp:displayAspectRatio="16.0 9""#) == [#"`ttp:displayAspectRatio="16.0 9"` is not two positive integers"#])
+        #expect(try profileErrors(#"ittp:aspectRatio="0 9""#) == [#"`ittp:aspectRatio="0 9"` is not two positive integers"#])
+        #expect(
+            try profileErrors(#"ttp:displayAspectRatio="16 9" ittp:aspectRatio="16 9""#) == ["both `ttp:displayAspectRatio` and `ittp:aspectRatio` are given"])
+        #expect(
+            try profileErrors(#"ittp:progressivelyDecodable="yes" ittp:activeArea="10% 10% 80%""#) == [
+                #"`ittp:progressivelyDecodable="yes"` is neither true nor false"#, #"`ittp:activeArea="10% 10% 80%"` is not four percentages"#,
+            ])
+        #expect(try profileErrors(#"ttp:displayAspectRatio="16 9" ittp:progressivelyDecodable="true" ittp:activeArea="10% 10% 80% 80%""#) == [])
+        func emphasis(_ value: String) throws -> [String] {
+            try profileErrors("", body: #"<div><p begin="1s" end="2s"><span tts:textEmphasis="\#(value)">花</span></p></div>"#)
+        }
+        for valid in ["none", "auto", "filled circle", "open sesame outside", "dot", "filled", "circle current before", "auto after"] {
+            #expect(try emphasis(valid) == [], "\(valid)")
+        }
+        #expect(try emphasis("circle circle") == [#"`tts:textEmphasis="circle circle"` is not a text emphasis"#])
+        #expect(try emphasis("white filled circle") == [#"`tts:textEmphasis="white filled circle"` gives the marks a colour (only `current` is permitted)"#])
+        #expect(try emphasis("&quot;*&quot;") == [#"`tts:textEmphasis=""*""` uses a quoted string as the mark (not permitted)"#])
+        #expect(try emphasis("outside before") == [#"`tts:textEmphasis="outside before"` is not a text emphasis"#])
+    }
 }

@@ -268,10 +268,11 @@ extension TTMLParsing {
     func regionBox(_ props: [String: String], region: String, _ parser: XMLParser) -> TTMLRegionBox? {
         guard let extent = props["extent"].flatMap({ pair($0) }) else { return nil }
         var origin = props["origin"].flatMap { pair($0) } ?? (0, 0)
-        if props["origin"] == nil, let position = props["position"] {
-            let parts = position.split(separator: " ")
-            if parts.count == 2, let x = percentage(parts[0], horizontal: true), let y = percentage(parts[1], horizontal: false) {
-                origin = (x * (100 - extent.0) / 100, y * (100 - extent.1) / 100)
+        if props["origin"] == nil, let value = props["position"] {
+            if let position = TTMLPosition(value, length: { percentage($0, horizontal: $1) }) {
+                origin = position.origin(width: extent.0, height: extent.1)
+            } else if !value.contains("px") || rootExtent != nil {
+                note(parser, "ttml.style", .warning, "`tts:position=\"\(value.prefix(60))\"` is not a position; region `\(region)` placed at its default")
             }
         }
         let box = TTMLRegionBox(x: origin.0, y: origin.1, width: extent.0, height: extent.1, displayAlign: props["displayAlign"] ?? "before")

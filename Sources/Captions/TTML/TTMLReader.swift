@@ -110,15 +110,18 @@ enum TTMLNamespace {
     static let xml = "http://www.w3.org/XML/1998/namespace"
     static let smpte = "http://www.smpte-ra.org/schemas/2052-1/2010/smpte-tt"
     static let textProfile = "http://www.w3.org/ns/ttml/profile/imsc1.1/text"
+    /// IMSC's own parameters (`ittp:aspectRatio`, `ittp:progressivelyDecodable`, `ittp:activeArea`).
+    static let imscParameter = "http://www.w3.org/ns/ttml/profile/imsc1#parameter"
 
     /// The TT namespace bases that are TTML: the recommendation's and the DFXP drafts'.
     static let bases = [tt, "http://www.w3.org/2006/10/ttaf1", "http://www.w3.org/2006/04/ttaf1"]
 
-    enum Kind { case tt, styling, parameter, metadata, xml, smpte, audio, other }
+    enum Kind { case tt, styling, parameter, metadata, xml, smpte, audio, imscParameter, other }
 
     static func kind(of uri: String) -> Kind {
         if uri == xml { return .xml }
         if uri == smpte { return .smpte }
+        if uri == imscParameter { return .imscParameter }
         for base in bases where uri.hasPrefix(base) {
             switch uri.dropFirst(base.count) {
             case "": return .tt
