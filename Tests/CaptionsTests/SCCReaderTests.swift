@@ -90,6 +90,46 @@ import Testing
         #expect(content.modes == [.paintOn])
     }
 
+    /// RU3, then each line after a PAC to row 1: a base row too near the top for three rows is taken as row 3 (the
+    /// highest that fits), so the window keeps its rows rather than dropping those above (ttconv reads it so too).
+    @Test func aRollUpBaseRowNearTheTopKeepsTheWindow() throws {
+        let content = try Self.read([
+            "00:00:01:00\t9426 9426 94ad 94ad 9140 9140 4fce 4580",
+            "00:00:02:00\t94ad 94ad 9140 9140 5457 4f80",
+            "00:00:03:00\t94ad 94ad 9140 9140 54c8 5245 4580",
+            "00:00:05:00\t942c 942c",
+        ])
+        func top(_ row: Int) -> (inout CueSettings) -> Void {
+            { settings in
+                Self.left(0)(&settings)
+                settings.snapToLines = false
+                settings.line = 10 + Double(row - 1) * 80 / 15
+            }
+        }
+        #expect(
+            content.cues == [
+                Self.cue(36, 64, "ONE", top(3)), Self.cue(64, 94, "ONE\nTWO", top(2)), Self.cue(94, 150, "ONE\nTWO\nTHREE", top(1)),
+            ])
+    }
+
+    /// Text on screen written over in place is a cue before it changes: paint-on "HELLO", then a PAC back to its
+    /// row and "WORLD" within the same burst; roll-up "FIRST", then a PAC back to the base row and "SECOND" before any
+    /// carriage return. Each text shown is a cue, from when it was shown.
+    @Test func textWrittenOverInPlaceIsACueFirst() throws {
+        let paintOn = try Self.read(["00:00:01:00\t9429 9429 94e0 94e0 c845 4c4c 4f80 94e0 94e0 574f 524c c480", "00:00:03:00\t942c 942c"])
+        #expect(paintOn.cues == [Self.cue(34, 39, "HELLO", Self.left(0)), Self.cue(39, 90, "WORLD", Self.left(0))])
+        let rollUp = try Self.read([
+            "00:00:01:00\t9425 9425 94ad 94ad 94e0 94e0 4649 52d3 5480", "00:00:02:00\t94e0 94e0 d345 434f cec4", "00:00:04:00\t942c 942c",
+        ])
+        #expect(rollUp.cues == [Self.cue(36, 62, "FIRST", Self.left(0)), Self.cue(62, 120, "SECOND", Self.left(0))])
+        // Painting a row again with what it shows is no change; correcting a character after a backspace is no
+        // overwrite (the cell was empty): one cue each.
+        let same = try Self.read(["00:00:01:00\t9429 9429 94e0 94e0 c845 4c4c 4f80 94e0 94e0 c845 4c4c 4f80", "00:00:03:00\t942c 942c"])
+        #expect(same.cues == [Self.cue(34, 90, "HELLO", Self.left(0))])
+        let corrected = try Self.read(["00:00:01:00\t9429 9429 94e0 94e0 c845 4c4c d080 94a1 94a1 4f80", "00:00:03:00\t942c 942c"])
+        #expect(corrected.cues == [Self.cue(34, 90, "HELLO", Self.left(0))])
+    }
+
     /// ♪ (special), ú (basic 0x60), an italics mid-row code (a space), U replaced by Ü (extended 0x12 0x24); a
     /// white mid-row code after yellow (the space it shows as belongs to neither style).
     @Test func specialExtendedAndMidRowCodes() throws {

@@ -58,6 +58,8 @@ public struct CEA608Decoder: Sendable {
     private var column = 0
     /// Whether the last character went into the last column (where the cursor stays).
     private var atLastColumn = false
+    /// Whether text on screen has been written over since the cursor last moved (its picture before is a cue).
+    private var overwriting = false
     private var style = Style()
     /// The last command pair (commands are sent twice; the repeat is ignored).
     private var lastCommand: (UInt8, UInt8)?
@@ -151,6 +153,7 @@ public struct CEA608Decoder: Sendable {
         case (0x17, 0x21...0x23):
             column = min(31, column + Int(second - 0x20))
             atLastColumn = false
+            overwriting = false
         case (0x10, 0x20...0x2F), (0x17, 0x2D...0x2F):
             break  // background and foreground-black attributes: not carried
         default:
@@ -160,9 +163,13 @@ public struct CEA608Decoder: Sendable {
 
     private mutating func preambleAddress(_ code: UInt8, _ second: UInt8, time: Double) {
         let rows = CEA608.pacRows[Int(code & 0x07)]
-        let newRow = (second & 0x20 != 0 ? rows.1 : rows.0) - 1
+        var newRow = (second & 0x20 != 0 ? rows.1 : rows.0) - 1
+        // A roll-up window keeps its depth: a base row too near the top for it is taken as the highest that fits
+        // (CEA-608-E §7.4), rather than dropping the rows above.
+        if case .rollUp(let count) = mode { newRow = max(newRow, count - 1) }
         let attribute = second & 0x1F
         atLastColumn = false
+        overwriting = false
         if attribute >= 0x10 {
             column = Int((attribute & 0x0E) >> 1) * 4
             style = Style()
@@ -256,6 +263,14 @@ public struct CEA608Decoder: Sendable {
 
     private mutating func put(_ character: Character, time: Double) {
         let cell = Cell(character: character, style: style)
+        // Text on screen written over in place (a PAC back to a row, then new characters) was shown: the picture
+        // before the first change after the move is a cue of its own, however soon the change comes.
+        if !overwriting, let mode, mode != .popOn, mode != .text, changedSince != nil, let old = displayed.rows[row][column], old.character != " ",
+            old != cell
+        {
+            commit()
+            overwriting = true
+        }
         edit(time: time) { memory, row, column in memory.rows[row][column] = cell }
         // In the last column the cursor stays: the next character overwrites it.
         atLastColumn = column == 31
