@@ -130,6 +130,17 @@ import Testing
         #expect(corrected.cues == [Self.cue(34, 90, "HELLO", Self.left(0))])
     }
 
+    /// A mid-row code shows as a space (47 CFR §15.119), before punctuation too, in each mode: "HI", italics, "."
+    /// (pop-on); "HI", italics, "!" (roll-up); "WAIT", italics, "?" (paint-on). FFmpeg reads all three so.
+    @Test func aMidRowCodeBeforePunctuationIsASpace() throws {
+        let popOn = try Self.read(["00:00:01:00\t9420 9420 94ae 94ae 94e0 94e0 c849 91ae 91ae ae80 942f 942f", "00:00:03:00\t942c 942c"])
+        #expect(popOn.cues == [Self.cue(40, 90, "HI <i>.</i>", Self.left(0))])
+        let rollUp = try Self.read(["00:00:01:00\t9425 9425 94ad 94ad 94e0 94e0 c849 91ae 91ae a180 94ad 94ad", "00:00:03:00\t942c 942c"])
+        #expect(rollUp.cues == [Self.cue(36, 90, "HI <i>!</i>", Self.left(0))])
+        let paintOn = try Self.read(["00:00:01:00\t9429 9429 94e0 94e0 57c1 4954 91ae 91ae bf80", "00:00:03:00\t942c 942c"])
+        #expect(paintOn.cues == [Self.cue(34, 90, "WAIT <i>?</i>", Self.left(0))])
+    }
+
     /// ♪ (special), ú (basic 0x60), an italics mid-row code (a space), U replaced by Ü (extended 0x12 0x24); a
     /// white mid-row code after yellow (the space it shows as belongs to neither style).
     @Test func specialExtendedAndMidRowCodes() throws {

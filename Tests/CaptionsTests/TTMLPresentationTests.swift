@@ -172,4 +172,27 @@ import Testing
         #expect(try emphasis("&quot;*&quot;") == [#"`tts:textEmphasis=""*""` uses a quoted string as the mark (not permitted)"#])
         #expect(try emphasis("outside before") == [#"`tts:textEmphasis="outside before"` is not a text emphasis"#])
     }
+    /// Values TTML2 does not allow are named in strict mode (the IMSC 1.1 test suite's invalid documents): a colour
+    /// TTML does not name, `textCombine="non"`, a shear without its `%`, `rubyReserve` in the wrong order, a position
+    /// keyword misspelt; the same attributes with allowed values are not.
+    @Test func strictModeNamesValuesTTMLDoesNotAllow() throws {
+        func profileErrors(_ span: String, head: String = "") throws -> [String] {
+            try TTMLReaderTests.read(#"<div><p begin="1s" end="2s"><span \#(span)>t</span></p></div>"#, head: head, mode: .strict).diagnostics
+                .filter { $0.rule == "ttml.profile" && $0.severity == .error }.map { String($0.message.dropFirst("IMSC 1.1 Text Profile: ".count)) }
+        }
+        #expect(try profileErrors(#"tts:color="grey""#) == [#"`tts:color="grey"` is not a colour"#])
+        #expect(try profileErrors(#"tts:textCombine="non""#) == [#"`tts:textCombine="non"` is not `none` or `all`"#])
+        #expect(try profileErrors(#"tts:shear="50 %""#) == [#"`tts:shear="50 %"` is not a percentage"#])
+        #expect(try profileErrors(#"tts:shear="16.78842""#) == [#"`tts:shear="16.78842"` is not a percentage"#])
+        #expect(try profileErrors(#"tts:rubyReserve="none outside""#) == [#"`tts:rubyReserve="none outside"` is not `none`, or a position and a length"#])
+        #expect(try profileErrors(#"tts:rubyReserve="20% outside""#) == [#"`tts:rubyReserve="20% outside"` is not `none`, or a position and a length"#])
+        #expect(
+            try profileErrors("", head: #"<layout><region xml:id="r" tts:extent="60% 20%" tts:position="centre"/></layout>"#) == [
+                #"`tts:position="centre"` is not a position"#
+            ])
+        #expect(
+            try profileErrors(
+                ##"tts:color="gray" tts:backgroundColor="#00000080" tts:textCombine="all" tts:shear="-16.78842%" tts:rubyReserve="outside 1em""##,
+                head: #"<layout><region xml:id="r" tts:extent="60% 20%" tts:position="right 10% bottom"/></layout>"#) == [])
+    }
 }

@@ -272,7 +272,11 @@ extension TTMLParsing {
             if let position = TTMLPosition(value, length: { percentage($0, horizontal: $1) }) {
                 origin = position.origin(width: extent.0, height: extent.1)
             } else if !value.contains("px") || rootExtent != nil {
-                note(parser, "ttml.style", .warning, "`tts:position=\"\(value.prefix(60))\"` is not a position; region `\(region)` placed at its default")
+                if strict {
+                    violation(parser, "`tts:position=\"\(value.prefix(60))\"` is not a position")
+                } else {
+                    note(parser, "ttml.style", .warning, "`tts:position=\"\(value.prefix(60))\"` is not a position; region `\(region)` placed at its default")
+                }
             }
         }
         let box = TTMLRegionBox(x: origin.0, y: origin.1, width: extent.0, height: extent.1, displayAlign: props["displayAlign"] ?? "before")

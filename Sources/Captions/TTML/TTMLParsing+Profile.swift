@@ -22,8 +22,38 @@ extension TTMLParsing {
         if let align = attributes.styling["rubyAlign"], align != "center" {
             violation(parser, "`tts:rubyAlign=\"\(align)\"` is not permitted (only center)")
         }
+        for (name, value) in attributes.styling.sorted(by: { $0.key < $1.key }) {
+            if let expected = Self.valueProblem(name, value) { violation(parser, "`tts:\(name)=\"\(value.prefix(40))\"` is not \(expected)") }
+        }
         if let value = attributes.styling["textEmphasis"], let problem = Self.textEmphasisProblem(value) {
             violation(parser, "`tts:textEmphasis=\"\(value.prefix(40))\"` \(problem)")
+        }
+    }
+
+    /// What a styling attribute's value should have been, when the value is not one TTML2 allows for it (colours,
+    /// `textCombine`, shears, `rubyReserve`; others are checked where they are read).
+    static func valueProblem(_ name: String, _ value: String) -> String? {
+        func isPercentage(_ word: Substring) -> Bool {
+            guard word.hasSuffix("%") else { return false }
+            let number = word.dropLast().drop { $0 == "+" || $0 == "-" }
+            return !number.isEmpty && number.allSatisfy { $0.isASCIIDigit || $0 == "." } && Double(number) != nil
+        }
+        switch name {
+        case "color", "backgroundColor":
+            return TTMLColor.rgb(value) == nil ? "a colour" : nil
+        case "textCombine":
+            return value == "none" || value == "all" ? nil : "`none` or `all`"
+        case "shear", "fontShear", "lineShear":
+            return isPercentage(value[...]) ? nil : "a percentage"
+        case "rubyReserve":
+            let words = value.split(separator: " ")
+            if words == ["none"] { return nil }
+            let positions: Set<Substring> = ["both", "before", "after", "outside"]
+            guard let first = words.first, positions.contains(first), words.count <= 2 else { return "`none`, or a position and a length" }
+            if words.count == 2, words[1].first.map({ $0.isASCIIDigit || $0 == "." }) != true { return "`none`, or a position and a length" }
+            return nil
+        default:
+            return nil
         }
     }
 
