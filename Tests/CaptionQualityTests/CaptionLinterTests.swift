@@ -17,6 +17,16 @@ struct CaptionLinterTests {
     /// The cue a finding is about (0: the whole file).
     static func cue(_ finding: Finding) -> Int { finding.data["cue"]?.intValue ?? 0 }
 
+    /// A file that is only a timing line (no text) is one empty cue, as the WebVTT parsing algorithm makes it (some
+    /// libraries call the file malformed); SRT is read alike. Lint names the cue, so it is neither lost nor silent.
+    @Test func aTimingLineWithNoTextIsOneEmptyCueLintNames() throws {
+        for (bytes, format) in [("WEBVTT\n\n00:00.000 --> 00:01.000\n", CaptionFormat.webvtt), ("1\n00:00:00,000 --> 00:00:01,000\n", .srt)] {
+            let document = try CaptionFile.read(Array(bytes.utf8), format: format)
+            #expect(document.cues.map { "\($0.start.milliseconds)-\($0.end.milliseconds) [\($0.text)]" } == ["0-1000 []"], "\(format)")
+            #expect(CaptionLinter(profile: .netflix).lint(document).map(\.rule) == ["lint.empty"], "\(format)")
+        }
+    }
+
     @Test func everyRuleOnce() throws {
         let linter = CaptionLinter(profile: .netflix, framesPerSecond: 24, mediaDuration: 32.5)
         let issues = linter.lint(try Self.read("every-rule.vtt"))
