@@ -1,6 +1,7 @@
-# MediaLint — every task a developer or CI runs. On a fresh Debian/Ubuntu machine with the Swift
-# toolchain, `make demo` and `make test` install what is missing (FFmpeg's libraries and CLI, PocketSphinx, espeak-ng,
-# sox, SQLite, and Chromium for the test that opens the HTML report headless) and then build and run.
+# MediaLint — every task a developer or CI runs. On a fresh Debian/Ubuntu machine with the Swift toolchain, `make demo`
+# and `make test` install what is missing and then build and run: `make demo` (and `make release`) only what the build
+# needs (FFmpeg's libraries, PocketSphinx, SQLite); `make test` the tests' tools too (FFmpeg's CLI, espeak-ng, sox,
+# festival, Chromium for the test that opens the HTML report headless, Python for the second opinions).
 
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
@@ -8,15 +9,16 @@ RELEASE_DIR  := .build/release
 DEBUG_BIN    := .build/debug/medialint
 RELEASE_BIN  := $(RELEASE_DIR)/medialint
 
-# Debian packages the build, the tests and Media/generate.sh need; festival, its voices and the recorded game music
-# (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests (TestSupport/Programmes*.swift);
-# PocketSphinx and its US English model align caption words to speech (SpeechAlignment). python3-venv holds the
-# caption readers the tests take as second opinions (OPINIONS, from PyPI).
-DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
-                libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us \
-                pkg-config ffmpeg espeak-ng sox libsqlite3-dev time chromium \
-                festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k asc-music \
-                hyperrogue-music singularity-music strace python3-venv
+# Debian packages. BUILD_PACKAGES build medialint and what it needs to run (FFmpeg's libraries, PocketSphinx and its US
+# English model, which align caption words to speech, SQLite): a release build installs only these. TEST_PACKAGES are
+# for the tests, `make bench` and Media/generate.sh: FFmpeg's CLI, espeak-ng and sox; festival, its voices and the
+# recorded game music (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests
+# (TestSupport/Programmes*.swift); Chromium opens the HTML report headless; python3-venv holds the caption readers the
+# tests take as second opinions (OPINIONS, from PyPI).
+BUILD_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
+                  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pkg-config libsqlite3-dev
+TEST_PACKAGES  := ffmpeg espeak-ng sox time chromium festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k \
+                  asc-music hyperrogue-music singularity-music strace python3-venv
 
 # Other projects' caption readers, the tests' second opinions (Tests/CaptionsTests/SecondOpinionTests.swift): ttconv
 # (EBU STL, TTML, SCC) and pysubs2 (SAMI, ASS), pinned, in a virtual environment of their own.
@@ -27,7 +29,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300
 FUZZ_DIR     := .build-fuzz
 
-.PHONY: all deps opinions build release test test-fast demo bench fuzz fuzz-media media install man clean clean-test-media help format format-check
+.PHONY: all deps test-deps opinions build release test test-fast demo bench fuzz fuzz-media media install man clean clean-test-media help format format-check
 
 all: build
 
@@ -43,27 +45,36 @@ help:
 	@echo "make media    rebuild Media/ samples (Media/generate.sh) and the ffprobe records"
 	@echo "make install  install medialint, its man page and shell completions under \$$PREFIX (PREFIX=$(PREFIX), DESTDIR for staging)"
 	@echo "make man      the man page, generated from the command definitions"
-	@echo "make deps     install missing Debian packages (as root, or with sudo)"
+	@echo "make deps     install the Debian packages the build needs (as root, or with sudo); make test-deps: the tests' too"
 	@echo "make clean    remove build products and generated benchmark media"
 	@echo "make clean-test-media  remove the generated test media kept for this machine ($(TEST_MEDIA))"
 
-# Installs only the packages that are missing, as root or through sudo.
-deps:
+# Installs only the packages of $(1) that are missing, as root or through sudo.
+define install_missing
 	@missing=""; \
-	for package in $(DEB_PACKAGES); do \
+	for package in $(1); do \
 	    dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if ! command -v apt-get >/dev/null 2>&1; then \
-	    echo "make deps: missing:$$missing — install them with your system's package manager (this Makefile knows apt-get)" >&2; exit 1; \
+	    echo "make $@: missing:$$missing — install them with your system's package manager (this Makefile knows apt-get)" >&2; exit 1; \
 	fi; \
 	if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
 	elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; \
-	else echo "make deps: missing:$$missing — run as root or install sudo" >&2; exit 1; fi; \
-	echo "make deps: installing$$missing"; \
+	else echo "make $@: missing:$$missing — run as root or install sudo" >&2; exit 1; fi; \
+	echo "make $@: installing$$missing"; \
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null && \
-	echo "make deps: done"
+	echo "make $@: done"
+endef
+
+# What building and running medialint needs.
+deps:
+	$(call install_missing,$(BUILD_PACKAGES))
+
+# What the tests, the benchmarks and the sample generator need too.
+test-deps: deps
+	$(call install_missing,$(TEST_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -82,15 +93,15 @@ $(OPINIONS)/installed: Makefile
 	@rm -rf $(OPINIONS) && /usr/bin/python3 -m venv $(OPINIONS) && \
 	    $(OPINIONS)/bin/python -m pip install -q --disable-pip-version-check $(OPINION_PACKAGES) && touch $@
 
-opinions: deps $(OPINIONS)/installed
+opinions: test-deps $(OPINIONS)/installed
 
-test: deps opinions
+test: test-deps opinions
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
 # What to run after every change: every test but those tagged .media (they need generated media) or .slow — each says
 # it was skipped. make test (and CI) runs them all.
-test-fast: deps opinions
+test-fast: test-deps opinions
 	$(SWIFT) build --build-tests
 	MEDIALINT_TEST_FAST=1 $(SWIFT) test
 
@@ -149,7 +160,7 @@ demo: release
 	@$(RELEASE_BIN) report --db .build/demo-results.sqlite --format html -o .build/medialint-report.html; \
 	    echo "  → exit status $$? · open $(CURDIR)/.build/medialint-report.html in a browser"
 
-bench: release
+bench: test-deps release
 	$(RELEASE_DIR)/MediaLintBench
 
 # libFuzzer on the caption readers and writers (Sources/CaptionsFuzzer), FUZZ_SECONDS for each reader of
@@ -201,7 +212,7 @@ fuzz:
 fuzz-media: release
 	$(RELEASE_DIR)/MediaMutationSweep --variants $(FUZZ_MEDIA_VARIANTS) --medialint $(RELEASE_BIN)
 
-media: deps
+media: test-deps
 	Media/generate.sh
 
 # The manual page, generated from the command definitions by swift-argument-parser's generate-manual plugin (it builds

@@ -28,6 +28,10 @@ public final class LibraryRun: Sendable {
     public struct Plan: Sendable {
         public let items: [LibraryItem]
         public let problems: [LibraryProblem]
+        /// The files (and problems) the paths hold before a shard takes its part: 0 means there is nothing to check.
+        public var found = 0
+        /// The files and folders the settings' `exclude` left out.
+        public var excluded = 0
         /// For each item, the store's row of its reusable results, or nil (to be checked).
         let storedRows: [Int64?]
         let stamps: [FileStamp?]
@@ -48,7 +52,15 @@ public final class LibraryRun: Sendable {
     /// when `folders` sets them up by folder, and which of them the store holds results for. Throws what `folders`
     /// throws.
     public func plan(_ paths: [String], shard: LibraryShard? = nil, folders: (any FolderSettings)? = nil) throws -> Plan {
-        var (items, problems) = try LibraryScanner.scan(paths, skip: { try folders?.excludes($0) ?? false })
+        var excluded = 0
+        var (items, problems) = try LibraryScanner.scan(
+            paths,
+            skip: { path in
+                let skipped = try folders?.excludes(path) ?? false
+                if skipped { excluded += 1 }
+                return skipped
+            })
+        let found = items.count + problems.count
         if let shard {
             items = items.filter { shard.contains($0.path) }
             problems = problems.filter { shard.contains($0.path) }
@@ -88,7 +100,10 @@ public final class LibraryRun: Sendable {
             // Stored under the file's real path: shown under the name this run gives it.
             storedRows = (try? store.reusableRows(for: stamps)) ?? storedRows
         }
-        return Plan(items: items, problems: problems, storedRows: storedRows, stamps: stamps, checkers: checkers, checkerOfItem: checkerOfItem)
+        var plan = Plan(items: items, problems: problems, storedRows: storedRows, stamps: stamps, checkers: checkers, checkerOfItem: checkerOfItem)
+        plan.found = found
+        plan.excluded = excluded
+        return plan
     }
 
     /// What a run gave.
@@ -97,7 +112,9 @@ public final class LibraryRun: Sendable {
         public var checked: Int
         public var reused: Int
         /// Files left unchecked because the run was stopped.
-        public var unchecked: Int
+        public var unchecked: Int { uncheckedPaths.count }
+        /// Their paths, in item order.
+        public var uncheckedPaths: [String]
         public var wasStopped: Bool
         /// The first error saving a file's results (one line), and how many files could not be saved.
         public var saveFailure: String?
@@ -143,8 +160,9 @@ public final class LibraryRun: Sendable {
         delivery.update { $0.end() }
         let failure = saveFailure.value
         let checked = started.filter { $0 }.count
+        let unchecked = zip(pending, started).compactMap { item, began in began ? nil : plan.items[item].path }
         return Outcome(
-            checked: checked, reused: plan.items.count - pending.count, unchecked: pending.count - checked,
+            checked: checked, reused: plan.items.count - pending.count, uncheckedPaths: unchecked,
             wasStopped: stopped.value, saveFailure: failure.first, saveFailures: failure.count)
     }
 

@@ -5,9 +5,13 @@ import Findings
 /// per check, one test case per result, named by its file — and, for sync, the caption source it timed (`talk.mp4
 /// [talk.en.srt]`), so that no two test cases of a suite share a name; `time` is the seconds the check took (0
 /// when not measured: results from the store). A `fail` verdict is a `<failure>` listing the errors; an unreadable
-/// file is an `<error>`; `unverified` is `<skipped>`; warnings and notes go to `<system-out>`.
+/// file is an `<error>`; `unverified` is `<skipped>`; warnings and notes go to `<system-out>`. A run stopped by Ctrl-C
+/// adds a suite `medialint run` whose one test case is an `<error>` naming the files not checked.
 public struct JUnitReport: CheckReporter {
-    public init() {}
+    /// The files a stopped run did not check (nil: the run was not stopped).
+    public var unchecked: [String]?
+
+    public init(unchecked: [String]? = nil) { self.unchecked = unchecked }
 
     /// Writes the XML, finding by finding.
     public func write(_ results: [CheckResult], to out: inout ByteWriter) {
@@ -29,10 +33,26 @@ public struct JUnitReport: CheckReporter {
         out.append("\" failures=\"" as StaticString)
         out.append(integer: count(all, .fail))
         out.append("\" errors=\"" as StaticString)
-        out.append(integer: count(all, .error))
+        out.append(integer: count(all, .error) + (unchecked == nil ? 0 : 1))
         out.append("\" time=\"" as StaticString)
         out.append(Self.seconds(time(all)))
         out.append("\">\n" as StaticString)
+        if let unchecked {
+            let message = SARIFReport.stoppedMessage(unchecked)
+            out.append("  <testsuite name=\"" as StaticString)
+            out.append(xmlEscaped: ToolInfo.name + " run")
+            out.append("\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n" as StaticString)
+            out.append("    <testcase classname=\"" as StaticString)
+            out.append(xmlEscaped: ToolInfo.name + " run")
+            out.append("\" name=\"every file checked\" time=\"0\">\n      <error message=\"" as StaticString)
+            out.append(xmlEscaped: message)
+            out.append("\" type=\"stopped\">" as StaticString)
+            for path in unchecked {
+                out.append(xmlEscaped: path)
+                out.append("\n" as StaticString)
+            }
+            out.append("</error>\n    </testcase>\n  </testsuite>\n" as StaticString)
+        }
         for check in checks {
             let group = groups[check]!
             out.append("  <testsuite name=\"" as StaticString)

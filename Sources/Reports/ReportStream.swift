@@ -6,15 +6,15 @@ import Findings
 /// kept: memory does not grow with the run); SARIF, JUnit and HTML need every result before they start (rules,
 /// counts, the headline) and keep them until `finish`. One call at a time (the caller serialises them).
 public final class ReportStream: @unchecked Sendable {
-    private let make: (_ exitStatus: Int32?) -> any CheckReporter
+    private let make: (_ summary: RunSummary?) -> any CheckReporter
     private let output: (UnsafeBufferPointer<UInt8>) -> Void
     private let parts: (any ReportParts)?
     private var kept: [CheckResult] = []
 
-    /// `make` gives the reporter (told the exit status once it is known, for the reports that record it); `output`
-    /// takes the report's bytes a chunk at a time, in order.
+    /// `make` gives the reporter (told the run's summary once it is known, for the reports that record its exit
+    /// status and whether it was stopped); `output` takes the report's bytes a chunk at a time, in order.
     public init(
-        make: @escaping (_ exitStatus: Int32?) -> any CheckReporter, output: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+        make: @escaping (_ summary: RunSummary?) -> any CheckReporter, output: @escaping (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         self.make = make
         self.output = output
@@ -30,7 +30,7 @@ public final class ReportStream: @unchecked Sendable {
         if let parts {
             parts.end(summary)
         } else {
-            let reporter = make(summary.exitStatus)
+            let reporter = make(summary)
             reporter.write(kept, to: output)
             reporter.writeSummary(summary, to: output)
             kept = []

@@ -10,26 +10,32 @@ public struct RunSummary: Sendable, Equatable {
     /// Results by verdict, in the order pass, warn, fail, unverified, error (verdicts with none left out).
     public var verdicts: [Verdict: Int]
     public var exitStatus: Int32
+    /// The files a stopped run did not check (nil: the run was not stopped): the report covers only the others.
+    public var unchecked: [String]?
 
-    public init(results: [CheckResult], files: Int? = nil, exitStatus: Int32) {
+    public init(results: [CheckResult], files: Int? = nil, exitStatus: Int32, unchecked: [String]? = nil) {
         var tally = ResultTally()
         tally.add(results)
-        self.init(tally: tally, files: files, exitStatus: exitStatus)
+        self.init(tally: tally, files: files, exitStatus: exitStatus, unchecked: unchecked)
     }
 
-    public init(tally: ResultTally, files: Int? = nil, exitStatus: Int32) {
+    public init(tally: ResultTally, files: Int? = nil, exitStatus: Int32, unchecked: [String]? = nil) {
         self.files = files
         self.results = tally.results
         self.verdicts = tally.verdicts
         self.exitStatus = exitStatus
+        self.unchecked = unchecked
     }
+
+    /// Whether the run checked everything it set out to (it was not stopped).
+    public var isComplete: Bool { unchecked == nil }
 
     static let order: [Verdict] = [.pass, .warn, .fail, .unverified, .error]
 
     /// `12 files · 20 results: 14 pass, 3 warn, 2 fail, 1 error`.
     public var text: String {
         let counts = Self.order.compactMap { verdict in verdicts[verdict].map { "\($0) \(verdict.rawValue)" } }
-        let resultsText = "\(results) result\(results == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+        let resultsText = "\(results) result\(results == 1 ? "" : "s")" + (counts.isEmpty ? "" : ": " + counts.joined(separator: ", "))
         guard let files else { return resultsText }
         return "\(files) file\(files == 1 ? "" : "s") · " + resultsText
     }
@@ -47,6 +53,7 @@ public struct RunSummary: Sendable, Equatable {
             writer.key(named: verdict.rawValue); writer.integer(Int64(verdicts[verdict] ?? 0))
         }
         writer.key("exitStatus"); writer.integer(Int64(exitStatus))
+        if let unchecked { writer.key("unchecked"); writer.integer(Int64(unchecked.count)) }
         writer.endObject()
         writer.key("tool"); writer.string(ToolInfo.name)
         writer.key("version"); writer.string(ToolInfo.version)

@@ -17,14 +17,20 @@ public struct SARIFReport: CheckReporter {
     public var baseDirectory: String?
     /// The exit status the command ends with (`invocations[0].exitCode`), when known.
     public var exitStatus: Int32?
+    /// The files a stopped run (Ctrl-C) did not check: the invocation did not succeed, and a notification names them
+    /// (code scanning must not take the missing files' alerts as fixed). Nil: the run was not stopped.
+    public var unchecked: [String]?
 
     public static let baseID = "%SRCROOT%"
 
-    public init(rules: [String: Rule] = [:], informationURI: String? = nil, baseDirectory: String? = nil, exitStatus: Int32? = nil) {
+    public init(
+        rules: [String: Rule] = [:], informationURI: String? = nil, baseDirectory: String? = nil, exitStatus: Int32? = nil, unchecked: [String]? = nil
+    ) {
         self.rules = rules
         self.informationURI = informationURI
         self.baseDirectory = baseDirectory.map { Self.tidy($0) }
         self.exitStatus = exitStatus
+        self.unchecked = unchecked
     }
 
     /// The log as a JSON value (what `write` writes, read back).
@@ -92,11 +98,23 @@ public struct SARIFReport: CheckReporter {
         writer.beginArray()
         writer.beginObject()
         let unreadable = results.filter { $0.verdict == .error }
-        writer.key("executionSuccessful"); writer.bool(unreadable.isEmpty)
+        writer.key("executionSuccessful"); writer.bool(unreadable.isEmpty && unchecked == nil)
         if let exitStatus { writer.key("exitCode"); writer.integer(Int(exitStatus)) }
-        if !unreadable.isEmpty {
+        if unchecked != nil {
+            writer.key("exitSignalName"); writer.string("SIGINT")
+            writer.key("exitSignalNumber"); writer.integer(2)
+        }
+        if !unreadable.isEmpty || unchecked != nil {
             writer.key("toolExecutionNotifications")
             writer.beginArray()
+            if let unchecked {
+                writer.beginObject()
+                writer.key("level"); writer.string("error")
+                writer.key("message"); writer.beginObject()
+                writer.key("text"); writer.string(Self.stoppedMessage(unchecked))
+                writer.endObject()
+                writer.endObject()
+            }
             for result in unreadable {
                 writer.beginObject()
                 writer.key("level"); writer.string("error")
@@ -184,6 +202,16 @@ public struct SARIFReport: CheckReporter {
         writer.endObject()
         writer.endArray()
         writer.endObject()
+    }
+
+    /// "the run was stopped (Ctrl-C) before 3 files were checked: a.mp4, b.mp4, c.vtt; this report covers the
+    /// others only" (at most 20 named).
+    static func stoppedMessage(_ unchecked: [String]) -> String {
+        let named = unchecked.prefix(20).joined(separator: ", ")
+        let more = unchecked.count > 20 ? " and \(unchecked.count - 20) more" : ""
+        let files = "\(unchecked.count) file\(unchecked.count == 1 ? " was" : "s were")"
+        return "the run was stopped (Ctrl-C) before \(files) checked" + (unchecked.isEmpty ? "" : ": \(named)\(more)")
+            + "; this report covers the others only"
     }
 
     static func level(_ severity: Severity) -> String {

@@ -92,6 +92,36 @@ import Testing
         #expect(try document.nodes(forXPath: "/testsuites/@failures").first?.stringValue == String(failures))
     }
 
+    /// Checking nothing is no pass: an empty folder, a folder whose files the settings all exclude, a folder of no pages
+    /// for `autoplay`, exit 2 with why; a shard that holds none of a library's files has nothing to do (exit 0, said);
+    /// `autoplay` refuses a file that is not a page rather than reading it as one.
+    @Test func checkingNothingIsAnError() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty"), excluded = directory.appendingPathComponent("excluded")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: excluded.appendingPathComponent("drafts"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.srt"), toPath: excluded.appendingPathComponent("drafts/talk.srt").path)
+        try "exclude:\n  - drafts\n".write(to: excluded.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
+        let nothing = try Medialint.run(["check", "empty", "--no-store"], in: directory)
+        #expect(nothing.status == 2 && nothing.stdout.isEmpty)
+        #expect(nothing.stderr == "medialint: error: nothing to check: empty holds no media, caption or HTML files\n")
+        let allExcluded = try Medialint.run(["check", "excluded", "--no-store", "-o", "r.sarif"], in: directory)
+        #expect(allExcluded.status == 2 && allExcluded.stderr.contains("holds no media, caption or HTML files (1 left out by the settings' `exclude`)"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("r.sarif").path), "no report of nothing")
+        let noPages = try Medialint.run(["autoplay", "empty"], in: directory)
+        #expect(noPages.status == 2 && noPages.stderr.contains("nothing to check: empty holds no HTML pages"))
+        let notAPage = try Medialint.run(["autoplay", Medialint.media("speech.srt")], in: directory)
+        #expect(notAPage.status == 1 && notAPage.stdout.contains("not an HTML page"))
+        var shards: [Int32] = []
+        for shard in ["1/2", "2/2"] {
+            let run = try Medialint.run(["check", Medialint.media("speech.srt"), "--no-store", "--shard", shard], in: directory)
+            shards.append(run.status)
+            if run.stdout.isEmpty { #expect(run.stderr.contains("holds none of the 1 file found; nothing to do")) }
+        }
+        #expect(shards.sorted() == [0, 0])
+    }
+
     /// The example GitHub Actions workflow's medialint lines, run as written on a library: the SARIF and JUnit files
     /// it uploads are made (formats from their names), and the status it fails on is the exit status.
     @Test func theExampleWorkflowRuns() throws {
@@ -103,6 +133,8 @@ import Testing
             try FileManager.default.moveItem(at: directory.appendingPathComponent(name), to: media.appendingPathComponent(name))
         }
         let workflow = try String(contentsOf: Medialint.root.appendingPathComponent("Examples/github-actions/medialint.yml"), encoding: .utf8)
+        // Uploads are skipped when the run is cancelled (a partial analysis would close alerts never checked).
+        #expect(!workflow.contains("always()") && workflow.components(separatedBy: "if: success() || failure()").count == 4)
         let lines = workflow.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("medialint ") }
         #expect(lines.count == 2)
         var statuses: [Int32] = []

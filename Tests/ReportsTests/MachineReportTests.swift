@@ -78,6 +78,51 @@ struct MachineReportTests {
         #expect(validator.errors(in: try JSONNode.parse(#"{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": []}]}"#)) == [])
     }
 
+    /// A run stopped by Ctrl-C is reported as incomplete, never as a successful analysis: SARIF's invocation did not
+    /// succeed (SIGINT) and a notification names the files not checked; JUnit adds an error naming them; the JSON Lines
+    /// summary says exit status 130 and how many, and follows docs/schema.
+    @Test func aStoppedRunIsReportedIncomplete() throws {
+        let unchecked = ["media/b.mp4", "media/c.mp4"]
+        let sarif = SARIFReport(exitStatus: 130, unchecked: unchecked).render(Self.results)
+        let document = try JSONNode.parse(sarif.serialized(pretty: true))
+        let validator = JSONSchemaValidator(root: try JSONNode.parse(String(contentsOfFile: Self.schemaPath, encoding: .utf8)))
+        #expect(validator.errors(in: document) == [])
+        guard case .array(let runs)? = document["runs"], case .array(let invocations)? = runs.first?["invocations"] else {
+            throw CocoaError(.coderInvalidValue)
+        }
+        let invocation = try #require(invocations.first)
+        #expect(invocation["executionSuccessful"] == .bool(false) && invocation["exitCode"] == .integer(130))
+        #expect(invocation["exitSignalName"] == .string("SIGINT"))
+        guard case .array(let notifications)? = invocation["toolExecutionNotifications"] else { throw CocoaError(.coderInvalidValue) }
+        #expect(
+            notifications.first?["message"]?["text"]
+                == .string("the run was stopped (Ctrl-C) before 2 files were checked: media/b.mp4, media/c.mp4; this report covers the others only"))
+        // A complete run with no unreadable file succeeded.
+        let complete = try JSONNode.parse(SARIFReport(exitStatus: 0).render([Self.results[2]]).serialized(pretty: true))
+        if case .array(let runs)? = complete["runs"], case .array(let invocations)? = runs.first?["invocations"] {
+            #expect(invocations.first?["executionSuccessful"] == .bool(true) && invocations.first?["toolExecutionNotifications"] == nil)
+        }
+
+        let xml = JUnitReport(unchecked: unchecked).report(Self.results)
+        let root = try #require(try XMLDocument(data: Data(xml.utf8)).rootElement())
+        #expect(root.attribute(forName: "errors")?.stringValue == "2")
+        let run = try #require(root.elements(forName: "testsuite").first { $0.attribute(forName: "name")?.stringValue == "medialint run" })
+        let error = try #require(run.elements(forName: "testcase").first?.elements(forName: "error").first)
+        #expect(error.stringValue == "media/b.mp4\nmedia/c.mp4\n")
+
+        var bytes: [UInt8] = []
+        JSONLinesReport().writeSummary(RunSummary(results: Self.results, files: 6, exitStatus: 130, unchecked: unchecked)) { bytes += $0 }
+        let line = String(decoding: bytes, as: UTF8.self)
+        #expect(line.contains(#""exitStatus":130,"unchecked":2"#), "\(line)")
+        let schema = try JSONNode.parse(String(contentsOfFile: Self.reportSchemaPath, encoding: .utf8))
+        guard let definitions = schema["definitions"] else { throw CocoaError(.coderValueNotFound) }
+        let summary = JSONSchemaValidator(root: .object(["$ref": .string("#/definitions/summary"), "definitions": definitions]))
+        #expect(summary.errors(in: try JSONNode.parse(line)) == [])
+    }
+
+    static let reportSchemaPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/schema/check-report.schema.json").path
+
     @Test func junitParsesBack() throws {
         let xml = JUnitReport().report(Self.results)
         let document = try XMLDocument(data: Data(xml.utf8))

@@ -80,12 +80,32 @@ struct AutoplayCommand: ParsableCommand {
                     results.append(problem.result(check: .autoplay))
                 }
                 for item in items where item.kind == .page { results.append(CheckResult.timed { check.run(page: item.path, root: base) }) }
+            } else if !Self.isPage(path) {
+                results.append(CheckResult.unreadable(file: path, check: .autoplay, reason: "not an HTML page (.html or .htm, or markup that starts like one)"))
             } else {
                 results.append(CheckResult.timed { check.run(page: path, root: root ?? (path as NSString).deletingLastPathComponent.nonEmpty ?? ".") })
             }
         }
+        // Checking nothing is no pass: a folder with no pages is a mistake to say, not a clean result.
+        if results.isEmpty {
+            throw CLIError("nothing to check: \(paths.joined(separator: ", ")) \(paths.count == 1 ? "holds" : "hold") no HTML pages (.html, .htm)")
+        }
         OutputOptions.reportErrors(results.filter { !media.contains($0.file) })  // --media failures were said as they came
         try output.finish(results, format: format, verdicts: verdicts)
+    }
+
+    /// Whether the file named is a page: an `.html`/`.htm`/`.xhtml` file, or text whose first bytes are markup a page
+    /// starts with (a doctype, `<html`, `<head`, `<body`, a comment or a media element); files with NUL bytes are left
+    /// to the page reader (UTF-16 is read, binary data refused).
+    static func isPage(_ path: String) -> Bool {
+        if ["html", "htm", "xhtml"].contains((path as NSString).pathExtension.lowercased()) { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }  // unreadable: the check says why
+        defer { try? handle.close() }
+        let bytes = (try? handle.read(upToCount: 1024)) ?? Data()
+        if bytes.contains(0) { return true }  // UTF-16, or binary: the page reader says which
+        let head = String(decoding: bytes, as: UTF8.self).lowercased()
+        let start = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        return ["<!doctype html", "<html", "<head", "<body", "<video", "<audio", "<!--"].contains { start.hasPrefix($0) }
     }
 
     /// `--media FILE`: length, audible seconds, first and last audible time; a file that cannot be read is said at once.

@@ -116,6 +116,14 @@ struct CheckCommand: ParsableCommand {
             + (playlists.allowPlaylists ? " allow-playlists" : "")
         let run = LibraryRun(checker: base, store: store, setup: setup)
         let plan = try run.plan(paths, shard: shard, folders: folders)
+        // Checking nothing is no pass: a mistyped folder, or settings that leave everything out, must not go green.
+        if plan.found == 0 {
+            let left = plan.excluded == 0 ? "" : " (\(plan.excluded) left out by the settings' `exclude`)"
+            throw CLIError("nothing to check: \(paths.joined(separator: ", ")) \(paths.count == 1 ? "holds" : "hold") no media, caption or HTML files\(left)")
+        }
+        if let shard, plan.items.isEmpty, plan.problems.isEmpty {
+            Console.note("shard \(shard.index)/\(shard.count) holds none of the \(plan.found) file\(plan.found == 1 ? "" : "s") found; nothing to do")
+        }
         if !captionFiles.isEmpty, plan.items.first?.kind != .media || plan.items.first?.path != paths[0] {
             throw CLIError("\(paths[0]): not a media file; --captions names the captions of one")
         }
@@ -150,7 +158,7 @@ struct CheckCommand: ParsableCommand {
         let problemPaths = Set(plan.problems.map(\.path))
         let totals = ResultTotals()
         let format = format, style = output.textStyle
-        let report = ReportStream(make: { format.reporter(style: style, exitStatus: $0) }, output: write)
+        let report = ReportStream(make: { format.reporter(style: style, summary: $0) }, output: write)
         // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
@@ -181,7 +189,7 @@ struct CheckCommand: ParsableCommand {
         if outcome.wasStopped {
             let unchecked = outcome.unchecked
             Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
-            report.finish(RunSummary(tally: totals.tally, files: files, exitStatus: 130))
+            report.finish(RunSummary(tally: totals.tally, files: files, exitStatus: 130, unchecked: outcome.uncheckedPaths))
             return (.ok, true)
         }
         progress.end()

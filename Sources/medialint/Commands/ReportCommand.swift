@@ -49,7 +49,7 @@ struct ReportCommand: ParsableCommand {
         if gone > 0 { Console.note("\(gone) stored file\(gone == 1 ? " is" : "s are") gone since \(gone == 1 ? "it was" : "they were") checked: not reported") }
         let totals = ResultTotals()
         try output.stream { sink in
-            let report = ReportStream(make: { [format, style = output.textStyle] in format.reporter(style: style, exitStatus: $0) }, output: { sink.write($0) })
+            let report = ReportStream(make: { [format, style = output.textStyle] in format.reporter(style: style, summary: $0) }, output: { sink.write($0) })
             do throws(StoredResults.ReadError) {
                 try stored.forEach { results in
                     totals.add(results)

@@ -9,8 +9,9 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
 
     /// The reporter that writes results in this format: text with each check's summary line, SARIF with the rules
     /// described from the catalogue.
-    /// SARIF names files relative to the working directory and records `exitStatus` when it is known.
-    func reporter(style: TextStyle, exitStatus: Int32? = nil) -> any CheckReporter {
+    /// SARIF names files relative to the working directory and records the run's exit status, and whether it was
+    /// stopped, when `summary` is known.
+    func reporter(style: TextStyle, summary: RunSummary? = nil) -> any CheckReporter {
         switch self {
         case .text: TextReport(style: style, summaryLine: CheckSummary.line(for:))
         case .json: JSONReport()
@@ -18,8 +19,8 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
         case .sarif:
             SARIFReport(
                 rules: RuleCatalogue.byID,
-                baseDirectory: FileManager.default.currentDirectoryPath, exitStatus: exitStatus)
-        case .junit: JUnitReport()
+                baseDirectory: FileManager.default.currentDirectoryPath, exitStatus: summary?.exitStatus, unchecked: summary?.unchecked)
+        case .junit: JUnitReport(unchecked: summary?.unchecked)
         case .html: HTMLReport()
         }
     }

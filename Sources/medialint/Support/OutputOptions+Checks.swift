@@ -28,8 +28,8 @@ extension OutputOptions {
     ) throws {
         var status = ExitStatus.of(results, strict: verdicts.strict)
         if failed, status == .ok { status = .checkFailed }
-        let reporter = format.reporter(style: textStyle, exitStatus: status.rawValue)
         let summary = RunSummary(results: results, files: files, exitStatus: status.rawValue)
+        let reporter = format.reporter(style: textStyle, summary: summary)
         if streamed {
             reporter.writeSummary(summary, to: StandardOutput.write)
         } else {
