@@ -30,6 +30,16 @@ import Testing
         #expect(lines.contains("3 files · 7 results: 5 pass, 1 warn, 1 fail"))
     }
 
+    /// In a 40-column terminal every progress line drawn fits in 39 columns: none wraps, so none is left behind.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) gives the command a terminal"))
+    func progressFitsANarrowTerminal() throws {
+        let command = [Medialint.executable.path, "check", "Media/flashing.mp4", "Media/speech.srt", "Media/speech.mp4", "--no-store", "--jobs", "1"]
+        let result = try Medialint.runTool("/usr/bin/script", ["-qfec", "stty cols 40; " + command.joined(separator: " "), "/dev/null"], in: Medialint.root)
+        let draws = result.stdout.split(separator: "\r").map { $0.replacingOccurrences(of: "\u{1B}[2K", with: "") }.filter { $0.hasPrefix("check") }
+        #expect(!draws.isEmpty, "a progress line was drawn")
+        for draw in draws { #expect(draw.count <= 39, "\(draw.count): \(draw)") }
+    }
+
     @Test func quietColourAndSuggestions() throws {
         let quiet = try Medialint.run(["check", "Media/speech.srt", "--no-store", "--quiet"])
         #expect(quiet.status == 0 && quiet.stderr.isEmpty && quiet.stdout.hasPrefix("Media/speech.srt  WARN  lint"))
