@@ -135,14 +135,7 @@ public struct SARIFReport: CheckReporter {
         defer { writer.lineBreakDepth = lineBreakDepth }
         for result in results {
             // Sync findings are about a caption file: there, with the media they were timed against beside.
-            var primary = result.file
-            var related: String?
-            if result.check == .sync, let captions = result.metrics(as: SyncMetrics.self)?.captions, !captions.hasPrefix("track "),
-                !captions.isEmpty
-            {
-                primary = captions
-                related = captions == result.file ? nil : result.file
-            }
+            let (primary, related) = result.findingsLocation
             // Said once for all the result's findings (a file may have hundreds of thousands).
             let primaryLocation = artifactLocation(primary)
             let relatedLocation = related.map(artifactLocation)

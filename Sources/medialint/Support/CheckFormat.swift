@@ -5,7 +5,7 @@ import Reports
 
 /// The output formats of the check commands (`flash`, `sync` …).
 enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl, sarif, junit, html
+    case text, json, jsonl, sarif, junit, html, compact, github, gitlab
 
     /// The reporter that writes results in this format: text with each check's summary line, SARIF with the rules
     /// described from the catalogue.
@@ -22,6 +22,9 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
                 baseDirectory: FileManager.default.currentDirectoryPath, exitStatus: summary?.exitStatus, unchecked: summary?.unchecked)
         case .junit: JUnitReport(unchecked: summary?.unchecked)
         case .html: HTMLReport()
+        case .compact: CompactReport(baseDirectory: FileManager.default.currentDirectoryPath)
+        case .github: GitHubAnnotationsReport(baseDirectory: FileManager.default.currentDirectoryPath)
+        case .gitlab: GitLabCodeQualityReport(baseDirectory: FileManager.default.currentDirectoryPath)
         }
     }
 }
@@ -30,7 +33,9 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
 struct CheckFormatOptions: ParsableArguments {
     @Option(
         name: .customLong("format"),
-        help: ArgumentHelp("Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text).", valueName: "format"))
+        help: ArgumentHelp(
+            "Output format (default: from the -o file's extension — .json, .jsonl, .sarif, .xml, .html — else text). compact: one line a finding (file:line: severity: message [rule]); github: GitHub Actions annotations; gitlab: a GitLab Code Quality report.",
+            valueName: "format"))
     var chosen: CheckFormat?
 
     /// `--format`, else what `output`'s file extension says, else text.

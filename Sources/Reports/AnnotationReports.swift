@@ -1,0 +1,237 @@
+import Basics
+import Findings
+import Foundation
+
+extension CheckResult {
+    /// The file a result's findings are in, and the media beside it: a sync result's findings are about the caption
+    /// file it timed (at its cues' lines), with the media it was timed against; the others', the file checked.
+    var findingsLocation: (file: String, media: String?) {
+        if check == .sync, let captions = metrics(as: SyncMetrics.self)?.captions, !captions.hasPrefix("track "), !captions.isEmpty {
+            return (captions, captions == file ? nil : file)
+        }
+        return (file, nil)
+    }
+}
+
+extension Finding {
+    /// A fingerprint that stays the same while the file changes around the finding: its file, rule, times and
+    /// message with cue numbers left out (`cue 12` → `cue #`), not its line. A cue inserted above it moves its line
+    /// and number, not its fingerprint. 16 hex digits (FNV-1a, 64 bits).
+    public func fingerprint(file: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ text: String) {
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+            hash ^= 0xFF
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        mix(file)
+        mix(rule)
+        mix(start.map { String(Int64((($0) * 1000).rounded())) } ?? "-")
+        mix(end.map { String(Int64((($0) * 1000).rounded())) } ?? "-")
+        mix(Self.withoutCueNumbers(message))
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// `cue 12: …` → `cue #: …`, `cues 3–5` → `cues #–#`: the numbers that change when cues are added above.
+    static func withoutCueNumbers(_ message: String) -> String {
+        var out = ""
+        var rest = message[...]
+        while let range = rest.range(of: "cue") {
+            out += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            if rest.hasPrefix("s") {
+                out += "s"
+                rest = rest.dropFirst()
+            }
+            guard rest.hasPrefix(" "), rest.dropFirst().first?.isDigitCharacter == true else { continue }
+            out += " #"
+            rest = rest.dropFirst().drop { $0.isDigitCharacter }
+            while let first = rest.first, first == "–" || first == "-", rest.dropFirst().first?.isDigitCharacter == true {
+                out += "–#"
+                rest = rest.dropFirst().drop { $0.isDigitCharacter }
+            }
+        }
+        return out + rest
+    }
+}
+
+/// The path a report names a file by: relative to `base` (the working directory) when it is inside it, else as given.
+func reportPath(_ path: String, base: String?) -> String {
+    guard let base, path.hasPrefix("/") else { return path }
+    let prefix = base.hasSuffix("/") ? base : base + "/"
+    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+}
+
+/// A finding's time on the media, `2.000–4.000 s ` (empty when not timed): what says where a finding without a line is.
+func timeText(_ finding: Finding) -> String {
+    guard let start = finding.start else { return "" }
+    return finding.end.map { String(format: "%.3f–%.3f s ", start, $0) } ?? String(format: "%.3f s ", start)
+}
+
+/// One line a finding, as compilers and linters print them (and editors jump to): `file:line: severity: message
+/// [rule]`; a finding with no line names the file alone and says its time. Clean results print nothing. Streams.
+public struct CompactReport: CheckReporter {
+    /// The folder paths are relative to (the working directory); nil: as given.
+    public var baseDirectory: String?
+
+    public init(baseDirectory: String? = nil) { self.baseDirectory = baseDirectory }
+
+    public var streams: Bool { true }
+
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var out = ByteWriter(chunkHandler: output)
+        for result in results {
+            let path = reportPath(result.findingsLocation.file, base: baseDirectory)
+            for finding in result.allFindings {
+                out.append(path)
+                if let line = finding.line {
+                    out.append(":" as StaticString)
+                    out.append(integer: line)
+                }
+                out.append(": " as StaticString)
+                out.append(finding.severity.rawValue)
+                out.append(": " as StaticString)
+                out.append(timeText(finding))
+                out.append(Self.oneLine(finding.message))
+                out.append(" [" as StaticString)
+                out.append(finding.rule)
+                out.append("]\n" as StaticString)
+                out.handOnIfFull()
+            }
+        }
+        out.finish()
+    }
+
+    public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? {
+        StreamedReportParts(write: { write($0, to: output) }, end: { _ in })
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.contains(where: \.isNewline) ? text.split(whereSeparator: \.isNewline).joined(separator: " ") : text
+    }
+}
+
+/// GitHub Actions workflow commands: one annotation a finding (`::error file=…,line=…,title=…::message`, warnings as
+/// `::warning`, notes as `::notice`), shown on the pull request's files and in the run's summary, then a notice with
+/// the run's counts. Files relative to the working directory (the workspace). Streams.
+public struct GitHubAnnotationsReport: CheckReporter {
+    public var baseDirectory: String?
+
+    public init(baseDirectory: String? = nil) { self.baseDirectory = baseDirectory }
+
+    public var streams: Bool { true }
+
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var out = ByteWriter(chunkHandler: output)
+        for result in results {
+            let path = Self.property(reportPath(result.findingsLocation.file, base: baseDirectory))
+            for finding in result.allFindings {
+                switch finding.severity {
+                case .error: out.append("::error file=" as StaticString)
+                case .warning: out.append("::warning file=" as StaticString)
+                case .info: out.append("::notice file=" as StaticString)
+                }
+                out.append(path)
+                if let line = finding.line {
+                    out.append(",line=" as StaticString)
+                    out.append(integer: line)
+                }
+                out.append(",title=" as StaticString)
+                out.append(Self.property("medialint " + finding.rule))
+                out.append("::" as StaticString)
+                out.append(Self.data(timeText(finding) + finding.message))
+                out.append("\n" as StaticString)
+                out.handOnIfFull()
+            }
+        }
+        out.finish()
+    }
+
+    public func writeSummary(_ summary: RunSummary, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var out = ByteWriter(chunkHandler: output)
+        out.append("::notice title=medialint::" as StaticString)
+        out.append(Self.data(summary.text + (summary.isComplete ? "" : " · stopped before every file was checked")))
+        out.append("\n" as StaticString)
+        out.finish()
+    }
+
+    public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? {
+        StreamedReportParts(write: { write($0, to: output) }, end: { writeSummary($0, to: output) })
+    }
+
+    /// A message, escaped as workflow commands want (`%`, CR, LF).
+    static func data(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A property value, escaped as workflow commands want (`%`, CR, LF, `:` and `,`).
+    static func property(_ text: String) -> String {
+        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}
+
+/// GitLab's Code Quality report (a JSON array, CodeClimate's issue format): one issue a finding with its
+/// description, rule as `check_name`, a fingerprint that survives edits around it (`Finding.fingerprint`; the nth
+/// finding alike in a file gets `-n`), severity (`critical` for errors, `minor` for warnings, `info` for notes) and
+/// its file and line (1 when none). What merge requests show as new and fixed code-quality findings.
+public struct GitLabCodeQualityReport: CheckReporter {
+    public var baseDirectory: String?
+
+    public init(baseDirectory: String? = nil) { self.baseDirectory = baseDirectory }
+
+    public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        var writer = JSONWriter(pretty: true, chunkHandler: output)
+        writer.beginArray()
+        writer.lineBreakDepth = writer.openContainers  // an issue a line
+        for result in results {
+            let path = reportPath(result.findingsLocation.file, base: baseDirectory)
+            var seen: [String: Int] = [:]
+            for finding in result.allFindings {
+                var fingerprint = finding.fingerprint(file: path)
+                seen[fingerprint, default: 0] += 1
+                if let count = seen[fingerprint], count > 1 { fingerprint += "-\(count)" }
+                writer.beginObject()
+                writer.key("description"); writer.string(timeText(finding) + finding.message)
+                writer.key("check_name"); writer.string(finding.rule)
+                writer.key("fingerprint"); writer.string(fingerprint)
+                writer.key("severity")
+                switch finding.severity {
+                case .error: writer.string("critical")
+                case .warning: writer.string("minor")
+                case .info: writer.string("info")
+                }
+                writer.key("location")
+                writer.beginObject()
+                writer.key("path"); writer.string(path)
+                writer.key("lines"); writer.beginObject(); writer.key("begin"); writer.integer(max(1, finding.line ?? 1)); writer.endObject()
+                writer.endObject()
+                writer.endObject()
+            }
+        }
+        writer.endArray()
+        writer.endLine()
+        writer.finish()
+    }
+}
+
+/// A streamed report's parts from its two writers.
+final class StreamedReportParts: ReportParts {
+    let writeResults: ([CheckResult]) -> Void
+    let writeEnd: (RunSummary) -> Void
+
+    init(write: @escaping ([CheckResult]) -> Void, end: @escaping (RunSummary) -> Void) {
+        writeResults = write
+        writeEnd = end
+    }
+
+    func add(_ results: [CheckResult]) { writeResults(results) }
+    func end(_ summary: RunSummary) { writeEnd(summary) }
+}
+
+extension Character {
+    fileprivate var isDigitCharacter: Bool { ("0"..."9").contains(self) }
+}
