@@ -14,6 +14,8 @@ public struct LibraryChecker: Sendable {
     /// Told, from the thread checking it, how much of a media file is done (0–1) while it is decoded: the audio
     /// for speech, then the video for flashing, by seconds of media.
     public var progress: (@Sendable (_ path: String, _ fraction: Double) -> Void)?
+    /// Rules the settings turn off or give another severity, applied to every result.
+    public var rules = RulePolicy()
 
     public init(file: FileCheck = FileCheck(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.file = file
@@ -60,6 +62,7 @@ public struct LibraryChecker: Sendable {
     /// The results for one file: every check that applies to it (`FileCheck`).
     public func check(_ item: LibraryItem) -> [CheckResult] {
         let report = progress.map { report in { @Sendable (fraction: Double) in report(item.path, fraction) } }
-        return file.check(item.path, kind: item.kind, root: item.root, captionFiles: captionFiles[item.path], progress: report)
+        let results = file.check(item.path, kind: item.kind, root: item.root, captionFiles: captionFiles[item.path], progress: report)
+        return rules.isEmpty ? results : results.map(rules.apply)
     }
 }

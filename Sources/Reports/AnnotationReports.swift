@@ -13,52 +13,6 @@ extension CheckResult {
     }
 }
 
-extension Finding {
-    /// A fingerprint that stays the same while the file changes around the finding: its file, rule, times and
-    /// message with cue numbers left out (`cue 12` → `cue #`), not its line. A cue inserted above it moves its line
-    /// and number, not its fingerprint. 16 hex digits (FNV-1a, 64 bits).
-    public func fingerprint(file: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ text: String) {
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-            hash ^= 0xFF
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        mix(file)
-        mix(rule)
-        mix(start.map { String(Int64((($0) * 1000).rounded())) } ?? "-")
-        mix(end.map { String(Int64((($0) * 1000).rounded())) } ?? "-")
-        mix(Self.withoutCueNumbers(message))
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    /// `cue 12: …` → `cue #: …`, `cues 3–5` → `cues #–#`: the numbers that change when cues are added above.
-    static func withoutCueNumbers(_ message: String) -> String {
-        var out = ""
-        var rest = message[...]
-        while let range = rest.range(of: "cue") {
-            out += rest[..<range.upperBound]
-            rest = rest[range.upperBound...]
-            if rest.hasPrefix("s") {
-                out += "s"
-                rest = rest.dropFirst()
-            }
-            guard rest.hasPrefix(" "), rest.dropFirst().first?.isDigitCharacter == true else { continue }
-            out += " #"
-            rest = rest.dropFirst().drop { $0.isDigitCharacter }
-            while let first = rest.first, first == "–" || first == "-", rest.dropFirst().first?.isDigitCharacter == true {
-                out += "–#"
-                rest = rest.dropFirst().drop { $0.isDigitCharacter }
-            }
-        }
-        return out + rest
-    }
-}
-
 /// The path a report names a file by: relative to `base` (the working directory) when it is inside it, else as given.
 func reportPath(_ path: String, base: String?) -> String {
     guard let base, path.hasPrefix("/") else { return path }
@@ -230,8 +184,4 @@ final class StreamedReportParts: ReportParts {
 
     func add(_ results: [CheckResult]) { writeResults(results) }
     func end(_ summary: RunSummary) { writeEnd(summary) }
-}
-
-extension Character {
-    fileprivate var isDigitCharacter: Bool { ("0"..."9").contains(self) }
 }

@@ -122,6 +122,53 @@ import Testing
         #expect(shards.sorted() == [0, 0])
     }
 
+    /// Adopting medialint on a library: `--write-baseline` records today's findings; cues inserted above them later
+    /// move their lines and numbers, and `--baseline` still knows them: only the new cue's findings count.
+    @Test func aBaselineSurvivesCuesInsertedAbove() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let captions = directory.appendingPathComponent("talk.srt")
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.srt"), toPath: captions.path)
+        let first = try Medialint.run(["check", "talk.srt", "--no-store", "--write-baseline", "baseline.json"], in: directory)
+        #expect(first.status == 0 && first.stderr.contains("2 findings written to baseline.json as the baseline"))
+        let text = try String(contentsOf: captions, encoding: .utf8)
+        try ("0\n00:00:00,000 --> 00:00:00,300\nA cue far too short to read and far too long for its one line\n\n" + text).write(
+            to: captions, atomically: true, encoding: .utf8)
+        let later = try Medialint.run(["lint", "talk.srt", "--baseline", "baseline.json", "--format", "compact"], in: directory)
+        #expect(later.stderr.contains("2 findings known in baseline.json left out"))
+        let rules = later.stdout.split(separator: "\n").map { $0.split(separator: "[").last.map { String($0.dropLast()) } ?? "" }
+        #expect(rules == ["lint.min-duration", "lint.reading-speed", "lint.line-length"], "the new cue's findings alone: \(later.stdout)")
+        #expect(later.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("talk.srt:2: ") })
+        // Without the baseline, all five.
+        #expect(try Medialint.run(["lint", "talk.srt", "--format", "compact"], in: directory).stdout.split(separator: "\n").count == 5)
+        // A baseline that is not one is refused.
+        try "{}".write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let bad = try Medialint.run(["lint", "talk.srt", "--baseline", "bad.json"], in: directory)
+        #expect(bad.status == 2 && bad.stderr.contains("bad.json: not a medialint baseline"))
+    }
+
+    /// Any rule can be turned off or given another severity, by id or prefix, in `.medialint.yml` or with `--set`:
+    /// the same in `check` and the single commands; a name that names no rule is an error.
+    @Test func rulesCanBeTurnedOffOrRetuned() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(atPath: Medialint.media("speech.srt"), toPath: directory.appendingPathComponent("talk.srt").path)
+        try FileManager.default.copyItem(atPath: Medialint.media("no-audio.mp4"), toPath: directory.appendingPathComponent("clip.mp4").path)
+        let before = try Medialint.run(["check", ".", "--no-store", "--format", "compact"], in: directory)
+        #expect(before.stdout.contains("[captions.audio-description]") && before.stdout.contains("[lint.line-length]"))
+        try "rules:\n  disable: [captions.audio-description]\n  severity: {lint.line-length: error}\n".write(
+            to: directory.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
+        let after = try Medialint.run(["check", ".", "--no-store", "--format", "compact"], in: directory)
+        #expect(!after.stdout.contains("captions.audio-description") && after.stdout.contains("talk.srt:6: error:"))
+        #expect(after.status == 1)
+        let lint = try Medialint.run(["lint", "talk.srt", "--format", "compact"], in: directory)
+        #expect(lint.status == 1 && lint.stdout.contains("talk.srt:6: error:"), "lint reads the same settings")
+        let off = try Medialint.run(["lint", "talk.srt", "--set", "rules.disable=lint", "--format", "compact"], in: directory)
+        #expect(off.status == 0 && off.stdout.isEmpty)
+        let typo = try Medialint.run(["lint", "talk.srt", "--set", "rules.disable=lint.lin-length"], in: directory)
+        #expect(typo.status == 2 && typo.stderr.contains("'rules' names no rule: 'lint.lin-length'"))
+    }
+
     /// The example GitHub Actions workflow's medialint lines, run as written on a library: the SARIF and JUnit files
     /// it uploads are made (formats from their names), and the status it fails on is the exit status.
     @Test func theExampleWorkflowRuns() throws {

@@ -81,7 +81,7 @@ import Testing
         for command in [["check", ".", "--no-store"], ["lint", "notes.srt"], ["flash", "notes.srt"]] {
             let result = try Medialint.run(command, in: root)
             #expect(result.status == 2 && result.stdout.isEmpty, "\(command)")
-            #expect(result.stderr.contains("unknown section 'lnt' (known: accuracy, flash, lint, sync, exclude, root)"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("unknown section 'lnt' (known: accuracy, flash, lint, rules, sync, exclude, root)"), "\(command): \(result.stderr)")
         }
         try "lint:\n  max-cpss: 5\n".write(to: root.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
         let key = try Medialint.run(["check", ".", "--no-store"], in: root)

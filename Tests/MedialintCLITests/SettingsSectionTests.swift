@@ -14,7 +14,7 @@ import Testing
     @Test func eachSectionTakesTheKeysOfItsType() {
         #expect(ConfigFile.known["sync"] == ["tolerance", "fail-tolerance", "cue-tolerance"])
         #expect(ConfigFile.known["flash"]?.count == 15 && ConfigFile.known["flash"]?.contains("darker-state") == true)
-        #expect(ConfigFile.known["lint"]?.contains("max-chars-per-line") == true && ConfigFile.known.count == 4)
+        #expect(ConfigFile.known["lint"]?.contains("max-chars-per-line") == true && ConfigFile.known.count == 5)
         #expect(ConfigFile.known["accuracy"] == ["enabled", "language"])
     }
 

@@ -80,7 +80,8 @@ struct AccuracyCommand: ParsableCommand {
         } catch let error as MediaError {
             if error.kind == .noSuchStream { throw CLIError(error.description) }
             Console.error(error.description)
-            return try output.finish([CheckResult.unreadable(file: media, check: .accuracy, reason: error.reason)], format: format, verdicts: verdicts)
+            return try output.finish(
+                settings.applyRules(to: [CheckResult.unreadable(file: media, check: .accuracy, reason: error.reason)]), format: format, verdicts: verdicts)
         }
         guard !sources.isEmpty else {
             throw CLIError("\(media) has no captions to check: give a caption file, or --track with one of its text subtitle tracks")
@@ -110,7 +111,7 @@ struct AccuracyCommand: ParsableCommand {
             }
         }
         try writeWords(timed.first)
-        try output.finish(results, format: format, verdicts: verdicts)
+        try output.finish(settings.applyRules(to: results), format: format, verdicts: verdicts)
     }
 
     /// An HLS package: each subtitle rendition where its sync fit puts it, against the package's audio (segments read
@@ -133,7 +134,7 @@ struct AccuracyCommand: ParsableCommand {
             return check.check(package: package, timelines: timelines, fixes: fixes, language: language)
         }
         try writeWords(outcomes.first)
-        try output.finish(outcomes.map(\.result), format: format, verdicts: verdicts)
+        try output.finish(settings.applyRules(to: outcomes.map(\.result)), format: format, verdicts: verdicts)
     }
 
     /// --words: the cues of `outcome` with their words' times, as WebVTT.

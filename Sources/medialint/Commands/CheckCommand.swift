@@ -136,6 +136,7 @@ struct CheckCommand: ParsableCommand {
         // soon as it is done); SARIF, JUnit and HTML keep the results until the end. Only counts are kept here.
         var status = ExitStatus.ok
         var wasStopped = false
+        let baseline = try BaselineRun(verdicts)
         try output.stream { sink in
             let write: (UnsafeBufferPointer<UInt8>) -> Void
             if output.output == nil || output.output == "-" {
@@ -143,15 +144,19 @@ struct CheckCommand: ParsableCommand {
             } else {
                 write = { sink.write($0) }
             }
-            (status, wasStopped) = runAndReport(plan, run: run, store: store, progress: progress, write: write)
+            (status, wasStopped) = runAndReport(plan, run: run, store: store, progress: progress, baseline: baseline, write: write)
         }
-        if wasStopped { throw ExitCode(130) }
+        if wasStopped {
+            if let path = verdicts.writeBaseline { Console.warning("\(path): not written: the run was stopped before every file was checked") }
+            throw ExitCode(130)
+        }
+        try baseline.finish()
         if status != .ok { throw ExitCode(status.rawValue) }
     }
 
     /// Runs `plan`, writing the report with `write` as results come; the exit status, and whether Ctrl-C stopped it.
     private func runAndReport(
-        _ plan: LibraryRun.Plan, run: LibraryRun, store: ResultStore?, progress: LibraryProgress,
+        _ plan: LibraryRun.Plan, run: LibraryRun, store: ResultStore?, progress: LibraryProgress, baseline: BaselineRun,
         write: @escaping (UnsafeBufferPointer<UInt8>) -> Void
     ) -> (status: ExitStatus, stopped: Bool) {
         let order: LibraryRun.Order = format == .jsonl && output.output == nil ? .finished : .items
@@ -173,6 +178,7 @@ struct CheckCommand: ParsableCommand {
         let outcome = run.run(
             plan, order: order,
             deliver: { results in
+                let results = baseline.filter(results)
                 totals.add(results)
                 // Files that could not be checked, each said on standard error (the walk's problems were already).
                 OutputOptions.reportErrors(results.filter { !problemPaths.contains($0.file) })

@@ -97,7 +97,7 @@ struct FlashCommand: ParsableCommand {
                 results.append(CheckResult.unreadable(file: path, check: .flash, reason: error.reason))
             }
         }
-        try output.finish(results, format: format, verdicts: verdicts)
+        try output.finish(settings.applyRules(to: results), format: format, verdicts: verdicts)
     }
 }
 

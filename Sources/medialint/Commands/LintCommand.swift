@@ -103,7 +103,7 @@ struct LintCommand: ParsableCommand {
                 results.append(CheckResult.unreadable(file: path, check: .lint, reason: error.message, rule: .captionsParse))
             }
         }
-        try output.finish(results, format: format, verdicts: verdicts)
+        try output.finish(settings.applyRules(to: results), format: format, verdicts: verdicts)
     }
 
     /// The profile and the `lint` settings (LintSettings), then the options; the frame rate and duration from

@@ -48,10 +48,12 @@ struct ReportCommand: ParsableCommand {
         let gone = stored.gone
         if gone > 0 { Console.note("\(gone) stored file\(gone == 1 ? " is" : "s are") gone since \(gone == 1 ? "it was" : "they were") checked: not reported") }
         let totals = ResultTotals()
+        let baseline = try BaselineRun(verdicts)
         try output.stream { sink in
             let report = ReportStream(make: { [format, style = output.textStyle] in format.reporter(style: style, summary: $0) }, output: { sink.write($0) })
             do throws(StoredResults.ReadError) {
                 try stored.forEach { results in
+                    let results = baseline.filter(results)
                     totals.add(results)
                     report.add(results)
                 }
@@ -60,6 +62,7 @@ struct ReportCommand: ParsableCommand {
             }
             report.finish(RunSummary(tally: totals.tally, exitStatus: totals.status(strict: verdicts.strict).rawValue))
         }
+        try baseline.finish()
         let status = totals.status(strict: verdicts.strict)
         if status != .ok { throw ExitCode(status.rawValue) }
     }

@@ -76,7 +76,8 @@ struct SyncCommand: ParsableCommand {
             // A stream asked for that is not there is a usage error; a file that cannot be read is a failing result.
             if error.kind == .noSuchStream { throw CLIError(error.description) }
             Console.error(error.description)
-            return try output.finish([CheckResult.unreadable(file: media, check: .sync, reason: error.reason)], format: format, verdicts: verdicts)
+            return try output.finish(
+                settings.applyRules(to: [CheckResult.unreadable(file: media, check: .sync, reason: error.reason)]), format: format, verdicts: verdicts)
         }
         var results = sources.isEmpty ? [CaptionPresence.resultWithoutCaptions(media, speech: speech)] : []
         var fixWritten = false
@@ -92,7 +93,7 @@ struct SyncCommand: ParsableCommand {
             fixWritten = fixWritten || fixed != nil
         }
         // A fix that could not be written fails the run.
-        try output.finish(results, format: format, verdicts: verdicts, failed: fixing.isRequested && !fixWritten)
+        try output.finish(settings.applyRules(to: results), format: format, verdicts: verdicts, failed: fixing.isRequested && !fixWritten)
     }
 
     /// An HLS package: each subtitle rendition against the speech of the package's audio (segments read inside the
@@ -109,12 +110,12 @@ struct SyncCommand: ParsableCommand {
         let outcomes = package.readDeadline.bind { check.check(package: package, timelines: timelines) }
         guard let fix = fixing.fix, !outcomes.isEmpty else {
             let results = outcomes.isEmpty ? [SyncCheck.withoutSubtitles(package: media)] : outcomes.map(\.result)
-            return try output.finish(results, format: format, verdicts: verdicts)
+            return try output.finish(settings.applyRules(to: results), format: format, verdicts: verdicts)
         }
         guard outcomes.count == 1 else { throw CLIError("--fix needs one subtitle rendition; \(media) has \(outcomes.count)") }
         try OutputStream.refuseInputs(fix, [media])
         let fixed = try fixing.write(outcomes[0], document: timelines[0].document, to: fix, input: media)
-        try output.finish([fixed ?? outcomes[0].result], format: format, verdicts: verdicts, failed: fixed == nil)
+        try output.finish(settings.applyRules(to: [fixed ?? outcomes[0].result]), format: format, verdicts: verdicts, failed: fixed == nil)
     }
 
     /// `--reference`: the caption file (the first argument) aligned to another caption file, without audio.
@@ -130,7 +131,7 @@ struct SyncCommand: ParsableCommand {
         // The result is the caption file's: it is what fails, and what a fix rewrites.
         let outcome = check.check(reference: original, path: media, captions: document, source: media)
         let fixed = fixing.isRequested ? try fixing.write(outcome, document: document, to: fixing.fix ?? media, input: media) : outcome.result
-        try output.finish([fixed ?? outcome.result], format: format, verdicts: verdicts, failed: fixed == nil)
+        try output.finish(settings.applyRules(to: [fixed ?? outcome.result]), format: format, verdicts: verdicts, failed: fixed == nil)
     }
 
     /// Tolerances: defaults, then the `sync` settings, then the option.

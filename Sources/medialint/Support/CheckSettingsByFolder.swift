@@ -53,6 +53,7 @@ final class CheckSettingsByFolder: FolderSettings {
         checker.file.sync = try SyncSettings.check(config.section("sync"))
         checker.file.accuracy = try AccuracySettings.check(config.section("accuracy"), forced: accuracy)
         checker.file.lint = LintCheck(linter: try LintSettings(config.section("lint"), profile: lintProfile).linter())
+        checker.rules = try RuleSettings.policy(config.section("rules"))
         let made = (checker, text.isEmpty ? "" : ResultStoreDefaults.fingerprint(text))
         built[key] = made
         return made

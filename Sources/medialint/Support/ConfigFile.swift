@@ -2,11 +2,13 @@ import FileAccess
 import Foundation
 import Yams
 
-/// `.medialint.yml`: settings per check, and files to leave out, e.g.
+/// `.medialint.yml`: settings per check, rules turned off or given another severity, and files to leave out, e.g.
 ///
 ///     flash:
 ///       profile: wcag
 ///       area: 0.25
+///     rules:
+///       disable: [captions.audio-description]
 ///     exclude: [drafts, "*.bak.srt"]
 ///
 /// The settings for a file are those of every `.medialint.yml` from the file's folder up, nearer files overriding
@@ -26,7 +28,7 @@ struct ConfigFile {
 
     /// Every section, typed: the settings it takes are its keys; an unknown section or setting is an error, not
     /// ignored.
-    static let sections: [any SettingsSection.Type] = [FlashSection.self, LintSection.self, SyncSection.self, AccuracySection.self]
+    static let sections: [any SettingsSection.Type] = [FlashSection.self, LintSection.self, SyncSection.self, AccuracySection.self, RulesSection.self]
     static let known: [String: Set<String>] = Dictionary(uniqueKeysWithValues: sections.map { ($0.name, $0.keys) })
     /// Top-level keys that are not a check's section.
     static let otherKeys = ["exclude", "root"]

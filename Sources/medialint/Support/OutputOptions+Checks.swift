@@ -26,6 +26,9 @@ extension OutputOptions {
     func finish(
         _ results: [CheckResult], format: CheckFormat, verdicts: VerdictOptions, files: Int? = nil, streamed: Bool = false, failed: Bool = false
     ) throws {
+        let baseline = try BaselineRun(verdicts)
+        let results = baseline.filter(results)
+        try baseline.finish()
         var status = ExitStatus.of(results, strict: verdicts.strict)
         if failed, status == .ok { status = .checkFailed }
         let summary = RunSummary(results: results, files: files, exitStatus: status.rawValue)
@@ -42,8 +45,19 @@ extension OutputOptions {
     }
 }
 
-/// `--strict`: warnings fail the run.
+/// `--strict`: warnings fail the run; `--baseline`: known findings do not count.
 struct VerdictOptions: ParsableArguments {
     @Flag(help: "Warnings fail too: exit status 1 when a result's verdict is 'warn'.")
     var strict = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Leave out the findings this baseline knows (same file, rule and fingerprint; lines may move): adopt medialint on an existing library and fail only on new findings.",
+            valueName: "file"), completion: .file())
+    var baseline: String?
+
+    @Option(
+        name: .customLong("write-baseline"),
+        help: ArgumentHelp("Write this run's findings to a baseline file, for --baseline.", valueName: "file"), completion: .file())
+    var writeBaseline: String?
 }
