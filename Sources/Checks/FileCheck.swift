@@ -1,3 +1,4 @@
+import CaptionQuality
 import Captions
 import Findings
 import Foundation
@@ -27,6 +28,9 @@ public struct FileCheck: Sendable {
     public var captions = CaptionsCheck()
     /// Each caption source's words against the speech, when asked (nil: not checked).
     public var accuracy: AccuracyCheck?
+    /// Fixes a caption file before its rules are checked (`check --fix`): given its path and document, and the linter,
+    /// returns the document to check (the fixed file read again). Nil: files are not changed.
+    public var fixCaptions: (@Sendable (_ path: String, _ document: CaptionDocument, _ linter: CaptionLinter) throws -> CaptionDocument)?
     /// The most memory one file may take to check, in bytes (see `MemoryEstimate`): a file that would need more
     /// becomes an error result before it is read.
     public var memoryLimit: Int64 = 2048 << 20
@@ -54,7 +58,13 @@ public struct FileCheck: Sendable {
             return [
                 CheckResult.timed {
                     do throws(CaptionError) {
-                        return lint.run(try CaptionFile.read(path), path: path, keepingAtMost: Self.findingLimit)
+                        var document = try CaptionFile.read(path)
+                        if let fixCaptions {
+                            do { document = try fixCaptions(path, document, lint.linter) } catch {
+                                return CheckResult.unreadable(file: path, check: .lint, reason: "\(error)", rule: .captionsParse)
+                            }
+                        }
+                        return lint.run(document, path: path, keepingAtMost: Self.findingLimit)
                     } catch {
                         return CheckResult.unreadable(file: path, check: .lint, reason: error.message, rule: .captionsParse)
                     }

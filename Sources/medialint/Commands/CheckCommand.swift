@@ -47,6 +47,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Also check that each caption source's words are what is spoken (see 'medialint help accuracy'; or accuracy: true in the settings).")
     var accuracy = false
 
+    @Flag(help: "Fix caption files' overlaps, too-short cues and gaps, and long lines before checking them, rewriting each (as lint --fix).")
+    var fix = false
+
     @Option(help: ArgumentHelp("Check only shard K of N (files split by a hash of their path: shards are disjoint and together complete).", valueName: "K/N"))
     var shard: LibraryShard?
 
@@ -98,6 +101,7 @@ struct CheckCommand: ParsableCommand {
         let folders = CheckSettingsByFolder(discovery: settings.discovery(), flashProfile: flashProfile, lintProfile: lintProfile, accuracy: accuracy)
         var base = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if let maxFileMemory { base.file.memoryLimit = Int64(maxFileMemory) << 20 }
+        if fix { base.file.fixCaptions = { path, document, linter in try CaptionFixing.fixInPlace(path, document, linter: linter, backup: nil) } }
         if !captionFiles.isEmpty {
             for file in captionFiles where !FileManager.default.fileExists(atPath: file) {
                 throw CLIError("\(file): no such caption file (--captions)")

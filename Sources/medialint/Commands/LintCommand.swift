@@ -26,6 +26,12 @@ struct LintCommand: ParsableCommand {
             'NOTE medialint-disable-next lint.min-duration' (the next cue only); without rule ids, every rule. \
             --disable turns rules off everywhere.
 
+            --fix rewrites each caption file (atomically, in its own format, UTF-8) with what can be fixed without \
+            touching a word: an overlap ends the earlier cue before the next (with the profile's gap when there \
+            is room), a gap too short is opened to the profile's or closed, a cue too short to read is lengthened \
+            within the gap before the next, and lines too long are broken again (the fewest lines, as even as they \
+            go). Every change is listed on standard error; the report is of the fixed file.
+
             Frame-based rules use --fps, else the media's frame rate (--media), else 24. \
             Formats: text, json, jsonl, sarif (SARIF 2.1.0 for GitHub code scanning), junit. \
             Exit status: 0 no errors, 1 a rule at error severity or a file that cannot be read, 2 a usage \
@@ -65,6 +71,12 @@ struct LintCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Shortest gap between cues, in frames.", valueName: "n"))
     var minGapFrames: Double?
 
+    @Flag(help: "Fix overlaps, too-short cues and gaps, and long lines, rewriting each caption file (atomically); every change is listed.")
+    var fix = false
+
+    @Option(help: ArgumentHelp("With --fix: keep each original as FILE followed by SUFFIX (e.g. .orig).", valueName: "suffix"))
+    var backup: String?
+
     @OptionGroup var formatChoice: CheckFormatOptions
 
     /// `--format`, else what `-o`'s extension says, else text.
@@ -84,6 +96,9 @@ struct LintCommand: ParsableCommand {
         for rule in disable.flatMap({ $0.split(separator: ",") }) where !known.contains(String(rule)) {
             throw ValidationError("Unknown rule '\(rule)'; the rules are \(known.sorted().joined(separator: ", ")).")
         }
+        if fix, input.track != nil { throw ValidationError("--fix rewrites caption files, not a media file's track.") }
+        if backup != nil, !fix { throw ValidationError("--backup goes with --fix.") }
+        if let backup, backup.isEmpty || backup.contains("/") { throw ValidationError("--backup takes a suffix such as .orig (no '/').") }
     }
 
     func run() throws {
@@ -95,7 +110,8 @@ struct LintCommand: ParsableCommand {
         var results: [CheckResult] = []
         for (path, linter) in zip(captions, linters) {
             do {
-                let document = try input.read(path)
+                var document = try input.read(path)
+                if fix { document = try CaptionFixing.fixInPlace(path, document, linter: linter, backup: backup) }
                 // Findings streamed into the report, a window at a time: a million of them never all in memory.
                 results.append(CheckResult.timed { LintCheck(linter: linter).runStreaming(document, path: path) })
             } catch let error as CLIError {

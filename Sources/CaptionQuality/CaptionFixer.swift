@@ -1,0 +1,203 @@
+import Basics
+import Captions
+import Findings
+
+/// Fixes the mechanical problems `CaptionLinter` finds, as a subtitler would, without touching a word: overlaps
+/// (the earlier cue ends before the later one starts, with the profile's gap when there is room), gaps shorter than
+/// the profile's minimum (opened to it, or closed when opening would leave the cue too short), cues too short to read
+/// (lengthened within the gap before the next cue), and lines longer than the profile allows or more lines than it
+/// allows where the words fit in fewer (the cue's words broken again into the fewest lines, as even as they go, the
+/// bottom line the longer; a dialogue line, starting `-`, stays a line of its own). Every change is listed.
+public struct CaptionFixer: Sendable {
+    public var profile: QualityProfile
+    public var framesPerSecond: Double
+
+    public init(profile: QualityProfile, framesPerSecond: Double = 24) {
+        self.profile = profile
+        self.framesPerSecond = framesPerSecond
+    }
+
+    /// One change: the cue (1-based), the rule it answers, and what changed.
+    public struct Change: Sendable, Equatable {
+        public var cue: Int
+        public var rule: String
+        public var description: String
+    }
+
+    /// The fixed document and the changes made, in cue order.
+    public func fix(_ document: CaptionDocument) -> (document: CaptionDocument, changes: [Change]) {
+        var fixed = document
+        var changes: [Change] = []
+        let gap = CaptionTime(milliseconds: Int64(((profile.minGapFrames ?? 0) / framesPerSecond * 1000).rounded(.up)))
+        let minimum = profile.minDuration.map { CaptionTime(milliseconds: Int64(($0 * 1000).rounded(.up))) }
+        // Cues in time order (the file's order kept for cues that start together).
+        let order = fixed.cues.indices.sorted { (fixed.cues[$0].start, $0) < (fixed.cues[$1].start, $1) }
+        for (position, index) in order.enumerated() {
+            let cue = fixed.cues[index]
+            guard cue.end > cue.start else { continue }  // never shown: for a person to decide
+            let next = position + 1 < order.count ? fixed.cues[order[position + 1]].start : nil
+            var end = cue.end
+            var rule = ""
+            var why = ""
+            if let next, next > cue.start {
+                if end > next {
+                    // Overlap: end before the next cue, with the gap when the cue keeps its minimum (or what it had).
+                    end = next - gap > cue.start && (minimum.map { next - gap - cue.start >= $0 } ?? true) ? next - gap : next
+                    rule = Rule.lintOverlap.id
+                    why = "it overlapped cue \(order[position + 1] + 1)"
+                } else if gap > .zero, next > end, next - end < gap {
+                    // A gap too short to see: open it to the minimum, or close it when that would make the cue too short.
+                    let opened = next - gap
+                    end = opened > cue.start && (minimum.map { opened - cue.start >= $0 } ?? true) ? opened : next
+                    rule = Rule.lintMinGap.id
+                    why = end == next ? "closing a gap too short to see" : "leaving the profile's gap before cue \(order[position + 1] + 1)"
+                }
+            }
+            if let minimum, end - cue.start < minimum {
+                // Too short to read: longer, within the gap before the next cue.
+                let room = next.map { $0 > cue.start ? ($0 - cue.start > gap ? $0 - gap : $0) : end } ?? (cue.start + minimum)
+                let longer = min(cue.start + minimum, max(room, end))
+                if longer > end {
+                    end = longer
+                    rule = Rule.lintMinDuration.id
+                    why = longer - cue.start >= minimum ? "too short to read" : "too short to read (as long as the next cue allows)"
+                }
+            }
+            if end != cue.end {
+                fixed.cues[index].end = end
+                changes.append(Change(cue: index + 1, rule: rule, description: "end \(cue.end) → \(end): \(why)"))
+            }
+        }
+        if let limit = profile.maxCharactersPerLine {
+            for index in fixed.cues.indices {
+                let text = fixed.cues[index].text
+                let lines = CueLines(text)
+                let tooMany = profile.maxLines.map { lines.lines.filter { !$0.words.isEmpty }.count > $0 } ?? false
+                guard lines.lines.contains(where: { $0.visible > limit }) || tooMany else { continue }
+                let broken = lines.rebroken(limit: limit)
+                // Too many lines is fixed only where the words fit in fewer (dialogue keeps a line a speaker).
+                guard broken != text, !tooMany || broken.split(separator: "\n").count < lines.lines.count else { continue }
+                fixed.cues[index].text = broken
+                let count = broken.split(separator: "\n").count
+                let long = lines.lines.contains { $0.visible > limit }
+                changes.append(
+                    Change(
+                        cue: index + 1, rule: long ? Rule.lintLineLength.id : Rule.lintMaxLines.id,
+                        description: "lines broken again to at most \(limit) characters (\(count) line\(count == 1 ? "" : "s"))"))
+            }
+        }
+        changes.sort { ($0.cue, $0.rule) < ($1.cue, $1.rule) }
+        return (fixed, changes)
+    }
+}
+
+extension CaptionTime {
+    static func - (a: CaptionTime, b: CaptionTime) -> CaptionTime { CaptionTime(milliseconds: a.milliseconds - b.milliseconds) }
+    static func + (a: CaptionTime, b: CaptionTime) -> CaptionTime { CaptionTime(milliseconds: a.milliseconds + b.milliseconds) }
+}
+
+/// A cue's text as lines of words, each word with its markup (tags `<…>`, `{…}` and references `&…;` count as
+/// what they show: nothing, and one character).
+struct CueLines {
+    struct Word {
+        var text: Substring
+        var visible: Int
+    }
+
+    struct Line {
+        var words: [Word]
+        var visible: Int { words.reduce(0) { $0 + $1.visible } + max(0, words.count - 1) }
+    }
+
+    var lines: [Line] = []
+
+    init(_ text: String) {
+        var line = Line(words: [])
+        var wordStart: String.Index?
+        var visible = 0
+        var inTag: Character?
+        var index = text.startIndex
+        func endWord(at end: String.Index) {
+            if let start = wordStart { line.words.append(Word(text: text[start..<end], visible: visible)) }
+            wordStart = nil
+            visible = 0
+        }
+        while index < text.endIndex {
+            let character = text[index]
+            if let close = inTag {
+                if character == close { inTag = nil }
+            } else if character == "<" || character == "{" {
+                if wordStart == nil { wordStart = index }
+                inTag = character == "<" ? ">" : "}"
+            } else if character == " " || character == "\t" {
+                endWord(at: index)
+            } else if character == "\n" || character == "\r\n" {
+                endWord(at: index)
+                lines.append(line)
+                line = Line(words: [])
+            } else {
+                if wordStart == nil { wordStart = index }
+                if character == "&", let semicolon = text[index...].prefix(12).firstIndex(of: ";") {
+                    visible += 1
+                    index = semicolon
+                } else {
+                    visible += 1
+                }
+            }
+            index = text.index(after: index)
+        }
+        endWord(at: text.endIndex)
+        lines.append(line)
+    }
+
+    /// The words broken into lines of at most `limit` characters: each dialogue line (starting `-`) on its own, the
+    /// others together; the fewest lines, as even as they go, the lower line the longer when they cannot be even. A
+    /// word longer than the limit stands on its own line.
+    func rebroken(limit: Int) -> String {
+        var groups: [[Word]] = []
+        for line in lines where !line.words.isEmpty {
+            if line.words.first.map({ $0.text.hasPrefix("-") }) == true || groups.isEmpty {
+                groups.append(line.words)
+            } else {
+                groups[groups.count - 1] += line.words
+            }
+        }
+        return groups.flatMap { Self.wrap($0, limit: limit) }.map { $0.map { String($0.text) }.joined(separator: " ") }.joined(separator: "\n")
+    }
+
+    /// The fewest lines of at most `limit`, the longest line as short as it can be (then the bottom one longer).
+    static func wrap(_ words: [Word], limit: Int) -> [[Word]] {
+        func width(_ slice: ArraySlice<Word>) -> Int { slice.reduce(0) { $0 + $1.visible } + max(0, slice.count - 1) }
+        guard width(words[...]) > limit else { return [words] }
+        // Greedy gives the fewest lines; then each break moves to even the lines without adding one.
+        var breaks: [Int] = []
+        var start = 0
+        while start < words.count {
+            var end = start + 1
+            while end < words.count, width(words[start...end]) <= limit { end += 1 }
+            breaks.append(end)
+            start = end
+        }
+        if breaks.count == 2 {
+            // Two lines: of the breaks that fit both, the one that makes the longer line shortest; on a tie, the one
+            // with the longer line at the bottom.
+            var best: (split: Int, longest: Int, bottomHeavy: Bool)?
+            for split in 1..<words.count {
+                let top = width(words[..<split]), bottom = width(words[split...])
+                guard top <= limit, bottom <= limit else { continue }
+                let candidate = (split, max(top, bottom), top <= bottom)
+                if best == nil || candidate.1 < best!.longest || (candidate.1 == best!.longest && candidate.2 && !best!.bottomHeavy) {
+                    best = candidate
+                }
+            }
+            if let best { breaks = [best.split, words.count] }
+        }
+        var lines: [[Word]] = []
+        var from = 0
+        for end in breaks {
+            lines.append(Array(words[from..<end]))
+            from = end
+        }
+        return lines
+    }
+}

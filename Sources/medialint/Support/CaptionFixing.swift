@@ -1,0 +1,25 @@
+import CaptionQuality
+import Captions
+
+/// `lint --fix` and `check --fix`: a caption file rewritten with what `CaptionFixer` fixes, atomically, in its own
+/// format (UTF-8); each change said on standard error.
+enum CaptionFixing {
+    /// The file at `path` (read as `document`) fixed for `linter`'s profile and read again; `document` as it is when
+    /// nothing needs fixing. `backup`: a suffix to keep the original under.
+    static func fixInPlace(_ path: String, _ document: CaptionDocument, linter: CaptionLinter, backup: String?) throws -> CaptionDocument {
+        let (fixed, changes) = CaptionFixer(profile: linter.profile, framesPerSecond: linter.framesPerSecond).fix(document)
+        guard !changes.isEmpty else { return document }
+        guard document.format.isWritable else {
+            throw CLIError("\(path): \(document.format.displayName) is read, not written: --fix cannot rewrite it (convert it first)")
+        }
+        var inPlace = InPlaceOptions()
+        inPlace.inPlace = true
+        inPlace.backup = backup
+        _ = try CaptionOutput.write(fixed, as: document.format, to: path, input: path, inPlace: inPlace)
+        for change in changes { Console.note("\(path): fixed cue \(change.cue): \(change.description) [\(change.rule)]") }
+        if !["utf-8", "ascii", "us-ascii"].contains(document.encoding.lowercased()) {
+            Console.note("\(path): written in UTF-8 (it was \(document.encoding))")
+        }
+        do throws(CaptionError) { return try CaptionFile.read(path, format: document.format) } catch { throw CLIError("\(path): \(error.message)") }
+    }
+}

@@ -1,0 +1,71 @@
+import Captions
+import Findings
+import Testing
+
+@testable import CaptionQuality
+
+/// What `lint --fix` changes, cue by cue, on documents built in memory: exact times and lines, every word kept, and
+/// the fixed document passing the rules it fixes.
+struct CaptionFixerTests {
+    static func cue(_ start: Int64, _ end: Int64, _ text: String) -> Cue {
+        Cue(start: CaptionTime(milliseconds: start), end: CaptionTime(milliseconds: end), text: text)
+    }
+
+    /// Netflix at 24 fps: 2 frames (84 ms) between cues, at least 5/6 s (834 ms) on screen, 42 characters, 2 lines.
+    static let document = CaptionDocument(
+        format: .webvtt,
+        cues: [
+            cue(1000, 3000, "An overlap: this cue ends late."),
+            cue(2500, 4000, "The next one starts here."),
+            cue(4000, 4300, "Short,"),
+            cue(6000, 8000, "with room after it to read."),
+            cue(8040, 10000, "A gap of one frame before this one."),
+            cue(11000, 13000, "<i>This single line is much longer</i> than forty-two characters."),
+            cue(14000, 16000, "One,\ntwo,\nthree."),
+            cue(17000, 19000, "- Who is it?\n- It's me, your neighbour from across the street, again."),
+        ])
+
+    @Test func eachFixableProblemIsFixed() {
+        let (fixed, changes) = CaptionFixer(profile: .netflix, framesPerSecond: 24).fix(Self.document)
+        #expect(
+            fixed.cues.map { "\($0.start.milliseconds)-\($0.end.milliseconds)" } == [
+                "1000-2416", "2500-4000", "4000-4834", "6000-7956", "8040-10000", "11000-13000", "14000-16000", "17000-19000",
+            ])
+        #expect(fixed.cues[5].text == "<i>This single line is much longer</i>\nthan forty-two characters.")
+        #expect(fixed.cues[6].text == "One, two, three.")
+        #expect(fixed.cues[7].text == "- Who is it?\n- It's me, your neighbour\nfrom across the street, again.")
+        #expect(
+            changes.map { "\($0.cue) \($0.rule)" } == [
+                "1 lint.overlap", "3 lint.min-duration", "4 lint.min-gap", "6 lint.line-length", "7 lint.max-lines", "8 lint.line-length",
+            ])
+        #expect(changes[0].description == "end 00:00:03.000 → 00:00:02.416: it overlapped cue 2")
+        // Every word kept, in order.
+        func words(_ document: CaptionDocument) -> [String] {
+            document.cues.flatMap { $0.text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) }
+        }
+        #expect(words(fixed) == words(Self.document))
+        // The rules it fixes find nothing more (the dialogue cue keeps a line a speaker: three lines, said).
+        let fixable: Set = ["lint.overlap", "lint.min-gap", "lint.min-duration", "lint.line-length", "lint.max-lines"]
+        let left = CaptionLinter(profile: .netflix, framesPerSecond: 24).lint(fixed).filter { fixable.contains($0.rule) }.map {
+            "\($0.data["cue"]?.intValue ?? 0) \($0.rule)"
+        }
+        #expect(left == ["8 lint.max-lines"], "\(left)")
+    }
+
+    /// A cue boxed in by the next: lengthened as far as the gap allows, and said so; cues never shown are left alone.
+    @Test func whatCannotBeFixedIsLeft() {
+        let boxed = CaptionDocument(format: .srt, cues: [Self.cue(1000, 1300, "Quick"), Self.cue(1500, 3000, "Next"), Self.cue(4000, 4000, "Never")])
+        let (fixed, changes) = CaptionFixer(profile: .netflix, framesPerSecond: 24).fix(boxed)
+        #expect(fixed.cues.map(\.end.milliseconds) == [1416, 3000, 4000])
+        #expect(changes.map(\.description) == ["end 00:00:01.300 → 00:00:01.416: too short to read (as long as the next cue allows)"])
+        #expect(CaptionFixer(profile: .netflix).fix(CaptionDocument(format: .webvtt, cues: [Self.cue(0, 2000, "Fine.")])).changes.isEmpty)
+    }
+
+    @Test func wrappingIsEvenAndBottomHeavy() {
+        #expect(CueLines("aaa bbb ccc ddd").rebroken(limit: 10) == "aaa bbb\nccc ddd")
+        #expect(CueLines("aaaa bb cc").rebroken(limit: 7) == "aaaa\nbb cc")
+        #expect(CueLines("one two three").rebroken(limit: 20) == "one two three")
+        #expect(CueLines("a &amp; b <b>c</b>").lines.map(\.visible) == [7])
+        #expect(CueLines("supercalifragilistic word").rebroken(limit: 10) == "supercalifragilistic\nword")
+    }
+}
