@@ -124,7 +124,8 @@ extension Rule {
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
     public static let captionsParse = Rule(
         "captions.parse", title: "captions that cannot be read",
-        description: "A caption file, track or HLS playlist that could not be read (as WebVTT, SubRip, SCC or TTML).",
+        description:
+            "A caption file, track or HLS playlist that could not be read (as WebVTT, SubRip, SCC, TTML, SAMI, ASS/SSA, SBV or EBU STL): missing, a folder, not captions in a format MediaLint reads, or malformed.",
         guidelines: [], helpURL: RuleSource.webVTT, defaultSeverity: .error)
     public static let captionsAudioDescription = Rule(
         "captions.audio-description", title: "no audio-description track",

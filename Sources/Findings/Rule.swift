@@ -52,6 +52,6 @@ extension Rule {
     public static let mediaUnreadable = Rule(
         "media.unreadable", title: "input that cannot be read",
         description:
-            "The file is missing, not a regular file, empty, truncated or corrupt, or has nothing this FFmpeg can decode: it could not be checked, so it neither passes nor fails (exit status 2).",
+            "The file is missing, not a regular file, empty, truncated or corrupt, or has nothing this FFmpeg can decode: it could not be checked, so it neither passes nor fails (its result is an error: exit status 1; a path named on the command line that does not exist, 2).",
         helpURL: RuleSource.ffmpegFormats, defaultSeverity: .error)
 }

@@ -95,7 +95,11 @@ public final class ResultStore: @unchecked Sendable {
     /// started afresh, with a note; read-only, a damaged store is refused.
     public init(path: String, writable: Bool = true) throws {
         let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        if writable { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        var createdFolder = false
+        if writable, !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            createdFolder = true
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)  // shards of one run may share a store
         configuration.readonly = !writable
@@ -157,6 +161,7 @@ public final class ResultStore: @unchecked Sendable {
             database = try DatabaseQueue(path: path, configuration: configuration)
         }
         self.database = database
+        if createdFolder { notes.append("\(path): the folder \(folder) did not exist; it was made for the results store") }
         guard writable else { return }
         do {
             let dropped = try database.write { db -> Int in

@@ -16,13 +16,17 @@ struct CheckCommand: ParsableCommand {
             Media files: captions present (sidecar files and embedded text tracks; WCAG 1.2.2), caption timing \
             against the speech for each caption source, seizure-risk flashing, and an inventory of accessibility \
             assets (caption tracks with language and hearing-impaired flag, audio-description tracks, transcript \
-            files next to the media). Caption files: their quality rules. HTML pages: autoplaying sound. \
+            files next to the media). Caption files: their quality rules (--fix rewrites them with overlaps, \
+            short cues and gaps, and long lines fixed). HTML pages: autoplaying sound. HLS packages (a \
+            multivariant .m3u8): their playlists' rules (subtitle and audio-description renditions, languages, \
+            segments), each subtitle rendition's quality and timing, and the video's flashing. \
             Folders are walked recursively (a folder reached twice through links is walked once; unreadable \
             entries are reported and the run goes on). Files are checked in parallel, --jobs at once.
 
             --format jsonl prints each file's results as soon as it is done, then the run's summary. Exit \
             status: 0 no failure (warnings pass unless --strict), 1 a check failed or a file could not be \
-            checked (unreadable, corrupt), 2 a usage error or a path given that does not exist.
+            checked (unreadable, corrupt), 2 a usage error, a path given that does not exist, or nothing to \
+            check; 130 stopped by Ctrl-C (the reports say they are incomplete).
             """
     )
 

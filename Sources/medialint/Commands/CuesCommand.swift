@@ -7,7 +7,7 @@ import Findings
 struct CuesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cues",
-        abstract: "Show the cues of a WebVTT or SRT file, or of a media file's embedded track, as MediaLint reads them.",
+        abstract: "Show the cues of a caption file (WebVTT, SRT, SCC, TTML, SAMI, ASS/SSA, SBV, EBU STL) or of a media file's track, as MediaLint reads them.",
         discussion: """
             The text column is the cue text with markup removed and character references decoded. What the \
             reader had to recover from (a dropped cue, an ignored setting, a guessed encoding) is listed on \
@@ -40,6 +40,7 @@ struct CuesCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try output.refuseUnwrittenFormat(chosen: formatOption != nil, formats: ["json"], command: "cues")
         try output.refuse(inputs: [captions])
         let document = try FailureDocument.guarding(captions, json: format == .json, to: output) {
             try input.read(captions, mode: strict ? .strict : .lenient)

@@ -41,6 +41,7 @@ struct ProbeCommand: ParsableCommand {
     @OptionGroup var playlists: PlaylistOptions
 
     func run() throws {
+        try output.refuseUnwrittenFormat(chosen: formatOption != nil, formats: ["json"], command: "probe")
         playlists.apply(to: [media])
         try output.refuse(inputs: [media])
         let info = try FailureDocument.guarding(media, json: format == .json, to: output) {

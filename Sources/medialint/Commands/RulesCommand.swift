@@ -44,6 +44,7 @@ struct RulesCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.refuseUnwrittenFormat(chosen: formatOption != nil, formats: ["json"], command: "rules")
         switch format {
         case .text: try output.emit(Self.text(rules, style: output.textStyle))
         case .json: try output.emit(try Self.json(rules))

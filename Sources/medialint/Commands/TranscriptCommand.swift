@@ -50,6 +50,7 @@ struct TranscriptCommand: ParsableCommand {
     }
 
     func run() throws {
+        try output.refuseUnwrittenFormat(chosen: format != nil, formats: ["json", "html", "markdown"], command: "transcript")
         try output.refuse(inputs: [captions])
         let chosen =
             format ?? output.output.flatMap { path -> TranscriptRenderer.Format? in

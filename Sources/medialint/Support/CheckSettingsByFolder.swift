@@ -2,6 +2,19 @@ import Checks
 import Foundation
 import Library
 
+extension ConfigFile {
+    /// Reads every section as the checks would (`check`'s per-folder setup): a value out of range, an unknown profile
+    /// or rule is an error here, for every command alike.
+    func validate() throws {
+        try FlashSettings.checkRanges(FlashSettings.configuration(section("flash"), profile: nil))
+        _ = try FlashSettings.exactDecode(section("flash"))
+        _ = try SyncSettings.check(section("sync"))
+        _ = try AccuracySettings.check(section("accuracy"))
+        _ = try LintSettings(section("lint"), profile: nil).linter()
+        _ = try RuleSettings.policy(section("rules"))
+    }
+}
+
 /// `check`'s settings, folder by folder: each file is checked with the `.medialint.yml` files from its folder up (or
 /// `--config`), the `--set`s and the profile options on top — exactly what `flash`, `lint` and `sync` use for that
 /// file alone — and `exclude:` globs leave files and folders out of the walk.

@@ -30,6 +30,8 @@ final class ConfigDiscovery {
         if let known = cache[key] { return known }
         var file = try ConfigFile(layers: explicitPath.map { [$0] } ?? layers(for: folder))
         for assignment in assignments { try file.set(assignment) }
+        // Every section is read as `check` reads it, whichever command asked: a setting one command refuses, all do.
+        try file.validate()
         cache[key] = file
         return file
     }

@@ -41,6 +41,29 @@ struct OutputOptions: ParsableArguments {
         return implied.flatMap(make)
     }
 
+    /// Throws when no `--format` is given and `-o`'s extension names a report format the command does not write
+    /// (`probe -o info.html`): writing text under that name would surprise. `formats` are the command's own (by the
+    /// names `impliedFormat` uses); `command`, its name for the message.
+    func refuseUnwrittenFormat(chosen: Bool, formats: Set<String>, command: String, names: [String: String] = [:]) throws {
+        guard !chosen, let output, output != "-" else { return }
+        let name = (output as NSString).lastPathComponent.lowercased()
+        let implied: String? =
+            switch (name as NSString).pathExtension {
+            case "json": name.hasSuffix(".sarif.json") ? "sarif" : "json"
+            case "jsonl", "ndjson": "jsonl"
+            case "sarif": "sarif"
+            case "xml": "junit"
+            case "html", "htm": "html"
+            case "md", "markdown": "markdown"
+            default: nil
+            }
+        guard let implied, !formats.contains(implied) else { return }
+        let shown = ["json": "JSON", "jsonl": "JSON Lines", "sarif": "SARIF", "junit": "JUnit XML", "html": "HTML", "markdown": "Markdown"]
+        let names = (["text"] + formats.sorted()).map { shown[$0] ?? $0 }
+        let own = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        throw CLIError("-o \(output): \(command) writes \(own), not \(shown[implied] ?? implied); give --format to write one of those to that file")
+    }
+
     /// Throws when `-o` names one of the command's inputs (by name, link or hard link): a report never replaces
     /// what it reports on.
     func refuse(inputs: [String]) throws {
