@@ -216,12 +216,17 @@ media: test-deps
 	Media/generate.sh
 
 # The manual page, generated from the command definitions by swift-argument-parser's generate-manual plugin (it builds
-# the package in release mode itself, so `install` links the static release build after it).
-MAN_PAGE := .build/plugins/GenerateManual/outputs/medialint/medialint.1
+# the package in release mode itself, so `install` links the static release build after it), with the sections it
+# cannot make — the exit status table, environment, files, examples (docs/man/sections.mdoc) — in place of its
+# one-line EXIT STATUS.
+GENERATED_MAN := .build/plugins/GenerateManual/outputs/medialint/medialint.1
+MAN_PAGE     := .build/medialint.1
 
 man: deps
 	$(SWIFT) package generate-manual --authors "the MediaLint authors"
-	@test -f $(MAN_PAGE) && echo "man page: $(MAN_PAGE)"
+	@awk -v sections=docs/man/sections.mdoc '/^\.Sh "EXIT STATUS"/ { while ((getline line < sections) > 0) print line; skip = 1; next } \
+	    /^\.Sh / { skip = 0 } !skip' $(GENERATED_MAN) > $(MAN_PAGE).tmp && mv $(MAN_PAGE).tmp $(MAN_PAGE)
+	@grep -q '^\.Sh ENVIRONMENT' $(MAN_PAGE) && echo "man page: $(MAN_PAGE)"
 
 # The binary, its manual page and shell completions (bash, zsh, fish: file paths, profile names, formats).
 install: man
