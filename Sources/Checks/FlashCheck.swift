@@ -171,10 +171,10 @@ public struct FlashCheck: Sendable {
                 data: .object([("decodedSeconds", .number(NumberText.rounded(decoded))), ("statedSeconds", .number(NumberText.rounded(stated)))])))
     }
 
-    /// Mean luminance and flashes a second over time, in at most 600 bins (for charts).
+    /// Mean, darkest and brightest luminance and flashes a second over time, in at most 600 bins (for charts).
     struct TimeSeries {
         var bin: Double
-        var luminance: [(sum: Double, count: Int)] = []
+        var luminance: [(sum: Double, count: Int, low: Double, high: Double)] = []
         var flashes: [Double] = []
 
         init(duration: Double) { bin = NumberText.chartBin(duration: duration) }
@@ -182,16 +182,20 @@ public struct FlashCheck: Sendable {
         mutating func add(time: Double, luminance value: Double, flashes rate: Double) {
             let index = max(0, Int(time / bin))
             while luminance.count <= index {
-                luminance.append((0, 0))
+                luminance.append((0, 0, .infinity, -.infinity))
                 flashes.append(0)
             }
             luminance[index].sum += value
             luminance[index].count += 1
+            luminance[index].low = min(luminance[index].low, value)
+            luminance[index].high = max(luminance[index].high, value)
             flashes[index] = max(flashes[index], rate)
         }
 
         var metrics: FlashMetrics.Series {
-            FlashMetrics.Series(bin: bin, luminance: luminance.map { $0.count > 0 ? $0.sum / Double($0.count) : 0 }, flashesPerSecond: flashes)
+            FlashMetrics.Series(
+                bin: bin, luminance: luminance.map { $0.count > 0 ? $0.sum / Double($0.count) : 0 }, flashesPerSecond: flashes,
+                luminanceMin: luminance.map { $0.count > 0 ? $0.low : 0 }, luminanceMax: luminance.map { $0.count > 0 ? $0.high : 0 })
         }
     }
 

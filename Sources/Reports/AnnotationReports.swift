@@ -3,10 +3,17 @@ import Findings
 import Foundation
 
 extension CheckResult {
-    /// The file a result's findings are in, and the media beside it: a sync result's findings are about the caption
-    /// file it timed (at its cues' lines), with the media it was timed against; the others', the file checked.
+    /// The file a result's findings are in, and the media beside it: a sync or accuracy result's findings are about
+    /// the caption file it checked (at its cues' lines), with the media it was checked against; the others', the file
+    /// checked.
     var findingsLocation: (file: String, media: String?) {
-        if check == .sync, let captions = metrics(as: SyncMetrics.self)?.captions, !captions.hasPrefix("track "), !captions.isEmpty {
+        let captions: String? =
+            switch check {
+            case .sync: metrics(as: SyncMetrics.self)?.captions
+            case .accuracy: metrics(as: AccuracyMetrics.self)?.captions
+            default: nil
+            }
+        if let captions, !captions.hasPrefix("track "), !captions.isEmpty {
             return (captions, captions == file ? nil : file)
         }
         return (file, nil)

@@ -2,13 +2,23 @@ import Basics
 import Findings
 
 /// Check results as one self-contained HTML page (no external assets, no script): the counts of files and of results
-/// by verdict, a table of the files with their verdicts, and per file each check's findings with SVG charts with
-/// labelled axes — luminance (0–1) and flashes a second against the limit, each on its own scale, incidents shaded
-/// (flash); speech, captions as given and captions once corrected, a lane each (sync).
+/// by verdict, the findings by rule, a table of the files with their verdicts (the worst first), and per file each
+/// check's findings (each rule linked to its source, why it matters on hover) with SVG charts with labelled axes —
+/// the range of luminance each moment swings through (0–1) and flashes a second against the limit, each on its own
+/// scale, incidents shaded (flash); speech, captions as given and captions once corrected, a lane each (sync). The
+/// charts' text stays readable on a phone (9 px or more at 390 px wide).
 public struct HTMLReport: CheckReporter {
     public var title: String
+    /// The rules findings may name, by id: their titles and sources (links).
+    public var rules: [String: Rule]
+    /// Why each rule matters, by id (shown on hover).
+    public var help: [String: String]
 
-    public init(title: String = "MediaLint report") { self.title = title }
+    public init(title: String = "MediaLint report", rules: [String: Rule] = [:], help: [String: String] = [:]) {
+        self.title = title
+        self.rules = rules
+        self.help = help
+    }
 
     /// Writes the page, finding by finding.
     public func write(_ results: [CheckResult], to out: inout ByteWriter) {
@@ -30,7 +40,9 @@ public struct HTMLReport: CheckReporter {
             table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #ddd}
             .pass{color:#176f2c}.warn{color:#8a5a00}.fail{color:#b00020;font-weight:600}.error{color:#b00020}.unverified{color:#285a9c}
             section{margin:2rem 0;border-top:2px solid #eee}svg{background:#fafafa;border:1px solid #ddd;max-width:100%;height:auto}
-            .legend{font-size:13px;color:#555}td,li,h2,h3{overflow-wrap:anywhere}
+            .legend{font-size:13px;color:#555}td,li,h2,h3{overflow-wrap:anywhere}td.n{text-align:right}
+            .rules th,.rules td{padding:.3rem .4rem}
+            @media (max-width:600px){.rules th:nth-child(2),.rules td:nth-child(2){display:none}}
             </style>
             </head>
             <body>
@@ -39,10 +51,11 @@ public struct HTMLReport: CheckReporter {
             """ as StaticString)
         out.append(xmlEscaped: title)
         out.append("</h1>\n" as StaticString)
-        let files = Self.grouped(results)
+        let files = Self.worstFirst(Self.grouped(results))
         out.append(Self.headline(files: files, results: results))
+        out.append(byRule(results))
         out.append(
-            "<table>\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
+            "<h2>Files, the worst first</h2>\n<table class=\"files\">\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
                 as StaticString)
         for (index, file) in files.enumerated() {
             let verdict = Self.overall(file.results)
@@ -62,7 +75,7 @@ public struct HTMLReport: CheckReporter {
                 out.append("<h3>\(result.check.rawValue)\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
                 if result.findingCount > 0 {
                     out.append("<ul>\n" as StaticString)
-                    for finding in result.allFindings { Self.writeItem(finding, to: &out) }
+                    for finding in result.allFindings { writeItem(finding, to: &out) }
                     out.append("</ul>\n" as StaticString)
                 }
                 if let flash, let series = flash.series, let chart = Self.flashCharts(series, limit: flash.flashLimit, findings: result.allFindings) {
@@ -77,7 +90,7 @@ public struct HTMLReport: CheckReporter {
     }
 
     /// One finding as a list item: its severity, where it is, its message and rule.
-    private static func writeItem(_ finding: Finding, to out: inout ByteWriter) {
+    private func writeItem(_ finding: Finding, to out: inout ByteWriter) {
         out.append("<li><span class=\"" as StaticString)
         out.append(finding.severity == .error ? "fail" : finding.severity == .warning ? "warn" : "unverified" as StaticString)
         out.append("\">" as StaticString)
@@ -96,10 +109,53 @@ public struct HTMLReport: CheckReporter {
             out.append(": " as StaticString)
         }
         out.append(xmlEscaped: finding.message)
-        out.append(" <code>" as StaticString)
-        out.append(xmlEscaped: finding.rule)
-        out.append("</code></li>\n" as StaticString)
+        out.append(" " as StaticString)
+        out.append(ruleLink(finding.rule))
+        out.append("</li>\n" as StaticString)
         out.handOnIfFull()
+    }
+
+    /// A rule's id, linked to its source, why it matters on hover (its id alone when the rule is not known).
+    func ruleLink(_ id: String) -> String {
+        guard let rule = rules[id] else { return "<code>\(XMLText.escape(id))</code>" }
+        let title = help[id].map { " title=\"\(XMLText.escape($0))\"" } ?? ""
+        return "<a href=\"\(XMLText.escape(rule.helpURL))\"\(title)><code>\(XMLText.escape(id))</code></a>"
+    }
+
+    /// The findings by rule, most errors first: how many of each severity, in how many files.
+    func byRule(_ results: [CheckResult]) -> String {
+        var counts: [String: (errors: Int, warnings: Int, notes: Int, files: Set<String>)] = [:]
+        for result in results {
+            for rule in result.findingRules where counts[rule] == nil { counts[rule] = (0, 0, 0, []) }
+            for finding in result.allFindings {
+                switch finding.severity {
+                case .error: counts[finding.rule]!.errors += 1
+                case .warning: counts[finding.rule]!.warnings += 1
+                case .info: counts[finding.rule]!.notes += 1
+                }
+                counts[finding.rule]!.files.insert(result.file)
+            }
+        }
+        guard !counts.isEmpty else { return "" }
+        let order = counts.sorted {
+            ($1.value.errors, $1.value.warnings, $1.value.notes, $0.key) < ($0.value.errors, $0.value.warnings, $0.value.notes, $1.key)
+        }
+        var html =
+            "<h2>Findings by rule</h2>\n<table class=\"rules\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">What</th>"
+            + "<th scope=\"col\">Errors</th><th scope=\"col\">Warnings</th><th scope=\"col\">Notes</th><th scope=\"col\">Files</th></tr></thead>\n<tbody>\n"
+        for (id, count) in order {
+            html +=
+                "<tr><td>\(ruleLink(id))</td><td>\(XMLText.escape(rules[id]?.title ?? ""))</td><td class=\"n\(count.errors > 0 ? " fail" : "")\">\(count.errors)</td>"
+                + "<td class=\"n\(count.warnings > 0 ? " warn" : "")\">\(count.warnings)</td><td class=\"n\">\(count.notes)</td><td class=\"n\">\(count.files.count)</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n"
+    }
+
+    /// Files the worst first (error, fail, warn, unverified, pass), in their order within each verdict.
+    static func worstFirst(_ files: [(path: String, results: [CheckResult])]) -> [(path: String, results: [CheckResult])] {
+        let rank: [Verdict: Int] = [.error: 0, .fail: 1, .warn: 2, .unverified: 3, .pass: 4]
+        return files.enumerated().sorted { (rank[overall($0.element.results)]!, $0.offset) < (rank[overall($1.element.results)]!, $1.offset) }
+            .map(\.element)
     }
 
     /// Results by file, in the order files first appear.
@@ -135,8 +191,9 @@ public struct HTMLReport: CheckReporter {
             + counts(results.map(\.verdict)) + ". \(ToolInfo.name) \(ToolInfo.version)</p>\n"
     }
 
-    /// The charts' size: the plot right of a margin for the y-axis labels.
-    static let width = 800.0, left = 72.0
+    /// The charts' size: the plot right of a margin for the y-axis title (turned upright) and tick labels. Drawn at
+    /// 520 units with 14-unit text, a chart scaled to a phone's 358 px keeps its text at 9.6 px.
+    static let width = 520.0, left = 80.0, fontSize = 14.0
     static var plotWidth: Double { width - left }
 
     /// The x of `time` on a chart of `duration` seconds.
@@ -156,11 +213,16 @@ public struct HTMLReport: CheckReporter {
             incidents +=
                 "<rect x=\"\(format(x(start, duration)))\" y=\"0\" width=\"\(format(max(1, (end - start) / duration * plotWidth)))\" height=\"HEIGHT\" fill=\"#ffd6d6\"><title>\(XMLText.escape(finding.message))</title></rect>\n"
         }
-        let height = 100.0
-        var light = chartStart(height: height, title: "Mean relative luminance over \(format(duration)) s")
+        let height = 120.0
+        var light = chartStart(height: height, title: "Relative luminance, darkest to brightest frame, over \(format(duration)) s")
         light += incidents.replacingOccurrences(of: "HEIGHT", with: format(height))
         light += yAxis(label: "luminance", ticks: [0, 0.5, 1], top: 1, height: height)
-        light += polyline(luminance.map { height - $0 * height }, bin: bin, duration: duration, color: "#555")
+        if let low = series.luminanceMin, let high = series.luminanceMax, low.count == luminance.count, high.count == luminance.count {
+            // The range each moment swings through: flashing shows as a band from dark to bright, which a mean hides.
+            light += envelope(low: low.map { height - $0 * height }, high: high.map { height - $0 * height }, bin: bin, duration: duration)
+        } else {
+            light += polyline(luminance.map { height - $0 * height }, bin: bin, duration: duration, color: "#555")
+        }
         light += axis(duration: duration, at: height) + "</svg>\n"
         var rate = chartStart(height: height, title: "Flashes a second over \(format(duration)) s, against the limit of \(format(limit))")
         rate += incidents.replacingOccurrences(of: "HEIGHT", with: format(height))
@@ -168,11 +230,11 @@ public struct HTMLReport: CheckReporter {
         let limitY = height - limit / top * height
         rate +=
             "<line x1=\"\(format(left))\" y1=\"\(format(limitY))\" x2=\"\(format(width))\" y2=\"\(format(limitY))\" stroke=\"#b00020\" stroke-dasharray=\"4 4\" />"
-            + "<text x=\"\(format(width - 4))\" y=\"\(format(limitY - 3))\" font-size=\"11\" fill=\"#b00020\" text-anchor=\"end\">limit \(format(limit))/s</text>\n"
+            + "<text x=\"\(format(width - 4))\" y=\"\(format(limitY - 3))\" font-size=\"\(format(fontSize))\" fill=\"#b00020\" text-anchor=\"end\">limit \(format(limit))/s</text>\n"
         rate += polyline(flashes.map { height - min($0, top) / top * height }, bin: bin, duration: duration, color: "#b00020")
         rate += axis(duration: duration, at: height) + "</svg>\n"
         return light + rate
-            + "<p class=\"legend\">Top: mean relative luminance (0 black – 1 white). Below: flashes in the second before each moment; dashed, the most allowed (\(format(limit)) a second). Shaded: incidents.</p>\n"
+            + "<p class=\"legend\">Top: relative luminance (0 black – 1 white), from the darkest to the brightest frame of each moment: flashing shows as a wide band. Below: flashes in the second before each moment; dashed, the most allowed (\(format(limit)) a second). Shaded: incidents.</p>\n"
     }
 
     /// Speech, caption cover as given and, when a fix was found, the caption cover once corrected — one lane each,
@@ -206,7 +268,7 @@ public struct HTMLReport: CheckReporter {
         for (row, lane) in lanes.enumerated() {
             let bottom = Double(row) * (laneHeight + gap) + laneHeight
             svg +=
-                "<text x=\"\(format(left - 6))\" y=\"\(format(bottom - laneHeight / 2 + 4))\" font-size=\"11\" fill=\"#555\" text-anchor=\"end\">\(lane.label)</text>\n"
+                "<text x=\"\(format(left - 6))\" y=\"\(format(bottom - laneHeight / 2 + 4))\" font-size=\"\(format(fontSize))\" fill=\"#555\" text-anchor=\"end\">\(lane.label)</text>\n"
             for (index, value) in lane.values.enumerated() where value > 0 {
                 let barHeight = min(1, value) * laneHeight
                 svg +=
@@ -227,15 +289,17 @@ public struct HTMLReport: CheckReporter {
 
     /// A y-axis on the left: a rule, ticks with their values, and what is measured.
     static func yAxis(label: String, ticks: [Double], top: Double, height: Double) -> String {
-        var svg = "<g font-size=\"11\" fill=\"#555\" stroke=\"#999\"><line x1=\"\(format(left))\" y1=\"0\" x2=\"\(format(left))\" y2=\"\(format(height))\" />\n"
+        var svg =
+            "<g font-size=\"\(format(fontSize))\" fill=\"#555\" stroke=\"#999\"><line x1=\"\(format(left))\" y1=\"0\" x2=\"\(format(left))\" y2=\"\(format(height))\" />\n"
         for tick in ticks {
             let y = height - tick / top * height
             svg +=
                 "<line x1=\"\(format(left - 4))\" y1=\"\(format(y))\" x2=\"\(format(left))\" y2=\"\(format(y))\" />"
-                + "<text x=\"\(format(left - 6))\" y=\"\(format(min(height - 1, max(9, y + 4))))\" text-anchor=\"end\" stroke=\"none\">\(format(tick))</text>\n"
+                + "<text x=\"\(format(left - 6))\" y=\"\(format(max(fontSize - 1, y + 5)))\" text-anchor=\"end\" stroke=\"none\">\(format(tick))</text>\n"
         }
+        // The title upright along the axis, clear of the tick labels.
         svg +=
-            "<text x=\"4\" y=\"\(format(height / 2 + 4))\" stroke=\"none\" font-weight=\"600\">\(label)</text>\n"
+            "<text transform=\"translate(\(format(fontSize + 2)) \(format(height / 2))) rotate(-90)\" text-anchor=\"middle\" stroke=\"none\" font-weight=\"600\">\(label)</text>\n"
         return svg + "</g>\n"
     }
 
@@ -250,28 +314,31 @@ public struct HTMLReport: CheckReporter {
         return top
     }
 
-    /// Ticks from 0 to `top` (4 to 6 of them, at 1, 2, 5 × a power of ten).
+    /// Ticks from 0 to `top` (3 to 5 of them, at 1, 2, 5 × a power of ten: their labels stay apart on a chart).
     static func ticks(upTo top: Double) -> [Double] {
-        let step = [1.0, 2, 5, 10, 20, 50].first { top / $0 <= 5 } ?? top / 5
+        let step = [1.0, 2, 5, 10, 20, 50, 100, 200, 500].first { top / $0 <= 4 } ?? top / 4
         return stride(from: 0, through: top + step / 1000, by: step).map { $0 }
     }
 
-    static let axisHeight = 18.0
+    static let axisHeight = 22.0
 
     /// A time axis below a chart: a rule and ticks at round seconds (about 8 of them).
     static func axis(duration: Double, at y: Double) -> String {
         guard duration > 0 else { return "" }
         let steps: [Double] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400]
-        let step = steps.first { $0 >= duration / 8 } ?? duration / 8
+        // Ticks far enough apart that their labels (about 0.6 em a character) never meet, the last one (flush right)
+        // included.
+        let label = Double(timeLabel(duration, minutes: duration >= 120).count) * fontSize * 0.6
+        let step = steps.first { $0 / duration * plotWidth >= 1.6 * label + 6 } ?? duration
         var svg =
-            "<g font-size=\"11\" fill=\"#555\" stroke=\"#999\"><line x1=\"\(format(left))\" y1=\"\(format(y))\" x2=\"\(format(width))\" y2=\"\(format(y))\" />\n"
+            "<g font-size=\"\(format(fontSize))\" fill=\"#555\" stroke=\"#999\"><line x1=\"\(format(left))\" y1=\"\(format(y))\" x2=\"\(format(width))\" y2=\"\(format(y))\" />\n"
         var tick = 0.0
         while tick <= duration + step / 1000 {
             let x = Self.x(tick, duration)
             let anchor = x < left + 20 ? "start" : x > width - 20 ? "end" : "middle"
             svg +=
                 "<line x1=\"\(format(x))\" y1=\"\(format(y))\" x2=\"\(format(x))\" y2=\"\(format(y + 4))\" />"
-                + "<text x=\"\(format(x))\" y=\"\(format(y + 15))\" text-anchor=\"\(anchor)\" stroke=\"none\">\(timeLabel(tick, minutes: duration >= 120))</text>\n"
+                + "<text x=\"\(format(x))\" y=\"\(format(y + 18))\" text-anchor=\"\(anchor)\" stroke=\"none\">\(timeLabel(tick, minutes: duration >= 120))</text>\n"
             tick += step
         }
         return svg + "</g>\n"
@@ -283,6 +350,14 @@ public struct HTMLReport: CheckReporter {
         let total = Int(saturating: seconds.rounded()), h = total / 3600, m = total / 60 % 60, s = total % 60
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+    }
+
+    /// A band between `low` and `high` (y values per bin): the brightest edge left to right, the darkest back.
+    static func envelope(low: [Double], high: [Double], bin: Double, duration: Double) -> String {
+        func point(_ index: Int, _ y: Double) -> String { "\(format(x((Double(index) + 0.5) * bin, duration))),\(format(y))" }
+        let upper = high.indices.map { point($0, min(high[$0], low[$0] - 1)) }
+        let lower = low.indices.reversed().map { point($0, low[$0]) }
+        return "<polygon fill=\"#777\" fill-opacity=\"0.55\" stroke=\"#555\" stroke-width=\"1\" points=\"\((upper + lower).joined(separator: " "))\" />\n"
     }
 
     static func polyline(_ ys: [Double], bin: Double, duration: Double, color: String) -> String {

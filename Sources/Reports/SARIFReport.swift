@@ -17,6 +17,9 @@ public struct SARIFReport: CheckReporter {
     public var baseDirectory: String?
     /// The exit status the command ends with (`invocations[0].exitCode`), when known.
     public var exitStatus: Int32?
+    /// Each rule's help (why it matters, how to fix it) as Markdown, by id: SARIF's `help`, which code scanning shows
+    /// with the alert.
+    public var help: [String: String] = [:]
     /// The files a stopped run (Ctrl-C) did not check: the invocation did not succeed, and a notification names them
     /// (code scanning must not take the missing files' alerts as fixed). Nil: the run was not stopped.
     public var unchecked: [String]?
@@ -73,6 +76,13 @@ public struct SARIFReport: CheckReporter {
             if let rule {
                 writer.key("fullDescription"); writer.beginObject(); writer.key("text"); writer.string(rule.description); writer.endObject()
                 writer.key("helpUri"); writer.string(rule.helpURL)
+                if let help = help[id] {
+                    writer.key("help")
+                    writer.beginObject()
+                    writer.key("text"); writer.string(help.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "`", with: ""))
+                    writer.key("markdown"); writer.string(help)
+                    writer.endObject()
+                }
                 writer.key("defaultConfiguration"); writer.beginObject(); writer.key("level"); writer.string(Self.level(rule.defaultSeverity));
                 writer.endObject()
             }

@@ -21,12 +21,13 @@ import Testing
     /// The check of the script's captions (see `SpeechClips.captionText`) against `timeline` (the clean speech by
     /// default), the media as long as the script.
     func check(
-        dropping: Set<Int> = [], extra: [(Double, Double, String)] = [], timeline: SpeechTimeline? = nil, transform: (Double) -> Double = { $0 }
+        dropping: Set<Int> = [], extra: [(Double, Double, String)] = [], timeline: SpeechTimeline? = nil, mediaStart: Double = 0,
+        transform: (Double) -> Double = { $0 }
     ) throws -> SyncCheck.Outcome {
         let captions = try CaptionFile.read(
             Array(SpeechClips.captionText(dropping: dropping, extra: extra, transform: transform).utf8), format: .webvtt)
         return SyncCheck().check(
-            path: "speech.m4a", duration: Self.duration, mediaStart: 0, speech: (try timeline ?? SpeechClips.timeline(), 0), captions: captions,
+            path: "speech.m4a", duration: Self.duration, mediaStart: mediaStart, speech: (try timeline ?? SpeechClips.timeline(), 0), captions: captions,
             source: "speech.vtt", silence: "no speech was found in the audio", noAudio: "the media has no audio stream")
     }
 
@@ -115,6 +116,25 @@ import Testing
         let finding = try #require(outcome.result.findings.first)
         #expect(finding.start == 101 && finding.end == 103.5)
         #expect(finding.message == "cue 23 starts at 00:01:41.000, after the media ends at \(CaptionTime(seconds: Self.duration).webVTTString)")
+    }
+
+    /// A cue that ends before the media starts (a stream whose clock starts at 1 s) is never shown: an error.
+    @Test func cueBeforeTheStartIsAnError() throws {
+        let outcome = try check(extra: [(0.1, 0.6, "Too early to be seen.")], mediaStart: 1)
+        let before = outcome.result.findings.filter { $0.rule == "sync.cue-before-start" }
+        #expect(before.map(\.message) == ["cue 23 ends at 00:00:00.600, before the media starts at 00:00:01.000"])
+        #expect(before.first?.severity == .error && outcome.result.verdict == .fail)
+    }
+
+    /// A dialogue cue in the script's longest pause, where nothing is said: over silence, a warning.
+    @Test func aDialogueCueOverSilence() throws {
+        let pauses = zip(Self.sentences, Self.sentences.dropFirst()).map { ($0.end, $1.start) }
+        let pause = try #require(pauses.max { $0.1 - $0.0 < $1.1 - $1.0 })
+        #expect(pause.1 - pause.0 >= 1.2, "a pause long enough: \(pause)")
+        let middle = (pause.0 + pause.1) / 2
+        let outcome = try check(extra: [(middle - 0.3, middle + 0.3, "Nobody says this.")])
+        let silent = outcome.result.findings.filter { $0.rule == "sync.cue-over-silence" }
+        #expect(silent.count == 1 && silent.first?.severity == .warning, "\(outcome.result.findings.map(\.message))")
     }
 
     /// A cut part-way: a break (not an offset) with the offsets on both sides and the cue where the second part starts.

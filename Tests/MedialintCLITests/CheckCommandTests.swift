@@ -104,7 +104,8 @@ import Testing
         let result = try Medialint.run(["report", "--db", database, "--format", "html", "-o", page.path])
         #expect(result.status == 1 && result.stdout.isEmpty)
         let document = try XMLDocument(contentsOf: page)
-        #expect(try document.nodes(forXPath: "//tbody/tr").count == 7, "7 files (the loop is walked once)")
+        #expect(try document.nodes(forXPath: "//table[@class='files']/tbody/tr").count == 7, "7 files (the loop is walked once)")
+        #expect(try document.nodes(forXPath: "//table[@class='rules']//a[@href]").count >= 3, "the rules found, linked to their sources")
         func section(_ name: String) throws -> XMLNode {
             try #require(
                 try document.nodes(forXPath: "//section").first {
@@ -114,7 +115,7 @@ import Testing
         let flashing = try section("flashing.mp4")
         #expect(try flashing.nodes(forXPath: ".//svg").count == 2, "luminance, and flashes a second, each on its own scale")
         #expect(try flashing.nodes(forXPath: ".//svg/rect").count >= 1, "incidents marked")
-        #expect(try flashing.nodes(forXPath: ".//polyline").count == 2)
+        #expect(try flashing.nodes(forXPath: ".//polyline").count == 1 && flashing.nodes(forXPath: ".//polygon").count == 1, "flashes; luminance's range")
         for name in ["good.mp4", "late.mp4"] {
             #expect(
                 try section(name).nodes(forXPath: ".//svg/title").map { $0.stringValue ?? "" }

@@ -163,7 +163,9 @@ import Testing
             text.stdout == """
                 sync.offset  warning  captions off their speech
                              Every caption is early or late by the same amount against the speech in the media's audio, by more than the tolerance.
-                             WCAG 1.2.2, KWCAG 1.2 · https://www.w3.org/WAI/WCAG22/Understanding/captions-prerecorded.html
+                             Why it matters: Captions that come early or late are hard to follow: a deaf viewer cannot match the words to the speaker or the action (WCAG 1.2.2 asks for synchronized captions).
+                             How to fix: Move every cue by the offset measured: `medialint sync MEDIA CAPTIONS --fix FIXED` writes the corrected file.
+                             WCAG 1.2.2 (WCAG 2.2 Level A), KWCAG 1.2 (Korean guideline 2.0, required) · https://www.w3.org/WAI/WCAG22/Understanding/captions-prerecorded.html · docs/rules/sync.offset.md
                 1 rule
 
                 """)

@@ -156,7 +156,9 @@ struct HTMLReportTests {
             metrics: FlashMetrics(
                 framesAnalysed: 180, fps: 30, maxGeneralFlashesPerSecond: 5, maxRedFlashesPerSecond: 0, standard: "wcag", areaBasis: "field",
                 hdr: false, flashLimit: 3,
-                series: FlashMetrics.Series(bin: 1, luminance: [0.2, 0.8, 0.1, 0.9, 0.5, 0.5], flashesPerSecond: [0, 1, 5, 5, 0, 0]))),
+                series: FlashMetrics.Series(
+                    bin: 1, luminance: [0.2, 0.8, 0.1, 0.9, 0.5, 0.5], flashesPerSecond: [0, 1, 5, 5, 0, 0],
+                    luminanceMin: [0.1, 0.7, 0, 0.05, 0.5, 0.5], luminanceMax: [0.3, 0.9, 1, 0.95, 0.5, 0.5]))),
         CheckResult(
             file: "clips/talk.mp4", check: .captions,
             findings: [Finding(ruleID: "lint.line-length", severity: .warning, message: "line too long", start: 1, end: 2)]),
@@ -185,33 +187,41 @@ struct HTMLReportTests {
             try document.nodes(forXPath: "//main/p").first?.stringValue
                 == "3 files by their worst check: 1 warn, 1 fail, 1 error. 4 results (one per check of a file): 1 pass, 1 warn, 1 fail, 1 error. medialint \(ToolInfo.version)"
         )
-        let rows = try document.nodes(forXPath: "//tbody/tr").map { $0.children?.map { $0.stringValue ?? "" } ?? [] }
+        // The files the worst first.
+        let rows = try document.nodes(forXPath: "//table[@class='files']/tbody/tr").map { $0.children?.map { $0.stringValue ?? "" } ?? [] }
         #expect(
             rows == [
+                ["broken.mp4", "error", "media error", "1"],
                 ["clips/flash & co.mp4", "fail", "flash fail", "1"],
                 ["clips/talk.mp4", "warn", "captions warn · sync pass", "1"],
-                ["broken.mp4", "error", "media error", "1"],
+            ])
+        // The findings by rule, most errors first.
+        let byRule = try document.nodes(forXPath: "//table[@class='rules']/tbody/tr").map { $0.children?.map { $0.stringValue ?? "" } ?? [] }
+        #expect(
+            byRule == [
+                ["flash.general", "", "1", "0", "0", "1"], ["media.unreadable", "", "1", "0", "0", "1"], ["lint.line-length", "", "0", "1", "0", "1"],
             ])
         #expect(try document.nodes(forXPath: "//section").count == 3, "one section a file")
-        #expect(try document.nodes(forXPath: "//section[2]/h3").map { $0.stringValue ?? "" } == ["captions warn", "sync · clips/talk.en.srt pass"])
+        #expect(try document.nodes(forXPath: "//section[3]/h3").map { $0.stringValue ?? "" } == ["captions warn", "sync · clips/talk.en.srt pass"])
         #expect(try document.nodes(forXPath: "//svg").count == 3, "luminance, flashes a second, sync")
-        #expect(try document.nodes(forXPath: "//section[1]//polyline").count == 2, "luminance and flashes, each on its own chart")
-        #expect(try document.nodes(forXPath: "//section[1]//rect").count == 2, "the incident, on both")
+        #expect(try document.nodes(forXPath: "//section[2]//polyline").count == 1, "flashes a second")
+        #expect(try document.nodes(forXPath: "//section[2]//polygon").count == 1, "the luminance's range, darkest to brightest")
+        #expect(try document.nodes(forXPath: "//section[2]//rect").count == 2, "the incident, on both")
         #expect(
-            (try document.nodes(forXPath: "//section[1]//rect").first as? XMLElement)?.attribute(forName: "x")?.stringValue == "314.7",
-            "2 s of 6 s on the 728 px right of the 72 px axis")
+            (try document.nodes(forXPath: "//section[2]//rect").first as? XMLElement)?.attribute(forName: "x")?.stringValue == "226.7",
+            "2 s of 6 s on the 440 units right of the 80-unit axis")
         // Labelled scales: luminance 0–1; flashes a second 0–5 with the limit named.
-        let labels = try document.nodes(forXPath: "//section[1]//svg//text").map { $0.stringValue ?? "" }
+        let labels = try document.nodes(forXPath: "//section[2]//svg//text").map { $0.stringValue ?? "" }
         #expect(labels.contains("luminance") && labels.contains("flashes/s") && labels.contains("limit 3/s"), "\(labels)")
         #expect(labels.prefix(4) == ["0", "0.5", "1", "luminance"])
-        #expect(try document.nodes(forXPath: "//section[2]//svg//text").prefix(3).map { $0.stringValue ?? "" } == ["speech", "captions", "corrected"])
-        #expect(try document.nodes(forXPath: "//section[2]//rect").count == 6, "2 speech bars, 2 caption bars, 2 corrected bars")
+        #expect(try document.nodes(forXPath: "//section[3]//svg//text").prefix(3).map { $0.stringValue ?? "" } == ["speech", "captions", "corrected"])
+        #expect(try document.nodes(forXPath: "//section[3]//rect").count == 6, "2 speech bars, 2 caption bars, 2 corrected bars")
         // Corrected by -0.5 s: the captions of bins 1 and 2 land in bins 0 and 1.
-        let corrected = try document.nodes(forXPath: "//section[2]//rect[@fill='#176f2c']").compactMap {
+        let corrected = try document.nodes(forXPath: "//section[3]//rect[@fill='#176f2c']").compactMap {
             ($0 as? XMLElement)?.attribute(forName: "x")?.stringValue
         }
-        #expect(corrected == ["72", "314.7"])
-        #expect(try document.nodes(forXPath: "//section[3]//li").first?.stringValue == "error truncated <file> media.unreadable")
+        #expect(corrected == ["80", "226.7"])
+        #expect(try document.nodes(forXPath: "//section[1]//li").first?.stringValue == "error truncated <file> media.unreadable")
     }
 
     static let browser = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
@@ -227,6 +237,24 @@ struct HTMLReportTests {
           for (const element of document.querySelectorAll('main, main *')) {
             const box = element.getBoundingClientRect();
             if (box.right > width + 1) { console.error('overflow: <' + element.tagName + '> ends at ' + Math.round(box.right) + ' px of ' + width); break; }
+          }
+          // Text drawn under 9 px (a chart's text shrinks with the chart).
+          for (const element of document.querySelectorAll('main *')) {
+            if (![...element.childNodes].some(node => node.nodeType === 3 && node.textContent.trim())) continue;
+            if (element instanceof SVGElement && !(element instanceof SVGGraphicsElement)) continue;  // a <title>: not drawn
+            let size = parseFloat(getComputedStyle(element).fontSize);
+            if (element instanceof SVGGraphicsElement) { const m = element.getScreenCTM(); if (m) size *= Math.hypot(m.a, m.b); }
+            if (size < 9) { console.error('small text: "' + element.textContent.trim().slice(0, 30) + '" at ' + size.toFixed(1) + ' px'); break; }
+          }
+          // Labels of one chart that overlap.
+          for (const svg of document.querySelectorAll('svg')) {
+            const boxes = [...svg.querySelectorAll('text')].map(text => [text.textContent, text.getBoundingClientRect()]);
+            check: for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+              const a = boxes[i][1], b = boxes[j][1];
+              if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) {
+                console.error('overlap: "' + boxes[i][0] + '" and "' + boxes[j][0] + '"'); break check;
+              }
+            }
           }
         });
         </script>
@@ -257,16 +285,81 @@ struct HTMLReportTests {
             String.init)
     }
 
+    /// The page as Chromium draws it in a window `width` pixels wide: a PNG.
+    static func screenshot(of html: String, width: Int) throws -> Data {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("medialint-shot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("report.html"), shot = directory.appendingPathComponent("shot.png")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = [
+            "120", browser!, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--hide-scrollbars",
+            "--user-data-dir=\(directory.path)/profile", "--window-size=\(width),2400", "--screenshot=\(shot.path)", page.absoluteString,
+        ]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return try Data(contentsOf: shot)
+    }
+
+    /// A report of every kind of chart, a long programme's among them (an hour in 600 bins, minutes on its axis), with
+    /// the rules' titles and help.
+    static var fullReport: String {
+        let bins = 600
+        let long = CheckResult(
+            file: "programmes/an hour.mp4",
+            findings: [Finding(ruleID: "flash.general", severity: .error, message: "general flashing", start: 1200, end: 1260)],
+            metrics: FlashMetrics(
+                framesAnalysed: 90000, fps: 25, maxGeneralFlashesPerSecond: 4, maxRedFlashesPerSecond: 0, standard: "wcag", areaBasis: "field",
+                hdr: false, flashLimit: 3,
+                series: FlashMetrics.Series(
+                    bin: 6, luminance: (0..<bins).map { 0.4 + 0.1 * sin(Double($0) / 9) }, flashesPerSecond: (0..<bins).map { $0 == 200 ? 4 : 0 },
+                    luminanceMin: (0..<bins).map { $0 == 200 ? 0.02 : 0.35 }, luminanceMax: (0..<bins).map { $0 == 200 ? 0.98 : 0.5 })))
+        let rules = Dictionary(
+            uniqueKeysWithValues: ["flash.general", "lint.line-length", "media.unreadable"].map {
+                ($0, Rule($0, title: "a rule's title", description: "", helpURL: "https://example.com/rules/\($0)", defaultSeverity: .error))
+            })
+        return HTMLReport(rules: rules, help: ["flash.general": "why it matters"]).report(Self.results + [long])
+    }
+
     /// In a real browser (skipped when Chromium is absent): the report loads without console messages, while a
     /// page with a script error does log one — the harness can tell.
     @Test(.tags(.slow), .notInFastRun, .enabled(if: browser != nil, "Chromium is not installed")) func opensInHeadlessChromium() throws {
         #expect(try Self.consoleMessages(of: HTMLReport().report(Self.results)) == [])
-        // Laid out on a desktop and on a phone, nothing is wider than the window (the charts scale down).
-        let probed = HTMLReport().report(Self.results).replacingOccurrences(of: "</body>", with: Self.layoutProbe + "</body>")
-        for width in [1280, 390] { #expect(try Self.consoleMessages(of: probed, width: width) == [], "at \(width) px") }
+        // Laid out on a desktop and on a phone: nothing wider than the window (the charts scale down), no text under
+        // 9 px, no chart labels on top of each other.
+        let probed = Self.fullReport.replacingOccurrences(of: "</body>", with: Self.layoutProbe + "</body>")
+        for width in [1280, 390] {
+            let messages = try Self.consoleMessages(of: probed, width: width)
+            #expect(messages.isEmpty, "at \(width) px: \(messages)")
+        }
+        // And screenshotted at both widths: a PNG of the window's width each.
+        for width in [1280, 390] {
+            let png = try Self.screenshot(of: Self.fullReport, width: width)
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG at \(width) px")
+            let shown = png.count > 24 ? Int(png[16]) << 24 | Int(png[17]) << 16 | Int(png[18]) << 8 | Int(png[19]) : 0
+            #expect(shown == width, "\(shown) px wide")
+            if let folder = ProcessInfo.processInfo.environment["MEDIALINT_SCREENSHOTS"] {
+                try png.write(to: URL(fileURLWithPath: folder).appendingPathComponent("html-report-\(width).png"))
+            }
+        }
         let wide = try Self.consoleMessages(
             of: "<!DOCTYPE html><html><body><main><p style=\"width:3000px\">wide</p></main>" + Self.layoutProbe + "</body></html>")
         #expect(!wide.isEmpty && wide.allSatisfy { $0.contains("overflow") }, "the probe sees an overflow: \(wide)")
+        // The probe sees small text and overlapping labels too.
+        let small = try Self.consoleMessages(
+            of:
+                "<!DOCTYPE html><html><body><main><svg viewBox=\"0 0 4000 100\" style=\"width:300px\"><text x=\"10\" y=\"50\" font-size=\"20\">tiny</text></svg></main>"
+                + Self.layoutProbe + "</body></html>", width: 390)
+        #expect(small.contains { $0.contains("small text") }, "\(small)")
+        let overlapping = try Self.consoleMessages(
+            of:
+                "<!DOCTYPE html><html><body><main><svg viewBox=\"0 0 300 100\" width=\"300\"><text x=\"10\" y=\"50\" font-size=\"14\">label one</text><text x=\"20\" y=\"52\" font-size=\"14\">label two</text></svg></main>"
+                + Self.layoutProbe + "</body></html>")
+        #expect(overlapping.contains { $0.contains("overlap") }, "\(overlapping)")
         let broken = try Self.consoleMessages(of: "<!DOCTYPE html><html><body><script>undefinedFunction()</script></body></html>")
         #expect(broken.count == 1 && broken[0].contains("ReferenceError"), "\(broken)")
     }

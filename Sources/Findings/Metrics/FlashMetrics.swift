@@ -40,16 +40,21 @@ public struct FlashMetrics: CheckMetrics, Equatable {
         self.series = series
     }
 
-    /// Per time bin of `bin` seconds: the mean relative luminance (to the millisecond) and the most flashes a second
-    /// (to a tenth).
+    /// Per time bin of `bin` seconds: the mean relative luminance (to the millisecond), the darkest and brightest
+    /// frame's (the range flashing swings through, which a mean hides), and the most flashes a second (to a tenth).
+    /// Results stored before the range was kept have none.
     public struct Series: Codable, Sendable, Equatable {
         public var bin: Double
         public var luminance: [Double]
+        public var luminanceMin: [Double]?
+        public var luminanceMax: [Double]?
         public var flashesPerSecond: [Double]
 
-        public init(bin: Double, luminance: [Double], flashesPerSecond: [Double]) {
+        public init(bin: Double, luminance: [Double], flashesPerSecond: [Double], luminanceMin: [Double]? = nil, luminanceMax: [Double]? = nil) {
             self.bin = bin
             self.luminance = luminance.map(NumberText.rounded)
+            self.luminanceMin = luminanceMin?.map(NumberText.rounded)
+            self.luminanceMax = luminanceMax?.map(NumberText.rounded)
             self.flashesPerSecond = flashesPerSecond.map { NumberText.rounded($0, places: 1) }
         }
     }

@@ -11,8 +11,10 @@ struct RulesCommand: ParsableCommand {
         abstract: "List every rule the checks apply: id, default severity, what it checks, the guidelines behind it.",
         discussion: """
             Every finding names one of these rules in its "rule" field (SARIF's ruleId). Thresholds and profiles \
-            decide when a rule fires and can change a finding's severity; the id stays the same. \
-            `lint --disable RULE` and NOTE comments in caption files turn lint rules off.
+            decide when a rule fires and can change a finding's severity; the id stays the same. The settings' \
+            `rules: {disable: [RULE]}` turns any rule off; `lint --disable RULE` and NOTE comments in caption \
+            files turn lint rules off. Each rule has a page, docs/rules/RULE.md: why it matters, how to fix it, \
+            and examples that fail and pass; `medialint rules RULE` prints why and how to fix.
             """
     )
 
@@ -59,21 +61,27 @@ struct RulesCommand: ParsableCommand {
             out += "\(style.bold(id))  \(rule.defaultSeverity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(rule.title)\n"
             let indent = String(repeating: " ", count: width + 2)
             out += "\(indent)\(rule.description)\n"
-            let guidelines = rule.guidelines.isEmpty ? "" : rule.guidelines.joined(separator: ", ") + " · "
-            out += "\(indent)\(style.dim(guidelines + rule.helpURL))\n"
+            // One rule asked for: why it matters and how to fix it too.
+            if rules.count == 1, let guide = RuleGuide.byID[rule.id] {
+                out += "\(indent)Why it matters: \(guide.why)\n\(indent)How to fix: \(guide.fix)\n"
+            }
+            let guidelines = rule.guidelines.map { guideline in RuleGuide.levels[guideline].map { "\(guideline) (\($0))" } ?? guideline }
+            let cited = guidelines.isEmpty ? "" : guidelines.joined(separator: ", ") + " · "
+            out += "\(indent)\(style.dim(cited + rule.helpURL + " · " + RuleGuide.pagePath(rule.id)))\n"
         }
         out += "\(rules.count) rule\(rules.count == 1 ? "" : "s")\n"
         return out
     }
 
-    /// `{"tool", "version", "rules": [Rule]}`.
-    struct Catalogue: Encodable {
-        var tool = ToolInfo.name
-        var version = ToolInfo.version
-        var rules: [Rule]
-    }
-
+    /// `{"tool", "version", "rules": [Rule + why, fix, page]}`.
     static func json(_ rules: [Rule]) throws -> String {
-        try JSONValueEncoder().encode(Catalogue(rules: rules)).serialized(pretty: true) + "\n"
+        let entries: [JSONValue] = try rules.map { rule in
+            guard case .object(var members) = try JSONValueEncoder().encode(rule) else { return .null }
+            if let guide = RuleGuide.byID[rule.id] { members += [("why", .string(guide.why)), ("fix", .string(guide.fix))] }
+            members.append(("page", .string(RuleGuide.pagePath(rule.id))))
+            return .object(members)
+        }
+        let catalogue = JSONValue.object([("tool", .string(ToolInfo.name)), ("version", .string(ToolInfo.version)), ("rules", .array(entries))])
+        return catalogue.serialized(pretty: true) + "\n"
     }
 }

@@ -17,11 +17,15 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
         case .json: JSONReport()
         case .jsonl: JSONLinesReport()
         case .sarif:
-            SARIFReport(
-                rules: RuleCatalogue.byID,
-                baseDirectory: FileManager.default.currentDirectoryPath, exitStatus: summary?.exitStatus, unchecked: summary?.unchecked)
+            {
+                var report = SARIFReport(
+                    rules: RuleCatalogue.byID,
+                    baseDirectory: FileManager.default.currentDirectoryPath, exitStatus: summary?.exitStatus, unchecked: summary?.unchecked)
+                report.help = RuleGuide.byID.mapValues { "**Why it matters.** \($0.why)\n\n**How to fix.** \($0.fix)" }
+                return report
+            }()
         case .junit: JUnitReport(unchecked: summary?.unchecked)
-        case .html: HTMLReport()
+        case .html: HTMLReport(rules: RuleCatalogue.byID, help: RuleGuide.byID.mapValues(\.why))
         case .compact: CompactReport(baseDirectory: FileManager.default.currentDirectoryPath)
         case .github: GitHubAnnotationsReport(baseDirectory: FileManager.default.currentDirectoryPath)
         case .gitlab: GitLabCodeQualityReport(baseDirectory: FileManager.default.currentDirectoryPath)
