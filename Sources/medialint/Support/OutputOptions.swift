@@ -27,37 +27,29 @@ struct OutputOptions: ParsableArguments {
     /// The format `-o`'s file name implies when `--format` is not given: `.json` json, `.jsonl`/`.ndjson` jsonl,
     /// `.sarif` sarif, `.xml` junit, `.html`/`.htm` html — made by `make` from those names; nil for others.
     func impliedFormat<Format>(_ make: (String) -> Format?) -> Format? {
-        guard let output, output != "-" else { return nil }
-        let name = (output as NSString).lastPathComponent.lowercased()
-        let implied: String? =
-            switch (name as NSString).pathExtension {
-            case "json": name.hasSuffix(".sarif.json") ? "sarif" : "json"
-            case "jsonl", "ndjson": "jsonl"
-            case "sarif": "sarif"
-            case "xml": "junit"
-            case "html", "htm": "html"
-            default: nil
-            }
-        return implied.flatMap(make)
+        guard let output, output != "-", let implied = Self.formatName(of: output), implied != "markdown" else { return nil }
+        return make(implied)
+    }
+
+    /// The format a file's name promises: `json`, `jsonl`, `sarif`, `junit`, `html`, `markdown`; nil for others.
+    static func formatName(of path: String) -> String? {
+        let name = (path as NSString).lastPathComponent.lowercased()
+        return switch (name as NSString).pathExtension {
+        case "json": name.hasSuffix(".sarif.json") ? "sarif" : "json"
+        case "jsonl", "ndjson": "jsonl"
+        case "sarif": "sarif"
+        case "xml": "junit"
+        case "html", "htm": "html"
+        case "md", "markdown": "markdown"
+        default: nil
+        }
     }
 
     /// Throws when no `--format` is given and `-o`'s extension names a report format the command does not write
     /// (`probe -o info.html`): writing text under that name would surprise. `formats` are the command's own (by the
     /// names `impliedFormat` uses); `command`, its name for the message.
-    func refuseUnwrittenFormat(chosen: Bool, formats: Set<String>, command: String, names: [String: String] = [:]) throws {
-        guard !chosen, let output, output != "-" else { return }
-        let name = (output as NSString).lastPathComponent.lowercased()
-        let implied: String? =
-            switch (name as NSString).pathExtension {
-            case "json": name.hasSuffix(".sarif.json") ? "sarif" : "json"
-            case "jsonl", "ndjson": "jsonl"
-            case "sarif": "sarif"
-            case "xml": "junit"
-            case "html", "htm": "html"
-            case "md", "markdown": "markdown"
-            default: nil
-            }
-        guard let implied, !formats.contains(implied) else { return }
+    func refuseUnwrittenFormat(chosen: Bool, formats: Set<String>, command: String) throws {
+        guard !chosen, let output, output != "-", let implied = Self.formatName(of: output), !formats.contains(implied) else { return }
         let shown = ["json": "JSON", "jsonl": "JSON Lines", "sarif": "SARIF", "junit": "JUnit XML", "html": "HTML", "markdown": "Markdown"]
         let names = (["text"] + formats.sorted()).map { shown[$0] ?? $0 }
         let own = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
