@@ -20,6 +20,9 @@ BUILD_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev
 TEST_PACKAGES  := ffmpeg espeak-ng sox time chromium festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k \
                   asc-music hyperrogue-music singularity-music strace python3-venv
 
+# A one-node Slurm cluster for the scale-out test (Tests/MedialintCLITests/SlurmClusterTests.swift, `make test-slurm`).
+SLURM_PACKAGES := slurmctld slurmd slurm-client munge
+
 # Other projects' caption readers, the tests' second opinions (Tests/CaptionsTests/SecondOpinionTests.swift): ttconv
 # (EBU STL, TTML, SCC) and pysubs2 (SAMI, ASS), pinned, in a virtual environment of their own.
 OPINIONS     := .build/opinions
@@ -29,13 +32,14 @@ FUZZ_SECONDS ?= 600
 FUZZ_MEDIA_VARIANTS ?= 300
 FUZZ_DIR     := .build-fuzz
 
-.PHONY: all deps test-deps opinions build release test test-fast demo bench fuzz fuzz-media media install man clean clean-test-media help format format-check
+.PHONY: all deps test-deps test-slurm opinions build release test test-fast demo bench fuzz fuzz-media media install man clean clean-test-media help format format-check
 
 all: build
 
 help:
 	@echo "make demo     install what is missing, build, run medialint on the bundled samples"
 	@echo "make test     install what is missing, build, run every test"
+	@echo "make test-slurm  the scale-out example on a one-node Slurm cluster (installs Slurm as root)"
 	@echo "make test-fast  the tests that need no generated media and are not slow (tags .media, .slow): after every change"
 	@echo "make bench    release build; speed against reference tools measured in the same run"
 	@echo "make build    debug build            make release   release build"
@@ -104,6 +108,14 @@ test: test-deps opinions
 test-fast: test-deps opinions
 	$(SWIFT) build --build-tests
 	MEDIALINT_TEST_FAST=1 $(SWIFT) test
+
+# The scale-out example on a real engine: Slurm's daemons installed (as root, as CI runs), then the test that starts a
+# one-node cluster in a folder of its own, runs Examples/scale-out/parallel-and-slurm.sh as an array job, kills and
+# resubmits a task, and compares the merged report with a one-machine check. Elsewhere the test says why it skips.
+test-slurm: test-deps
+	$(call install_missing,$(SLURM_PACKAGES))
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --filter 'SlurmClusterTests|ScaleOutExampleTests'
 
 # The layout of every Swift file, by the toolchain's swift format and the repository's .swift-format.
 FORMAT_PATHS := Package.swift Sources Tests Examples

@@ -106,7 +106,7 @@ let package = Package(
             name: "MedialintCLITests",
             dependencies: [
                 "medialint", "Basics", "Captions", "CaptionQuality", "Checks", "Findings", "Reports", "TestSupport", "TestTraits",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Yams", package: "Yams"),
             ], exclude: ["Fixtures"]),
     ]
 )

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+#SBATCH --job-name=medialint --cpus-per-task=1 --mem=1G
 # Checking a media library in N shards, on one machine or a cluster, with tools that already exist.
 #
 #   Examples/scale-out/parallel-and-slurm.sh parallel LIBRARY [N]   GNU parallel, N shards at once (default 4)
@@ -21,9 +22,9 @@ parallel)
     medialint report --merge "$results"/shard-*.sqlite
     ;;
 slurm)
-    #SBATCH --job-name=medialint --cpus-per-task=2 --mem=1G
+    # (sbatch reads the #SBATCH line at the top: options count only before the script's first command.)
     shard=${SLURM_ARRAY_TASK_ID:?run with sbatch --array=1-N}
-    medialint check "$library" --shard "$shard/$shards" --db "$results/shard-$shard.sqlite" --format jsonl \
+    medialint check "$library" --shard "$shard/$shards" --jobs 1 --db "$results/shard-$shard.sqlite" --format jsonl \
         > "$results/shard-$shard.jsonl" || [ $? -le 1 ]
     # When the array is done: medialint report --merge medialint-results/shard-*.sqlite --format junit -o report.xml
     ;;

@@ -72,8 +72,10 @@ enum Medialint {
 
 extension Medialint {
     /// Runs another program (`script`, a browser) the way `run` runs medialint.
-    static func runTool(_ path: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 600) throws -> CommandResult {
-        try run(arguments, timeout: timeout, in: directory, tool: path)
+    static func runTool(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, timeout: Double = 600
+    ) throws -> CommandResult {
+        try run(arguments, environment: environment, timeout: timeout, in: directory, tool: path)
     }
 }
 
