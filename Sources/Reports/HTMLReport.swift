@@ -42,35 +42,74 @@ public struct HTMLReport: CheckReporter {
             section{margin:2rem 0;border-top:2px solid #eee}svg{background:#fafafa;border:1px solid #ddd;max-width:100%;height:auto}
             .legend{font-size:13px;color:#555}td,li,h2,h3{overflow-wrap:anywhere}td.n{text-align:right}
             .rules th,.rules td{padding:.3rem .4rem}
-            @media (max-width:600px){.rules th:nth-child(2),.rules td:nth-child(2){display:none}}
+            @media (max-width:600px){.rules th:nth-child(2),.rules td:nth-child(2){display:none}th,td{padding:.25rem .3rem;font-size:14px}}
+            th{overflow-wrap:anywhere}.folders{table-layout:fixed}.folders th:first-child{width:34%}
+            .lazy .block{content-visibility:auto;contain-intrinsic-size:auto 9000px}.lazy section.f{content-visibility:auto;contain-intrinsic-size:auto 500px}
+            .files{table-layout:fixed}.files th:nth-child(1){width:40%}.files th:nth-child(2){width:12%}.files th:nth-child(4){width:12%}
+            input.filter{position:absolute;opacity:0;width:1px;height:1px}.filters label{display:inline-block;margin:.1rem .4rem;padding:0 .4rem;border:1px solid #bbb;border-radius:.3rem;cursor:pointer}
+            input.filter:focus-visible{outline:none}
+            """ as StaticString)
+        out.append(Self.filterRules(results))
+        out.append(
+            """
             </style>
             </head>
-            <body>
+
+            """ as StaticString)
+        let files = Self.worstFirst(Self.grouped(results))
+        // A catalogue's rows and sections are drawn as they come into view; a report of a few files, all at once.
+        out.append(files.count > Self.lazyFiles ? "<body class=\"lazy\">\n" as StaticString : "<body>\n" as StaticString)
+        let ruleOrder = Self.rulesByErrors(results)
+        out.append(Self.filterInputs(files: files, rules: ruleOrder))
+        out.append(
+            """
             <main>
             <h1>
             """ as StaticString)
         out.append(xmlEscaped: title)
         out.append("</h1>\n" as StaticString)
-        let files = Self.worstFirst(Self.grouped(results))
         out.append(Self.headline(files: files, results: results))
         out.append(byRule(results))
-        out.append(
-            "<h2>Files, the worst first</h2>\n<table class=\"files\">\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
-                as StaticString)
+        out.append(Self.byFolder(files))
+        // Each file's verdict and rules as classes: the filters show only the files they name (CSS, no script).
+        let classes = files.map { file in
+            let rules = Set(file.results.flatMap(\.findingRules)).sorted().map { " r-" + Self.token($0) }.joined()
+            return "f v-\(Self.overall(file.results).rawValue)\(rules)"
+        }
+        // A file has a section when there is something to say: findings, a verdict other than pass, or charts (those of
+        // the `chartFiles` worst files: a catalogue of thousands stays a page that opens at once).
+        let sectioned = files.indices.map { index in
+            index < Self.chartFiles || files[index].results.contains { $0.findingCount > 0 || $0.verdict != .pass }
+        }
+        out.append(Self.filters(files: files, rules: ruleOrder))
+        out.append("<h2>Files, the worst first</h2>\n" as StaticString)
+        let header =
+            "<table class=\"files\">\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
+        // In blocks of rows drawn as they come into view.
         for (index, file) in files.enumerated() {
+            if index % Self.rowsPerBlock == 0 {
+                out.append((index == 0 ? "<div class=\"block\">" : "</tbody>\n</table>\n</div>\n<div class=\"block\">") + header)
+            }
             let verdict = Self.overall(file.results)
             let checks = file.results.map { "\($0.check.rawValue) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
+            let name = sectioned[index] ? "<a href=\"#f\(index)\">\(XMLText.escape(file.path))</a>" : XMLText.escape(file.path)
             out.append(
-                "<tr><td><a href=\"#f\(index)\">\(XMLText.escape(file.path))</a></td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
+                "<tr class=\"\(classes[index])\"><td>\(name)</td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
                     + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findingCount })</td></tr>\n")
             out.handOnIfFull()
         }
-        out.append("</tbody>\n</table>\n" as StaticString)
-        for (index, file) in files.enumerated() {
+        if !files.isEmpty { out.append("</tbody>\n</table>\n</div>\n" as StaticString) }
+        if files.count > Self.chartFiles {
+            out.append("<p class=\"legend\">Charts are drawn for the \(Self.chartFiles) worst files; every file's figures are in the JSON report.</p>\n")
+        }
+        for (index, file) in files.enumerated() where sectioned[index] {
             let verdict = Self.overall(file.results)
-            out.append("<section id=\"f\(index)\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n")
+            out.append(
+                "<section id=\"f\(index)\" class=\"\(classes[index])\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n"
+            )
             for result in file.results {
-                let flash = result.metrics(as: FlashMetrics.self), sync = result.metrics(as: SyncMetrics.self)
+                let flash = result.check == .flash ? result.metrics(as: FlashMetrics.self) : nil
+                let sync = result.check == .sync ? result.metrics(as: SyncMetrics.self) : nil
                 let source = sync.map { " · " + XMLText.escape($0.captions) } ?? ""
                 out.append("<h3>\(result.check.rawValue)\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
                 if result.findingCount > 0 {
@@ -78,10 +117,12 @@ public struct HTMLReport: CheckReporter {
                     for finding in result.allFindings { writeItem(finding, to: &out) }
                     out.append("</ul>\n" as StaticString)
                 }
-                if let flash, let series = flash.series, let chart = Self.flashCharts(series, limit: flash.flashLimit, findings: result.allFindings) {
+                if index < Self.chartFiles, let flash, let series = flash.series,
+                    let chart = Self.flashCharts(series, limit: flash.flashLimit, findings: result.allFindings)
+                {
                     out.append(chart)
                 }
-                if let sync, let timeline = sync.timeline, let chart = Self.syncChart(timeline, fix: sync.fix) { out.append(chart) }
+                if index < Self.chartFiles, let sync, let timeline = sync.timeline, let chart = Self.syncChart(timeline, fix: sync.fix) { out.append(chart) }
                 out.handOnIfFull()
             }
             out.append("</section>\n" as StaticString)
@@ -149,6 +190,106 @@ public struct HTMLReport: CheckReporter {
                 + "<td class=\"n\(count.warnings > 0 ? " warn" : "")\">\(count.warnings)</td><td class=\"n\">\(count.notes)</td><td class=\"n\">\(count.files.count)</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"
+    }
+
+    /// The most files whose charts are drawn (the worst first), and the rows of the files' table in a block.
+    static let chartFiles = 100, rowsPerBlock = 250
+    /// From how many files on the page's parts are drawn as they come into view.
+    static let lazyFiles = 500
+
+    /// A rule id as a class name: `lint.line-length` → `lint_line-length`.
+    static func token(_ id: String) -> String {
+        String(id.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    }
+
+    /// The rules found, most errors first.
+    static func rulesByErrors(_ results: [CheckResult]) -> [String] {
+        var errors: [String: Int] = [:]
+        for result in results {
+            for rule in result.findingRules where errors[rule] == nil { errors[rule] = 0 }
+            if result.errorCount > 0 { for finding in result.allFindings where finding.severity == .error { errors[finding.rule, default: 0] += 1 } }
+        }
+        return errors.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key)
+    }
+
+    /// The filters' radio buttons, by verdict and by rule: siblings before `main`, so that a checked one can hide the
+    /// files without it (`filterRules`: no script); their labels are in `filters`, where they are read.
+    static func filterInputs(files: [(path: String, results: [CheckResult])], rules: [String]) -> String {
+        guard files.count > 1 else { return "" }
+        let verdicts = [Verdict.error, .fail, .warn, .unverified, .pass].filter { verdict in files.contains { overall($0.results) == verdict } }
+        var html = "<input class=\"filter\" type=\"radio\" name=\"verdict\" id=\"v-all\" checked=\"checked\" aria-label=\"all verdicts\" />"
+        for verdict in verdicts {
+            html += "<input class=\"filter\" type=\"radio\" name=\"verdict\" id=\"v-\(verdict.rawValue)\" aria-label=\"\(verdict.rawValue)\" />"
+        }
+        if !rules.isEmpty {
+            html += "<input class=\"filter\" type=\"radio\" name=\"rule\" id=\"r-all\" checked=\"checked\" aria-label=\"all rules\" />"
+            for rule in rules {
+                html += "<input class=\"filter\" type=\"radio\" name=\"rule\" id=\"r-\(token(rule))\" aria-label=\"\(XMLText.escape(rule))\" />"
+            }
+        }
+        return html + "\n"
+    }
+
+    /// The filters' labels: show files by verdict, by rule (each label checks its radio button).
+    static func filters(files: [(path: String, results: [CheckResult])], rules: [String]) -> String {
+        guard files.count > 1 else { return "" }
+        let verdicts = [Verdict.error, .fail, .warn, .unverified, .pass].filter { verdict in files.contains { overall($0.results) == verdict } }
+        var html = "<div class=\"filters\"><p><strong>Show files by verdict:</strong> <label for=\"v-all\">all</label>"
+        for verdict in verdicts { html += " <label for=\"v-\(verdict.rawValue)\">\(verdict.rawValue)</label>" }
+        html += "</p>\n"
+        if !rules.isEmpty {
+            html += "<p><strong>Show files by rule:</strong> <label for=\"r-all\">all</label>"
+            for rule in rules { html += " <label for=\"r-\(token(rule))\"><code>\(XMLText.escape(rule))</code></label>" }
+            html += "</p>\n"
+        }
+        return html + "</div>\n"
+    }
+
+    /// The filters' CSS: a checked verdict or rule hides the files without it.
+    static func filterRules(_ results: [CheckResult]) -> String {
+        // The chosen filter, and the one the keyboard is on, stand out.
+        let ids =
+            ["v-all", "r-all"] + [Verdict.error, .fail, .warn, .unverified, .pass].map { "v-" + $0.rawValue } + rulesByErrors(results).map { "r-" + token($0) }
+        var css =
+            ids.map {
+                "#\($0):checked~main label[for=\($0)]{background:#1a1a1a;color:#fff}#\($0):focus-visible~main label[for=\($0)]{outline:2px solid #285a9c}"
+            }
+            .joined(separator: "\n") + "\n"
+        for verdict in [Verdict.error, .fail, .warn, .unverified, .pass] {
+            css += "#v-\(verdict.rawValue):checked~main .f:not(.v-\(verdict.rawValue)){display:none}\n"
+        }
+        for rule in rulesByErrors(results) {
+            let id = "r-" + token(rule)
+            css += "#\(id):checked~main .f:not(.\(id)){display:none}\n"
+        }
+        return css
+    }
+
+    /// Files by folder, the folders with the most failing files first: how many of each verdict.
+    static func byFolder(_ files: [(path: String, results: [CheckResult])]) -> String {
+        var counts: [String: [Verdict: Int]] = [:]
+        for file in files {
+            let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? "."
+            counts[folder, default: [:]][overall(file.results), default: 0] += 1
+        }
+        guard counts.count > 1 else { return "" }
+        let order: [Verdict] = [.error, .fail, .warn, .unverified, .pass]
+        let sorted = counts.sorted { a, b in
+            let (x, y) = (order.map { a.value[$0] ?? 0 }, order.map { b.value[$0] ?? 0 })
+            return x.lexicographicallyPrecedes(y) ? false : (y.lexicographicallyPrecedes(x) ? true : a.key < b.key)
+        }
+        var html = "<h2>Files by folder</h2>\n<div class=\"block\"><table class=\"folders\">\n<thead><tr><th scope=\"col\">Folder</th>"
+        for verdict in order { html += "<th scope=\"col\">\(verdict.rawValue)</th>" }
+        html += "</tr></thead>\n<tbody>\n"
+        for (folder, count) in sorted {
+            html += "<tr><td>\(XMLText.escape(folder))</td>"
+            for verdict in order {
+                let n = count[verdict] ?? 0
+                html += "<td class=\"n\(n > 0 && verdict != .pass ? " " + verdict.rawValue : "")\">\(n)</td>"
+            }
+            html += "</tr>\n"
+        }
+        return html + "</tbody>\n</table></div>\n"
     }
 
     /// Files the worst first (error, fail, warn, unverified, pass), in their order within each verdict.
