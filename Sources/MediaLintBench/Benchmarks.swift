@@ -23,7 +23,7 @@ enum Benchmarks {
         ("decode", decodeLuma), ("flash", flash), ("captions", captions), ("sync", sync), ("quality", quality), ("library", library),
         ("convert", convert), ("shapes", shapes), ("reports", reports), ("hostile", hostile), ("scale", scale),
         ("programmes", programmes), ("formats", broadcastFormats), ("accuracy", accuracy),
-        ("caption-formats", captionFormats),
+        ("caption-formats", captionFormats), ("merge", merge),
     ]
 
     /// Runs the benchmarks named in `only` (all when empty).

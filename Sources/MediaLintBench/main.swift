@@ -43,7 +43,7 @@ do {
     case "speech-features" where arguments.count == 3:
         try Workers.speechFeatures(of: arguments[1], to: arguments[2])
     case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale", "programmes", "formats",
-        "accuracy", "caption-formats":
+        "accuracy", "caption-formats", "merge":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:
