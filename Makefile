@@ -111,9 +111,10 @@ test-fast: test-deps opinions
 
 # The scale-out example on a real engine: Slurm's daemons installed (as root, as CI runs), then the test that starts a
 # one-node cluster in a folder of its own, runs Examples/scale-out/parallel-and-slurm.sh as an array job, kills and
-# resubmits a task, and compares the merged report with a one-machine check. Elsewhere the test says why it skips.
+# resubmits a task, and compares the merged report with a one-machine check. Where Slurm cannot be installed (no root,
+# no apt-get), the install's failure is ignored and the test says why it skips.
 test-slurm: test-deps
-	$(call install_missing,$(SLURM_PACKAGES))
+	-$(call install_missing,$(SLURM_PACKAGES))
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --filter 'SlurmClusterTests|ScaleOutExampleTests'
 
