@@ -176,7 +176,11 @@ extension RuleGuide {
             fix: "Move the cue onto its speech, or mark it as a sound ([music]) when it describes one."),
         Rule.syncCueOffset.id: RuleGuide(
             why: "A single caption far from its speech, in a file otherwise in time, is easy to miss by eye.",
-            fix: "Move that cue to its speech: `medialint sync --snap` moves each cue onto its own speech onset."),
+            fix: "Move that cue to its speech: `medialint sync --snap` moves each cue onto its own speech onset.",
+            failing: RuleExample(
+                ["sync", "talk.mp4", "talk.srt"],
+                files: [talk, ("talk.srt", speechSRT(replacing: "00:00:06,500 --> 00:00:09,312", with: "00:00:05,800 --> 00:00:09,312"))]),
+            passing: RuleExample(["sync", "talk.mp4", "talk.srt"], files: [talk, ("talk.srt", speechSRT)])),
         Rule.syncUnverified.id: RuleGuide(
             why: "Timing could not be measured (no audio, no speech, too few cues): the captions may or may not be in time.",
             fix: "Nothing to fix in the file; check the timing by watching, or give media with its audio.",
