@@ -113,8 +113,16 @@ public struct HTMLReport: CheckReporter {
                 let source = sync.map { " · " + XMLText.escape($0.captions) } ?? ""
                 out.append("<h3>\(result.check.rawValue)\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
                 if result.findingCount > 0 {
+                    // A catalogue lists a file's first findings (the rest are counted): the page stays quick to open.
+                    let shown = files.count > Self.lazyFiles ? Self.catalogueFindings : Int.max
                     out.append("<ul>\n" as StaticString)
-                    for finding in result.allFindings { writeItem(finding, to: &out) }
+                    for (number, finding) in result.allFindings.enumerated() {
+                        guard number < shown else { break }
+                        writeItem(finding, to: &out)
+                    }
+                    if result.findingCount > shown {
+                        out.append("<li>… and \(result.findingCount - shown) more (every finding is in the JSON report)</li>\n")
+                    }
                     out.append("</ul>\n" as StaticString)
                 }
                 if index < Self.chartFiles, let flash, let series = flash.series,
@@ -194,8 +202,9 @@ public struct HTMLReport: CheckReporter {
 
     /// The most files whose charts are drawn (the worst first), and the rows of the files' table in a block.
     static let chartFiles = 100, rowsPerBlock = 250
-    /// From how many files on the page's parts are drawn as they come into view.
-    static let lazyFiles = 500
+    /// From how many files on the page's parts are drawn as they come into view, and each result lists only its
+    /// first findings.
+    static let lazyFiles = 500, catalogueFindings = 5
 
     /// A rule id as a class name: `lint.line-length` → `lint_line-length`.
     static func token(_ id: String) -> String {

@@ -335,6 +335,21 @@ struct HTMLReportTests {
         return HTMLReport(rules: rules, help: ["flash.general": "why it matters"]).report(Self.results + [long])
     }
 
+    /// A catalogue (past 500 files) lists each result's first 5 findings and counts the rest; a small report lists them
+    /// all.
+    @Test func aCatalogueListsTheFirstFindings() throws {
+        let many = CheckResult(
+            file: "a/loud.srt", check: .lint,
+            findings: (1...8).map { Finding(ruleID: "lint.line-length", severity: .warning, message: "cue \($0): too long", line: $0) })
+        let quiet = (0..<600).map { CheckResult(file: "b/clean-\($0).srt", check: .lint, findings: []) }
+        let catalogue = HTMLReport().report([many] + quiet)
+        #expect(catalogue.components(separatedBy: "too long").count - 1 == 5)
+        #expect(catalogue.contains("… and 3 more (every finding is in the JSON report)"))
+        #expect(catalogue.contains("<body class=\"lazy\">"))
+        let small = HTMLReport().report([many])
+        #expect(small.components(separatedBy: "too long").count - 1 == 8 && !small.contains("more (every finding"))
+    }
+
     /// A catalogue of 10,000 titles in 500 folders, each with a flash and a sync result (charts of 200 bins) and findings
     /// on a third: what `report --merge` of a large library gives.
     static func catalogue(titles: Int = 10_000) -> [CheckResult] {
