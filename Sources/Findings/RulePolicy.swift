@@ -36,15 +36,13 @@ public struct RulePolicy: Sendable, Equatable {
         guard !isEmpty, result.verdict != .error else { return result }
         let result = result.held()
         guard result.streamedFindings == nil, !result.findings.isEmpty else { return result }
-        var changed = result
-        changed.findings = result.findings.compactMap { finding in
-            guard !isDisabled(finding.rule) else { return nil }
-            var finding = finding
-            if let severity = severity(of: finding.rule) { finding.severity = severity }
-            return finding
-        }
-        if result.verdict == Verdict(findings: result.findings) { changed.verdict = Verdict(findings: changed.findings) }
-        return changed
+        return result.keeping(
+            result.findings.compactMap { finding in
+                guard !isDisabled(finding.rule) else { return nil }
+                var finding = finding
+                if let severity = severity(of: finding.rule) { finding.severity = severity }
+                return finding
+            })
     }
 }
 
@@ -94,21 +92,28 @@ public struct Baseline: Sendable, Equatable {
         let result = result.held()
         guard result.streamedFindings == nil, !result.findings.isEmpty else { return (result, 0) }
         let file = name(result.file)
-        var changed = result
         var known = 0
-        changed.findings = result.findings.filter { finding in
+        let left = result.findings.filter { finding in
             let entry = Entry(file: file, rule: finding.rule, fingerprint: finding.fingerprint(file: file))
             guard let count = counts[entry], count > 0 else { return true }
             counts[entry] = count - 1
             known += 1
             return false
         }
-        if known > 0, result.verdict == Verdict(findings: result.findings) { changed.verdict = Verdict(findings: changed.findings) }
-        return (changed, known)
+        return (known > 0 ? result.keeping(left) : result, known)
     }
 }
 
 extension CheckResult {
+    /// The result with only `findings` (some of its own, perhaps changed): its verdict follows them when the check took
+    /// its verdict from its findings (pass, warn, fail by the worst severity); a verdict decided otherwise stays.
+    func keeping(_ findings: [Finding]) -> CheckResult {
+        var changed = self
+        changed.findings = findings
+        if verdict == Verdict(findings: self.findings) { changed.verdict = Verdict(findings: findings) }
+        return changed
+    }
+
     /// The most findings a result made on demand is turned into held findings for (a policy or baseline to filter).
     public static let heldLimit = 200_000
 

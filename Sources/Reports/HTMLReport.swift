@@ -49,17 +49,18 @@ public struct HTMLReport: CheckReporter {
             input.filter{position:absolute;opacity:0;width:1px;height:1px}.filters label{display:inline-block;margin:.1rem .4rem;padding:0 .4rem;border:1px solid #bbb;border-radius:.3rem;cursor:pointer}
             input.filter:focus-visible{outline:none}
             """ as StaticString)
-        out.append(Self.filterRules(results))
+        // Files and rules in the page's order, found once: the filters' style and the page both use them.
+        let files = Self.worstFirst(Self.grouped(results))
+        let ruleOrder = Self.rulesByErrors(results)
+        out.append(Self.filterRules(ruleOrder))
         out.append(
             """
             </style>
             </head>
 
             """ as StaticString)
-        let files = Self.worstFirst(Self.grouped(results))
         // A catalogue's rows and sections are drawn as they come into view; a report of a few files, all at once.
         out.append(files.count > Self.lazyFiles ? "<body class=\"lazy\">\n" as StaticString : "<body>\n" as StaticString)
-        let ruleOrder = Self.rulesByErrors(results)
         out.append(Self.filterInputs(files: files, rules: ruleOrder))
         out.append(
             """
@@ -254,11 +255,11 @@ public struct HTMLReport: CheckReporter {
         return html + "</div>\n"
     }
 
-    /// The filters' CSS: a checked verdict or rule hides the files without it.
-    static func filterRules(_ results: [CheckResult]) -> String {
+    /// The filters' CSS for the rules found (`rulesByErrors`): a checked verdict or rule hides the files without it.
+    static func filterRules(_ rules: [String]) -> String {
         // The chosen filter, and the one the keyboard is on, stand out.
         let ids =
-            ["v-all", "r-all"] + [Verdict.error, .fail, .warn, .unverified, .pass].map { "v-" + $0.rawValue } + rulesByErrors(results).map { "r-" + token($0) }
+            ["v-all", "r-all"] + [Verdict.error, .fail, .warn, .unverified, .pass].map { "v-" + $0.rawValue } + rules.map { "r-" + token($0) }
         var css =
             ids.map {
                 "#\($0):checked~main label[for=\($0)]{background:#1a1a1a;color:#fff}#\($0):focus-visible~main label[for=\($0)]{outline:2px solid #285a9c}"
@@ -267,7 +268,7 @@ public struct HTMLReport: CheckReporter {
         for verdict in [Verdict.error, .fail, .warn, .unverified, .pass] {
             css += "#v-\(verdict.rawValue):checked~main .f:not(.v-\(verdict.rawValue)){display:none}\n"
         }
-        for rule in rulesByErrors(results) {
+        for rule in rules {
             let id = "r-" + token(rule)
             css += "#\(id):checked~main .f:not(.\(id)){display:none}\n"
         }
