@@ -210,7 +210,8 @@ import Testing
         var killed = false
         for _ in 0..<1200 where !killed {
             if FileManager.default.fileExists(atPath: store),
-                let stored = try? Medialint.run(["report", "--db", store, "--format", "jsonl", "-q"]).stdout.split(separator: "\n").count, stored >= 1
+                let stored = try? Medialint.run(["report", "--db", store, "--format", "jsonl", "-q"]).stdout.split(separator: "\n")
+                    .count(where: { $0.hasPrefix("{\"file\"") }), stored >= 1
             {
                 let cancel = try Medialint.runTool("/usr/bin/scancel", ["--signal=KILL", "\(job)_2"], environment: cluster.environment, timeout: 60)
                 #expect(cancel.status == 0, "task 2 ended before it could be killed (\(stored) files stored): \(cancel.stderr)")
