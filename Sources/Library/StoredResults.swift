@@ -38,16 +38,31 @@ public struct StoredResults {
 
     /// Hands each file's results to `body`, in order.
     public func forEach(_ body: ([CheckResult]) -> Void) throws(ReadError) {
-        for start in stride(from: 0, to: files.count, by: ResultStore.readBatch) {
-            let batch = files[start..<min(files.count, start + ResultStore.readBatch)]
+        try read(nil) { _, results in body(results) }
+    }
+}
+
+extension StoredResults: ResultSource {
+    public typealias Failure = ReadError
+
+    /// A unit per file.
+    public var unitCount: Int { files.count }
+
+    /// Hands the results of the files at `positions` (in the order of their paths; all when nil) to `body` in the
+    /// order given, reading a batch of rows at a time.
+    public func read(_ positions: [Int]?, _ body: (_ position: Int, _ results: [CheckResult]) -> Void) throws(ReadError) {
+        let count = positions?.count ?? files.count
+        for start in stride(from: 0, to: count, by: ResultStore.readBatch) {
+            let batch = (start..<min(count, start + ResultStore.readBatch)).map { positions?[$0] ?? $0 }
             var read: [Int: [Int64: [CheckResult]]] = [:]
             for (index, store) in stores.enumerated() {
-                let rows = batch.filter { $0.store == index }.map(\.row)
+                let rows = batch.lazy.map { files[$0] }.filter { $0.store == index }.map(\.row)
                 guard !rows.isEmpty else { continue }
-                do { read[index] = try store.results(inRows: rows) } catch { throw ReadError(store: index, underlying: error) }
+                do { read[index] = try store.results(inRows: Array(rows)) } catch { throw ReadError(store: index, underlying: error) }
             }
-            for file in batch {
-                if let results = read[file.store]?[file.row] { body(results) }
+            for position in batch {
+                let file = files[position]
+                if let results = read[file.store]?[file.row] { body(position, results) }
             }
         }
     }

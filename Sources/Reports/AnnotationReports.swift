@@ -145,34 +145,63 @@ public struct GitLabCodeQualityReport: CheckReporter {
     public init(baseDirectory: String? = nil) { self.baseDirectory = baseDirectory }
 
     public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
-        var writer = JSONWriter(pretty: true, chunkHandler: output)
+        let parts = GitLabReportParts(self, output: output)
+        parts.add(results)
+        parts.finish()
+    }
+
+    public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? {
+        GitLabReportParts(self, output: output)
+    }
+
+    /// Writes the issues of `result`'s findings, an object each.
+    func writeIssues(of result: CheckResult, to writer: inout JSONWriter) {
+        let path = reportPath(result.findingsLocation.file, base: baseDirectory)
+        var seen: [String: Int] = [:]
+        for finding in result.allFindings {
+            var fingerprint = finding.fingerprint(file: path)
+            seen[fingerprint, default: 0] += 1
+            if let count = seen[fingerprint], count > 1 { fingerprint += "-\(count)" }
+            writer.beginObject()
+            writer.key("description"); writer.string(timeText(finding) + finding.message)
+            writer.key("check_name"); writer.string(finding.rule)
+            writer.key("fingerprint"); writer.string(fingerprint)
+            writer.key("severity")
+            switch finding.severity {
+            case .error: writer.string("critical")
+            case .warning: writer.string("minor")
+            case .info: writer.string("info")
+            }
+            writer.key("location")
+            writer.beginObject()
+            writer.key("path"); writer.string(path)
+            writer.key("lines"); writer.beginObject(); writer.key("begin"); writer.integer(max(1, finding.line ?? 1)); writer.endObject()
+            writer.endObject()
+            writer.endObject()
+        }
+    }
+}
+
+/// The GitLab report's array, opened at once, an issue a line as results come, closed at the end.
+final class GitLabReportParts: ReportParts {
+    let report: GitLabCodeQualityReport
+    private var writer: JSONWriter
+
+    init(_ report: GitLabCodeQualityReport, output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        self.report = report
+        writer = JSONWriter(pretty: true, chunkHandler: output)
         writer.beginArray()
         writer.lineBreakDepth = writer.openContainers  // an issue a line
-        for result in results {
-            let path = reportPath(result.findingsLocation.file, base: baseDirectory)
-            var seen: [String: Int] = [:]
-            for finding in result.allFindings {
-                var fingerprint = finding.fingerprint(file: path)
-                seen[fingerprint, default: 0] += 1
-                if let count = seen[fingerprint], count > 1 { fingerprint += "-\(count)" }
-                writer.beginObject()
-                writer.key("description"); writer.string(timeText(finding) + finding.message)
-                writer.key("check_name"); writer.string(finding.rule)
-                writer.key("fingerprint"); writer.string(fingerprint)
-                writer.key("severity")
-                switch finding.severity {
-                case .error: writer.string("critical")
-                case .warning: writer.string("minor")
-                case .info: writer.string("info")
-                }
-                writer.key("location")
-                writer.beginObject()
-                writer.key("path"); writer.string(path)
-                writer.key("lines"); writer.beginObject(); writer.key("begin"); writer.integer(max(1, finding.line ?? 1)); writer.endObject()
-                writer.endObject()
-                writer.endObject()
-            }
-        }
+    }
+
+    func add(_ results: [CheckResult]) {
+        for result in results { report.writeIssues(of: result, to: &writer) }
+    }
+
+    func end(_ summary: RunSummary) { finish() }
+
+    /// Closes the array.
+    func finish() {
         writer.endArray()
         writer.endLine()
         writer.finish()

@@ -17,6 +17,11 @@ public protocol CheckReporter: Sendable {
     /// A writer of this report in parts, results added in order (`ReportStream`); nil when the report needs every
     /// result before it starts.
     func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)?
+
+    /// Writes the report of the results `source` holds, reading them as often as it needs: SARIF, JUnit and HTML
+    /// read them once to count and again to write, so that a report of a whole catalogue's stores holds a batch of
+    /// results at a time. The others read them all, then `write` them.
+    func write<Source: ResultSource>(from source: Source, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(Source.Failure)
 }
 
 extension CheckReporter {
@@ -25,6 +30,12 @@ extension CheckReporter {
     public func writeSummary(_ summary: RunSummary, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {}
 
     public func parts(to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) -> (any ReportParts)? { nil }
+
+    public func write<Source: ResultSource>(from source: Source, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(Source.Failure) {
+        var results: [CheckResult] = []
+        try source.forEachResult { results.append($0) }
+        write(results, to: output)
+    }
 
     /// The report of `results`, as text.
     public func report(_ results: [CheckResult]) -> String {

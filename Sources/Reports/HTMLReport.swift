@@ -22,6 +22,14 @@ public struct HTMLReport: CheckReporter {
 
     /// Writes the page, finding by finding.
     public func write(_ results: [CheckResult], to out: inout ByteWriter) {
+        write(from: ResultArray(results, byFile: true), to: &out)
+    }
+
+    /// Writes the page of the results `source` holds, a unit a file: one pass for the counts and the files' table
+    /// (`HTMLPageSurvey`), then the sections of the files with something to say, the worst first (only their units
+    /// are read again).
+    public func write<Source: ResultSource>(from source: Source, to out: inout ByteWriter) throws(Source.Failure) {
+        let survey = try HTMLPageSurvey(source)
         out.append(
             """
             <!DOCTYPE html>
@@ -50,8 +58,9 @@ public struct HTMLReport: CheckReporter {
             input.filter:focus-visible{outline:none}
             """ as StaticString)
         // Files and rules in the page's order, found once: the filters' style and the page both use them.
-        let files = Self.worstFirst(Self.grouped(results))
-        let ruleOrder = Self.rulesByErrors(results)
+        let order = survey.worstFirst
+        let files = order.map { survey.files[$0] }
+        let ruleOrder = survey.rulesByErrors
         out.append(Self.filterRules(ruleOrder))
         out.append(
             """
@@ -61,7 +70,7 @@ public struct HTMLReport: CheckReporter {
             """ as StaticString)
         // A catalogue's rows and sections are drawn as they come into view; a report of a few files, all at once.
         out.append(files.count > Self.lazyFiles ? "<body class=\"lazy\">\n" as StaticString : "<body>\n" as StaticString)
-        out.append(Self.filterInputs(files: files, rules: ruleOrder))
+        out.append(Self.filterInputs(survey, rules: ruleOrder))
         out.append(
             """
             <main>
@@ -69,20 +78,17 @@ public struct HTMLReport: CheckReporter {
             """ as StaticString)
         out.append(xmlEscaped: title)
         out.append("</h1>\n" as StaticString)
-        out.append(Self.headline(files: files, results: results))
-        out.append(byRule(results))
-        out.append(Self.byFolder(files))
+        out.append(Self.headline(survey))
+        out.append(byRule(survey))
+        out.append(Self.byFolder(survey.files))
         // Each file's verdict and rules as classes: the filters show only the files they name (CSS, no script).
-        let classes = files.map { file in
-            let rules = Set(file.results.flatMap(\.findingRules)).sorted().map { " r-" + Self.token($0) }.joined()
-            return "f v-\(Self.overall(file.results).rawValue)\(rules)"
+        func classes(_ file: HTMLPageSurvey.File) -> String {
+            "f v-\(file.verdict.rawValue)" + file.rules.map { " r-" + Self.token($0) }.joined()
         }
         // A file has a section when there is something to say: findings, a verdict other than pass, or charts (those of
         // the `chartFiles` worst files: a catalogue of thousands stays a page that opens at once).
-        let sectioned = files.indices.map { index in
-            index < Self.chartFiles || files[index].results.contains { $0.findingCount > 0 || $0.verdict != .pass }
-        }
-        out.append(Self.filters(files: files, rules: ruleOrder))
+        let sectioned = files.indices.map { index in index < Self.chartFiles || files[index].remarkable }
+        out.append(Self.filters(survey, rules: ruleOrder))
         out.append("<h2>Files, the worst first</h2>\n" as StaticString)
         let header =
             "<table class=\"files\">\n<thead><tr><th scope=\"col\">File</th><th scope=\"col\">Verdict</th><th scope=\"col\">Checks</th><th scope=\"col\">Findings</th></tr></thead>\n<tbody>\n"
@@ -91,52 +97,56 @@ public struct HTMLReport: CheckReporter {
             if index % Self.rowsPerBlock == 0 {
                 out.append((index == 0 ? "<div class=\"block\">" : "</tbody>\n</table>\n</div>\n<div class=\"block\">") + header)
             }
-            let verdict = Self.overall(file.results)
-            let checks = file.results.map { "\($0.check.rawValue) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
+            let checks = file.checks.map { "\($0.check.rawValue) <span class=\"\($0.verdict.rawValue)\">\($0.verdict.rawValue)</span>" }
             let name = sectioned[index] ? "<a href=\"#f\(index)\">\(XMLText.escape(file.path))</a>" : XMLText.escape(file.path)
             out.append(
-                "<tr class=\"\(classes[index])\"><td>\(name)</td><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td>"
-                    + "<td>\(checks.joined(separator: " · "))</td><td>\(file.results.reduce(0) { $0 + $1.findingCount })</td></tr>\n")
+                "<tr class=\"\(classes(file))\"><td>\(name)</td><td class=\"\(file.verdict.rawValue)\">\(file.verdict.rawValue)</td>"
+                    + "<td>\(checks.joined(separator: " · "))</td><td>\(file.findings)</td></tr>\n")
             out.handOnIfFull()
         }
         if !files.isEmpty { out.append("</tbody>\n</table>\n</div>\n" as StaticString) }
         if files.count > Self.chartFiles {
             out.append("<p class=\"legend\">Charts are drawn for the \(Self.chartFiles) worst files; every file's figures are in the JSON report.</p>\n")
         }
-        for (index, file) in files.enumerated() where sectioned[index] {
-            let verdict = Self.overall(file.results)
+        // The sections: only their files' results are read again, in the page's order.
+        let shown = files.count > Self.lazyFiles ? Self.catalogueFindings : Int.max
+        var indexOf = [Int](repeating: 0, count: order.count)
+        for (index, position) in order.enumerated() { indexOf[position] = index }
+        try source.read(files.indices.filter { sectioned[$0] }.map { order[$0] }) { position, results in
+            let index = indexOf[position], file = files[index]
             out.append(
-                "<section id=\"f\(index)\" class=\"\(classes[index])\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(verdict.rawValue)\">\(verdict.rawValue)</span></h2>\n"
+                "<section id=\"f\(index)\" class=\"\(classes(file))\">\n<h2>\(XMLText.escape(file.path)) <span class=\"\(file.verdict.rawValue)\">\(file.verdict.rawValue)</span></h2>\n"
             )
-            for result in file.results {
-                let flash = result.check == .flash ? result.metrics(as: FlashMetrics.self) : nil
-                let sync = result.check == .sync ? result.metrics(as: SyncMetrics.self) : nil
-                let source = sync.map { " · " + XMLText.escape($0.captions) } ?? ""
-                out.append("<h3>\(result.check.rawValue)\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
-                if result.findingCount > 0 {
-                    // A catalogue lists a file's first findings (the rest are counted): the page stays quick to open.
-                    let shown = files.count > Self.lazyFiles ? Self.catalogueFindings : Int.max
-                    out.append("<ul>\n" as StaticString)
-                    for (number, finding) in result.allFindings.enumerated() {
-                        guard number < shown else { break }
-                        writeItem(finding, to: &out)
-                    }
-                    if result.findingCount > shown {
-                        out.append("<li>… and \(result.findingCount - shown) more (every finding is in the JSON report)</li>\n")
-                    }
-                    out.append("</ul>\n" as StaticString)
-                }
-                if index < Self.chartFiles, let flash, let series = flash.series,
-                    let chart = Self.flashCharts(series, limit: flash.flashLimit, findings: result.allFindings)
-                {
-                    out.append(chart)
-                }
-                if index < Self.chartFiles, let sync, let timeline = sync.timeline, let chart = Self.syncChart(timeline, fix: sync.fix) { out.append(chart) }
-                out.handOnIfFull()
-            }
+            for result in results { writeSection(of: result, charts: index < Self.chartFiles, findingsShown: shown, to: &out) }
             out.append("</section>\n" as StaticString)
         }
         out.append("</main>\n</body>\n</html>\n" as StaticString)
+    }
+
+    /// A result's part of its file's section: its check and verdict, its first `findingsShown` findings, and its
+    /// charts when `charts`.
+    private func writeSection(of result: CheckResult, charts: Bool, findingsShown shown: Int, to out: inout ByteWriter) {
+        let flash = result.check == .flash ? result.metrics(as: FlashMetrics.self) : nil
+        let sync = result.check == .sync ? result.metrics(as: SyncMetrics.self) : nil
+        let source = sync.map { " · " + XMLText.escape($0.captions) } ?? ""
+        out.append("<h3>\(result.check.rawValue)\(source) <span class=\"\(result.verdict.rawValue)\">\(result.verdict.rawValue)</span></h3>\n")
+        if result.findingCount > 0 {
+            // A catalogue lists a file's first findings (the rest are counted): the page stays quick to open.
+            out.append("<ul>\n" as StaticString)
+            for (number, finding) in result.allFindings.enumerated() {
+                guard number < shown else { break }
+                writeItem(finding, to: &out)
+            }
+            if result.findingCount > shown {
+                out.append("<li>… and \(result.findingCount - shown) more (every finding is in the JSON report)</li>\n")
+            }
+            out.append("</ul>\n" as StaticString)
+        }
+        if charts, let flash, let series = flash.series, let chart = Self.flashCharts(series, limit: flash.flashLimit, findings: result.allFindings) {
+            out.append(chart)
+        }
+        if charts, let sync, let timeline = sync.timeline, let chart = Self.syncChart(timeline, fix: sync.fix) { out.append(chart) }
+        out.handOnIfFull()
     }
 
     /// One finding as a list item: its severity, where it is, its message and rule.
@@ -173,30 +183,16 @@ public struct HTMLReport: CheckReporter {
     }
 
     /// The findings by rule, most errors first: how many of each severity, in how many files.
-    func byRule(_ results: [CheckResult]) -> String {
-        var counts: [String: (errors: Int, warnings: Int, notes: Int, files: Set<String>)] = [:]
-        for result in results {
-            for rule in result.findingRules where counts[rule] == nil { counts[rule] = (0, 0, 0, []) }
-            for finding in result.allFindings {
-                switch finding.severity {
-                case .error: counts[finding.rule]!.errors += 1
-                case .warning: counts[finding.rule]!.warnings += 1
-                case .info: counts[finding.rule]!.notes += 1
-                }
-                counts[finding.rule]!.files.insert(result.file)
-            }
-        }
-        guard !counts.isEmpty else { return "" }
-        let order = counts.sorted {
-            ($1.value.errors, $1.value.warnings, $1.value.notes, $0.key) < ($0.value.errors, $0.value.warnings, $0.value.notes, $1.key)
-        }
+    func byRule(_ survey: HTMLPageSurvey) -> String {
+        let order = survey.rulesBySeverity
+        guard !order.isEmpty else { return "" }
         var html =
             "<h2>Findings by rule</h2>\n<table class=\"rules\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">What</th>"
             + "<th scope=\"col\">Errors</th><th scope=\"col\">Warnings</th><th scope=\"col\">Notes</th><th scope=\"col\">Files</th></tr></thead>\n<tbody>\n"
         for (id, count) in order {
             html +=
                 "<tr><td>\(ruleLink(id))</td><td>\(XMLText.escape(rules[id]?.title ?? ""))</td><td class=\"n\(count.errors > 0 ? " fail" : "")\">\(count.errors)</td>"
-                + "<td class=\"n\(count.warnings > 0 ? " warn" : "")\">\(count.warnings)</td><td class=\"n\">\(count.notes)</td><td class=\"n\">\(count.files.count)</td></tr>\n"
+                + "<td class=\"n\(count.warnings > 0 ? " warn" : "")\">\(count.warnings)</td><td class=\"n\">\(count.notes)</td><td class=\"n\">\(count.files)</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n"
     }
@@ -212,21 +208,11 @@ public struct HTMLReport: CheckReporter {
         String(id.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
     }
 
-    /// The rules found, most errors first.
-    static func rulesByErrors(_ results: [CheckResult]) -> [String] {
-        var errors: [String: Int] = [:]
-        for result in results {
-            for rule in result.findingRules where errors[rule] == nil { errors[rule] = 0 }
-            if result.errorCount > 0 { for finding in result.allFindings where finding.severity == .error { errors[finding.rule, default: 0] += 1 } }
-        }
-        return errors.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key)
-    }
-
     /// The filters' radio buttons, by verdict and by rule: siblings before `main`, so that a checked one can hide the
     /// files without it (`filterRules`: no script); their labels are in `filters`, where they are read.
-    static func filterInputs(files: [(path: String, results: [CheckResult])], rules: [String]) -> String {
-        guard files.count > 1 else { return "" }
-        let verdicts = [Verdict.error, .fail, .warn, .unverified, .pass].filter { verdict in files.contains { overall($0.results) == verdict } }
+    static func filterInputs(_ survey: HTMLPageSurvey, rules: [String]) -> String {
+        guard survey.files.count > 1 else { return "" }
+        let verdicts = survey.fileVerdicts
         var html = "<input class=\"filter\" type=\"radio\" name=\"verdict\" id=\"v-all\" checked=\"checked\" aria-label=\"all verdicts\" />"
         for verdict in verdicts {
             html += "<input class=\"filter\" type=\"radio\" name=\"verdict\" id=\"v-\(verdict.rawValue)\" aria-label=\"\(verdict.rawValue)\" />"
@@ -241,9 +227,9 @@ public struct HTMLReport: CheckReporter {
     }
 
     /// The filters' labels: show files by verdict, by rule (each label checks its radio button).
-    static func filters(files: [(path: String, results: [CheckResult])], rules: [String]) -> String {
-        guard files.count > 1 else { return "" }
-        let verdicts = [Verdict.error, .fail, .warn, .unverified, .pass].filter { verdict in files.contains { overall($0.results) == verdict } }
+    static func filters(_ survey: HTMLPageSurvey, rules: [String]) -> String {
+        guard survey.files.count > 1 else { return "" }
+        let verdicts = survey.fileVerdicts
         var html = "<div class=\"filters\"><p><strong>Show files by verdict:</strong> <label for=\"v-all\">all</label>"
         for verdict in verdicts { html += " <label for=\"v-\(verdict.rawValue)\">\(verdict.rawValue)</label>" }
         html += "</p>\n"
@@ -276,11 +262,11 @@ public struct HTMLReport: CheckReporter {
     }
 
     /// Files by folder, the folders with the most failing files first: how many of each verdict.
-    static func byFolder(_ files: [(path: String, results: [CheckResult])]) -> String {
+    static func byFolder(_ files: [HTMLPageSurvey.File]) -> String {
         var counts: [String: [Verdict: Int]] = [:]
         for file in files {
             let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? "."
-            counts[folder, default: [:]][overall(file.results), default: 0] += 1
+            counts[folder, default: [:]][file.verdict, default: 0] += 1
         }
         guard counts.count > 1 else { return "" }
         let order: [Verdict] = [.error, .fail, .warn, .unverified, .pass]
@@ -302,44 +288,28 @@ public struct HTMLReport: CheckReporter {
         return html + "</tbody>\n</table></div>\n"
     }
 
-    /// Files the worst first (error, fail, warn, unverified, pass), in their order within each verdict.
-    static func worstFirst(_ files: [(path: String, results: [CheckResult])]) -> [(path: String, results: [CheckResult])] {
-        let rank: [Verdict: Int] = [.error: 0, .fail: 1, .warn: 2, .unverified: 3, .pass: 4]
-        return files.enumerated().sorted { (rank[overall($0.element.results)]!, $0.offset) < (rank[overall($1.element.results)]!, $1.offset) }
-            .map(\.element)
-    }
-
-    /// Results by file, in the order files first appear.
-    static func grouped(_ results: [CheckResult]) -> [(path: String, results: [CheckResult])] {
-        var order: [String] = []
-        var byFile: [String: [CheckResult]] = [:]
-        for result in results {
-            if byFile[result.file] == nil { order.append(result.file) }
-            byFile[result.file, default: []].append(result)
-        }
-        return order.map { ($0, byFile[$0]!) }
-    }
-
     /// A file's verdict: the most serious of its checks' (error, fail, warn, unverified, pass).
-    static func overall(_ results: [CheckResult]) -> Verdict {
-        let order: [Verdict] = [.error, .fail, .warn, .unverified, .pass]
-        return order.first { verdict in results.contains { $0.verdict == verdict } } ?? .pass
+    static func overall(_ verdicts: [Verdict]) -> Verdict {
+        [Verdict.error, .fail, .warn, .unverified, .pass].first { verdicts.contains($0) } ?? .pass
     }
 
     /// The counts at the top, each labelled with what it counts: files by their overall verdict (a file's worst
     /// check), then results (one per check of a file) by verdict.
-    static func headline(files: [(path: String, results: [CheckResult])], results: [CheckResult]) -> String {
+    static func headline(_ survey: HTMLPageSurvey) -> String {
         let order: [Verdict] = [.pass, .warn, .fail, .unverified, .error]
-        func counts(_ verdicts: [Verdict]) -> String {
+        func counts(_ count: (Verdict) -> Int) -> String {
             order.compactMap { verdict in
-                let count = verdicts.filter { $0 == verdict }.count
+                let count = count(verdict)
                 return count > 0 ? "<span class=\"\(verdict.rawValue)\">\(count) \(verdict.rawValue)</span>" : nil
             }.joined(separator: ", ")
         }
-        return "<p class=\"headline\"><strong>\(files.count) file\(files.count == 1 ? "" : "s")</strong> by their worst check: "
-            + counts(files.map { overall($0.results) })
-            + ". <strong>\(results.count) result\(results.count == 1 ? "" : "s")</strong> (one per check of a file): "
-            + counts(results.map(\.verdict)) + ". \(ToolInfo.name) \(ToolInfo.version)</p>\n"
+        var fileVerdicts: [Verdict: Int] = [:]
+        for file in survey.files { fileVerdicts[file.verdict, default: 0] += 1 }
+        let (files, results) = (survey.files.count, survey.resultCount)
+        return "<p class=\"headline\"><strong>\(files) file\(files == 1 ? "" : "s")</strong> by their worst check: "
+            + counts { fileVerdicts[$0] ?? 0 }
+            + ". <strong>\(results) result\(results == 1 ? "" : "s")</strong> (one per check of a file): "
+            + counts { survey.resultVerdicts[$0] ?? 0 } + ". \(ToolInfo.name) \(ToolInfo.version)</p>\n"
     }
 
     /// The charts' size: the plot right of a margin for the y-axis title (turned upright) and tick labels. Drawn at
@@ -524,8 +494,13 @@ public struct HTMLReport: CheckReporter {
 
 extension HTMLReport {
     public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        write(from: ResultArray(results, byFile: true), to: output)
+    }
+
+    /// Writes the page of `source`'s results; its units must be files (each file's results together, once).
+    public func write<Source: ResultSource>(from source: Source, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(Source.Failure) {
         var out = ByteWriter(chunkHandler: output)
-        write(results, to: &out)
+        try write(from: source, to: &out)
         out.finish()
     }
 }

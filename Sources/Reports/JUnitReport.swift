@@ -15,27 +15,54 @@ public struct JUnitReport: CheckReporter {
 
     /// Writes the XML, finding by finding.
     public func write(_ results: [CheckResult], to out: inout ByteWriter) {
-        var checks: [CheckKind] = []
-        var groups: [CheckKind: [Int]] = [:]
-        for (index, result) in results.enumerated() {
-            if groups[result.check] == nil { checks.append(result.check) }
-            groups[result.check, default: []].append(index)
+        write(from: ResultArray(results), to: &out)
+    }
+
+    /// A suite's counts: its results by verdict, and the seconds they took.
+    struct Counts {
+        var tests = 0, failures = 0, errors = 0, skipped = 0
+        var seconds = 0.0
+
+        mutating func add(_ result: CheckResult) {
+            tests += 1
+            switch result.verdict {
+            case .fail: failures += 1
+            case .error: errors += 1
+            case .unverified: skipped += 1
+            case .pass, .warn: break
+            }
+            seconds += result.seconds ?? 0
         }
-        func count(_ indices: [Int], _ verdict: Verdict) -> Int { indices.reduce(0) { $0 + (results[$1].verdict == verdict ? 1 : 0) } }
-        func time(_ indices: [Int]) -> Double { indices.reduce(0) { $0 + (results[$1].seconds ?? 0) } }
-        let all = Array(results.indices)
-        let names = Self.testCaseNames(results)
+    }
+
+    /// Writes the XML of the results `source` holds: one pass for the counts, then the test cases, a suite at a time
+    /// (a suite reads only the units holding its check's results).
+    public func write<Source: ResultSource>(from source: Source, to out: inout ByteWriter) throws(Source.Failure) {
+        var checks: [CheckKind] = []
+        var suites: [CheckKind: (counts: Counts, units: [Int])] = [:]
+        var all = Counts()
+        try source.read(nil) { position, results in
+            for result in results {
+                if suites[result.check] == nil {
+                    checks.append(result.check)
+                    suites[result.check] = (Counts(), [])
+                }
+                suites[result.check]!.counts.add(result)
+                if suites[result.check]!.units.last != position { suites[result.check]!.units.append(position) }
+                all.add(result)
+            }
+        }
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" as StaticString)
         out.append("<testsuites name=\"" as StaticString)
         out.append(ToolInfo.name)
         out.append("\" tests=\"" as StaticString)
-        out.append(integer: results.count)
+        out.append(integer: all.tests)
         out.append("\" failures=\"" as StaticString)
-        out.append(integer: count(all, .fail))
+        out.append(integer: all.failures)
         out.append("\" errors=\"" as StaticString)
-        out.append(integer: count(all, .error) + (unchecked == nil ? 0 : 1))
+        out.append(integer: all.errors + (unchecked == nil ? 0 : 1))
         out.append("\" time=\"" as StaticString)
-        out.append(Self.seconds(time(all)))
+        out.append(Self.seconds(all.seconds))
         out.append("\">\n" as StaticString)
         if let unchecked {
             let message = SARIFReport.stoppedMessage(unchecked)
@@ -54,38 +81,43 @@ public struct JUnitReport: CheckReporter {
             out.append("</error>\n    </testcase>\n  </testsuite>\n" as StaticString)
         }
         for check in checks {
-            let group = groups[check]!
+            let suite = suites[check]!
             out.append("  <testsuite name=\"" as StaticString)
             out.append(xmlEscaped: ToolInfo.name + " " + check.rawValue)
             out.append("\" tests=\"" as StaticString)
-            out.append(integer: group.count)
+            out.append(integer: suite.counts.tests)
             out.append("\" failures=\"" as StaticString)
-            out.append(integer: count(group, .fail))
+            out.append(integer: suite.counts.failures)
             out.append("\" errors=\"" as StaticString)
-            out.append(integer: count(group, .error))
+            out.append(integer: suite.counts.errors)
             out.append("\" skipped=\"" as StaticString)
-            out.append(integer: count(group, .unverified))
+            out.append(integer: suite.counts.skipped)
             out.append("\" time=\"" as StaticString)
-            out.append(Self.seconds(time(group)))
+            out.append(Self.seconds(suite.counts.seconds))
             out.append("\">\n" as StaticString)
-            for index in group { writeTestCase(results[index], name: names[index], check: check.rawValue, to: &out) }
+            var names = TestCaseNames()
+            try source.read(suite.units) { _, results in
+                for result in results where result.check == check {
+                    writeTestCase(result, name: names.next(for: result), check: check.rawValue, to: &out)
+                }
+            }
             out.append("  </testsuite>\n" as StaticString)
         }
         out.append("</testsuites>\n" as StaticString)
     }
 
-    /// The name of each result's test case: its file, with the caption source for sync; a name met again in the
-    /// same check gets ` (2)`, ` (3)` ….
-    static func testCaseNames(_ results: [CheckResult]) -> [String] {
-        var seen: [String: Int] = [:]
-        return results.map { result in
+    /// The names of a suite's test cases, one result after another: its file, with the caption source for sync; a
+    /// name met again gets ` (2)`, ` (3)` ….
+    struct TestCaseNames {
+        private var seen: [String: Int] = [:]
+
+        mutating func next(for result: CheckResult) -> String {
             var name = result.file
             if result.check == .sync, let captions = result.metrics(as: SyncMetrics.self)?.captions, !captions.isEmpty, captions != result.file {
                 name += " [\(captions)]"
             }
-            let key = result.check.rawValue + "\u{0}" + name
-            seen[key, default: 0] += 1
-            return seen[key]! == 1 ? name : "\(name) (\(seen[key]!))"
+            seen[name, default: 0] += 1
+            return seen[name]! == 1 ? name : "\(name) (\(seen[name]!))"
         }
     }
 
@@ -177,8 +209,12 @@ public struct JUnitReport: CheckReporter {
 
 extension JUnitReport {
     public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        write(from: ResultArray(results), to: output)
+    }
+
+    public func write<Source: ResultSource>(from source: Source, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(Source.Failure) {
         var out = ByteWriter(chunkHandler: output)
-        write(results, to: &out)
+        try write(from: source, to: &out)
         out.finish()
     }
 }

@@ -25,6 +25,19 @@ public final class ReportStream: @unchecked Sendable {
         if let parts { parts.add(results) } else { kept += results }
     }
 
+    /// Whether the report is written as results are added (text, JSON, JSON Lines, annotations); the others wait
+    /// for the last.
+    public var writesAsResultsCome: Bool { parts != nil }
+
+    /// Closes a report that waits for the last result (`writesAsResultsCome` false) with `summary`, reading its
+    /// results from `source` (as often as it needs) rather than from what was added.
+    public func finish<Source: ResultSource>(_ summary: RunSummary, from source: Source) throws(Source.Failure) {
+        precondition(parts == nil && kept.isEmpty, "a report written as results come, or given results already, reads no source")
+        let reporter = make(summary)
+        try reporter.write(from: source, to: output)
+        reporter.writeSummary(summary, to: output)
+    }
+
     /// Closes the report with `summary` (JSON Lines' last line; SARIF records its exit status).
     public func finish(_ summary: RunSummary) {
         if let parts {

@@ -43,15 +43,23 @@ public struct SARIFReport: CheckReporter {
         return (try? writer.withBytes { try JSONValue.parse(String(decoding: $0, as: UTF8.self)) }) ?? .null
     }
 
-    /// Writes the log, result by result (one pass over the findings for the rules, one to write them).
+    /// Writes the log, result by result.
     public func write(_ results: [CheckResult], to writer: inout JSONWriter) {
+        write(from: ResultArray(results), to: &writer)
+    }
+
+    /// Writes the log of the results `source` holds: one pass for the rules and the files that could not be read,
+    /// one to write the results.
+    public func write<Source: ResultSource>(from source: Source, to writer: inout JSONWriter) throws(Source.Failure) {
         var ruleIDs: [String] = []
         var ruleIndex: [String: Int] = [:]
-        for result in results {
+        var unreadable: [(file: String, message: String)] = []
+        try source.forEachResult { result in
             for rule in result.findingRules where ruleIndex[rule] == nil {
                 ruleIndex[rule] = ruleIDs.count
                 ruleIDs.append(rule)
             }
+            if result.verdict == .error { unreadable.append((result.file, result.firstFinding?.message ?? "could not be read")) }
         }
         writer.beginObject()
         writer.key("$schema"); writer.string("https://json.schemastore.org/sarif-2.1.0.json")
@@ -107,7 +115,6 @@ public struct SARIFReport: CheckReporter {
         writer.key("invocations")
         writer.beginArray()
         writer.beginObject()
-        let unreadable = results.filter { $0.verdict == .error }
         writer.key("executionSuccessful"); writer.bool(unreadable.isEmpty && unchecked == nil)
         if let exitStatus { writer.key("exitCode"); writer.integer(Int(exitStatus)) }
         if unchecked != nil {
@@ -125,11 +132,11 @@ public struct SARIFReport: CheckReporter {
                 writer.endObject()
                 writer.endObject()
             }
-            for result in unreadable {
+            for file in unreadable {
                 writer.beginObject()
                 writer.key("level"); writer.string("error")
                 writer.key("message"); writer.beginObject()
-                writer.key("text"); writer.string("\(result.file): \(result.firstFinding?.message ?? "could not be read")")
+                writer.key("text"); writer.string("\(file.file): \(file.message)")
                 writer.endObject()
                 writer.endObject()
             }
@@ -143,7 +150,7 @@ public struct SARIFReport: CheckReporter {
         let lineBreakDepth = writer.lineBreakDepth
         writer.lineBreakDepth = writer.openContainers
         defer { writer.lineBreakDepth = lineBreakDepth }
-        for result in results {
+        try source.forEachResult { result in
             // Sync findings are about a caption file: there, with the media they were timed against beside.
             let (primary, related) = result.findingsLocation
             // Said once for all the result's findings (a file may have hundreds of thousands).
@@ -287,8 +294,12 @@ public struct SARIFReport: CheckReporter {
 
 extension SARIFReport {
     public func write(_ results: [CheckResult], to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        write(from: ResultArray(results), to: output)
+    }
+
+    public func write<Source: ResultSource>(from source: Source, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(Source.Failure) {
         var writer = JSONWriter(pretty: true, chunkHandler: output)
-        write(results, to: &writer)
+        try write(from: source, to: &writer)
         writer.endLine()
         writer.finish()
     }

@@ -234,5 +234,12 @@ import Testing
         let (fromShards, fromOne) = (try Self.results(merged.stdout), try Self.results(single.stdout))
         #expect(fromShards.count == fromOne.count && fromOne.count > 340, "\(fromShards.count) results merged, \(fromOne.count) on one machine")
         #expect(fromShards == fromOne, "\(Set(fromShards).symmetricDifference(fromOne).prefix(3))")
+        // SARIF and JUnit too (JUnit's times aside: not stored).
+        for format in ["sarif", "junit"] {
+            let untimed = { (text: String) in text.replacing(/time="[0-9.]+"/, with: "time") }
+            let merged = try Medialint.run(["report", "--merge"] + stores + ["--format", format])
+            let single = try Medialint.run(["check", library.path, "--no-store", "--format", format])
+            #expect(untimed(merged.stdout) == untimed(single.stdout), "\(format): the merged report differs from one machine's")
+        }
     }
 }

@@ -52,15 +52,22 @@ struct ReportCommand: ParsableCommand {
         try output.stream { sink in
             let report = ReportStream(make: { [format, style = output.textStyle] in format.reporter(style: style, summary: $0) }, output: { sink.write($0) })
             do throws(StoredResults.ReadError) {
+                // A report written as results come takes them in one pass; the others (SARIF, JUnit, HTML) read the
+                // stores again, as often as they need, after a first pass for the totals: memory stays flat.
                 try stored.forEach { results in
                     let results = baseline.filter(results)
                     totals.add(results)
-                    report.add(results)
+                    if report.writesAsResultsCome { report.add(results) }
+                }
+                let summary = RunSummary(tally: totals.tally, exitStatus: totals.status(strict: verdicts.strict).rawValue)
+                if report.writesAsResultsCome {
+                    report.finish(summary)
+                } else {
+                    try report.finish(summary, from: TransformedResults(stored) { baseline.filter($0, again: true) })
                 }
             } catch {
                 throw unreadable(error)
             }
-            report.finish(RunSummary(tally: totals.tally, exitStatus: totals.status(strict: verdicts.strict).rawValue))
         }
         try baseline.finish()
         let status = totals.status(strict: verdicts.strict)

@@ -30,16 +30,17 @@ final class BaselineRun: @unchecked Sendable {
         return name
     }
 
-    /// `results` without the findings the baseline knows (noting this run's findings for `--write-baseline` first).
-    func filter(_ results: [CheckResult]) -> [CheckResult] {
+    /// `results` without the findings the baseline knows (noting this run's findings for `--write-baseline` first,
+    /// and counting those left out, unless `again`: results read a second time, for a report that reads them twice).
+    func filter(_ results: [CheckResult], again: Bool = false) -> [CheckResult] {
         guard baseline != nil || writePath != nil else { return results }
         lock.lock()
         defer { lock.unlock() }
-        if writePath != nil { written += Baseline.entries(of: results, name: name) }
+        if writePath != nil, !again { written += Baseline.entries(of: results, name: name) }
         guard baseline != nil else { return results }
         return results.map { result in
             let (filtered, count) = baseline!.filter(result, name: name)
-            known += count
+            if !again { known += count }
             return filtered
         }
     }
