@@ -121,6 +121,9 @@ public final class ResultStore: @unchecked Sendable {
                 var looking = Configuration()
                 looking.readonly = true
                 looking.busyMode = .timeout(30)
+                // Its check reads every page, and a store only read is read row by row, once: a small page cache
+                // (SQLite's default is 2 MiB a store) keeps a merge of many stores flat in memory.
+                looking.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -128") }
                 let opened = try DatabaseQueue(path: path, configuration: looking)
                 if let problem = try Self.damage(in: opened) { throw Failure(description: problem) }
                 if let other = try Self.otherDatabase(opened) { throw OtherDatabase(description: other) }
