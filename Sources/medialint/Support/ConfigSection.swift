@@ -46,7 +46,7 @@ struct ConfigSection {
 
 /// A check's section of the settings, typed: its coding keys are the settings it takes (an unknown one is an
 /// error), and a value of the wrong kind fails with the setting's name.
-protocol SettingsSection: Decodable {
+protocol SettingsSection: Decodable, SendableMetatype {
     associatedtype Keys: CodingKey & CaseIterable & RawRepresentable<String>
     /// `flash`, `lint`, `sync`.
     static var name: String { get }
