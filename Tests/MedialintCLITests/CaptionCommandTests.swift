@@ -281,14 +281,18 @@ import Testing
         let unknown = CommandLineParsing.refusal(["convert", "Media/speech.srt", "/tmp/out.txt"])
         #expect(unknown?.status == 2)
         #expect(unknown?.message.contains("give --to vtt, srt, scc, ttml, smi, ass or sbv") == true)
-        // Sniffed as SRT (no .vtt extension, no WEBVTT signature): text without a single cue is not captions.
-        let notVTT = try Medialint.run(["cues", "Media/not-media.mp4", "--format", "json"])
-        #expect(notVTT.status == 2)
+        // Named as media but not media FFmpeg reads: said so, not sniffed as captions (an empty file would be captions
+        // with no cue, and pass).
+        let notMedia = try Medialint.run(["cues", "Media/not-media.mp4", "--format", "json"])
+        #expect(notMedia.status == 2)
+        let message = "Media/not-media.mp4: not a media file FFmpeg can read (no known format recognised)"
         #expect(
-            notVTT.stdout
-                == "{\n  \"tool\": \"medialint\",\n  \"version\": \"0.1.0\",\n  \"file\": \"Media/not-media.mp4\",\n  \"error\": {\n    \"message\": \"Media/not-media.mp4: not an SRT file (no cue found)\"\n  }\n}\n",
+            notMedia.stdout
+                == "{\n  \"tool\": \"medialint\",\n  \"version\": \"0.1.0\",\n  \"file\": \"Media/not-media.mp4\",\n  \"error\": {\n    \"message\": \"\(message)\"\n  }\n}\n",
             "a document for scripts, naming the error")
-        #expect(notVTT.stderr == "medialint: error: Media/not-media.mp4: not an SRT file (no cue found)\n")
+        #expect(notMedia.stderr == "medialint: error: \(message)\n")
+        let empty = try Medialint.run(["lint", "Media/empty.mp4"])
+        #expect(empty.status == 1 && empty.stdout.hasPrefix("Media/empty.mp4  ERROR  lint\n  ✗ Media/empty.mp4: the file is empty"), "\(empty.stdout)")
         let script = try Medialint.run(["cues", "Media/generate.sh", "--encoding", "utf-8"])
         #expect(script.status == 2)
         #expect(script.stderr.hasPrefix("medialint: error: Media/generate.sh: no cue could be read: line 54: unreadable timing line"))

@@ -32,6 +32,13 @@ struct CaptionInputOptions: ParsableArguments {
                 "\(path) is a media file: give --track with one of its text subtitle tracks"
                     + (tracks.isEmpty ? " (it has none)" : " (\(tracks))"))
         }
+        // Named as media but not media FFmpeg reads (empty, cut short, something else): said as such, not read as
+        // captions (an empty file would be captions with no cue, and pass).
+        if LibraryScanner.mediaExtensions.contains((path as NSString).pathExtension.lowercased()) {
+            do { _ = try MediaProbe.probe(path, scan: .never) } catch {
+                throw CLIError(error.description.hasPrefix(path) ? error.description : "\(path): \(error.description)")
+            }
+        }
         do {
             return try CaptionFile.read(path, encoding: encoding, mode: mode, language: samiLanguage)
         } catch {
