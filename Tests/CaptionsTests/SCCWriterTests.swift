@@ -101,6 +101,21 @@ import Testing
         #expect(diagnostics.map(\.message) == ["SCC cannot hold identical cues back to back (shown as one); first in cue 2"])
     }
 
+    /// SCC's timecodes count one day: a cue shown for the whole presentation (untimed TTML, 99:59:59.999) is erased on
+    /// 23:59:59;29, and one that starts after 24 hours is left out, said so.
+    @Test func timecodesStopAtTwentyFourHours() throws {
+        let whole = Cue(start: CaptionTime(milliseconds: 1_000), end: .presentationEnd, text: "untimed")
+        let late = Cue(start: CaptionTime(milliseconds: 86_500_000), end: CaptionTime(milliseconds: 86_501_000), text: "late")
+        for dropFrame in [true, false] {
+            let (bytes, diagnostics) = SCCWriter(dropFrame: dropFrame).write([whole, late])
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasSuffix(dropFrame ? "\n\n23:59:59;29\t942c 942c\n\n" : "\n\n23:59:59:29\t942c 942c\n\n"), "\(text)")
+            #expect(diagnostics.map(\.message) == ["SCC cannot hold cues that start after 24 hours, where its timecodes end (left out); first in cue 2"])
+            let read = try SCCReader().read(bytes).cues
+            #expect(read.map(\.text) == ["untimed"] && read.first?.end.milliseconds == (dropFrame ? 86_399_880 : 86_486_367))
+        }
+    }
+
     /// Every kind of loss named once, with the first cue it happened to; what is kept is still written.
     @Test func lossesAreReported() throws {
         let long = "a caption line far longer than the thirty-two columns of a row"

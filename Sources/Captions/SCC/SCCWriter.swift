@@ -9,7 +9,8 @@ import Basics
 /// a caption has at most 15 rows. Styles: italics, underline and 608's seven colours, by mid-row codes (each shows
 /// as a space: placed on a space of the text where there is one). What 608 cannot carry — bold, other colours,
 /// speaker names, characters outside its sets, overlapping cues, cues shorter than a frame, repeats of the caption
-/// on screen (merged), positions between its rows and columns — is named
+/// on screen (merged), positions between its rows and columns, cues that start after 24 hours (its timecodes count a
+/// day; a cue shown past that is erased on 23:59:59;29) — is named
 /// in the diagnostics (rule `captions.convert`), once per kind, with the first cue it happened to.
 public struct SCCWriter: Sendable {
     /// CC1 or CC2.
@@ -98,7 +99,9 @@ public struct SCCWriter: Sendable {
             }
             schedule.fix(start, [command(.endOfCaption), command(.endOfCaption)])
             previousEOC = start + 1
-            pendingErase = end
+            // A cue shown past the day SCC's timecodes count (untimed TTML: the whole presentation) is erased on its
+            // last frame.
+            pendingErase = max(start + 1, min(end, lastFrame))
             // Nothing goes before the End Of Caption's second pair from now on: the lines before it are final.
             writeLines(before: previousEOC)
         }
@@ -113,6 +116,10 @@ public struct SCCWriter: Sendable {
             guard !rows.isEmpty else { continue }
             guard frame(cue.end) > frame(cue.start) else {
                 losses.note("cues shorter than a frame (left out)", cue: index + 1)
+                continue
+            }
+            guard frame(cue.start) < lastFrame else {
+                losses.note("cues that start after 24 hours, where its timecodes end (left out)", cue: index + 1)
                 continue
             }
             if var last = current, last.rows == rows, frame(last.cue.end) >= frame(cue.start) {
@@ -133,6 +140,9 @@ public struct SCCWriter: Sendable {
     }
 
     private func frame(_ time: CaptionTime) -> Int { SMPTETimecode(seconds: time.seconds, dropFrame: false).frame }
+
+    /// The frame of timecode 23:59:59;29 (23:59:59:29 non-drop): SCC's timecodes count one day.
+    private var lastFrame: Int { (dropFrame ? 2_589_408 : 2_592_000) - 1 }
 
     private func command(_ command: CEA608.Command) -> UInt16 {
         pair(0x14 | (channel.isSecondDataChannel ? 0x08 : 0), command.rawValue)
