@@ -22,10 +22,16 @@ public protocol CheckReporter: Sendable {
     /// read them once to count and again to write, so that a report of a whole catalogue's stores holds a batch of
     /// results at a time. The others read them all, then `write` them.
     func write<Source: ResultSource>(from source: Source, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(Source.Failure)
+
+    /// Whether `write(from:)` wants a unit a file (each file's results together, once: the HTML page's rows); else any
+    /// units do.
+    var readsFiles: Bool { get }
 }
 
 extension CheckReporter {
     public var streams: Bool { false }
+
+    public var readsFiles: Bool { false }
 
     public func writeSummary(_ summary: RunSummary, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {}
 

@@ -497,6 +497,8 @@ extension HTMLReport {
         write(from: ResultArray(results, byFile: true), to: output)
     }
 
+    public var readsFiles: Bool { true }
+
     /// Writes the page of `source`'s results; its units must be files (each file's results together, once).
     public func write<Source: ResultSource>(from source: Source, to output: @escaping (UnsafeBufferPointer<UInt8>) -> Void) throws(Source.Failure) {
         var out = ByteWriter(chunkHandler: output)

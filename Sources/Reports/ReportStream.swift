@@ -4,25 +4,29 @@ import Findings
 /// A report written while a run goes on: results are added in the order they are to appear, batch by batch, and the
 /// report is closed with the run's summary. Text, JSON and JSON Lines are written as the results come (nothing is
 /// kept: memory does not grow with the run); SARIF, JUnit and HTML need every result before they start (rules,
-/// counts, the headline) and keep them until `finish`. One call at a time (the caller serialises them).
+/// counts, the headline): they are kept in a temporary file until `finish` (`SpilledResults`), which reads them back as
+/// often as the report needs. One call at a time (the caller serialises them).
 public final class ReportStream: @unchecked Sendable {
     private let make: (_ summary: RunSummary?) -> any CheckReporter
     private let output: (UnsafeBufferPointer<UInt8>) -> Void
     private let parts: (any ReportParts)?
-    private var kept: [CheckResult] = []
+    private let kept: SpilledResults
 
     /// `make` gives the reporter (told the run's summary once it is known, for the reports that record its exit
-    /// status and whether it was stopped); `output` takes the report's bytes a chunk at a time, in order.
+    /// status and whether it was stopped); `output` takes the report's bytes a chunk at a time, in order. A report that
+    /// needs every result first holds `keptInMemory` of them in memory, the others in a temporary file.
     public init(
-        make: @escaping (_ summary: RunSummary?) -> any CheckReporter, output: @escaping (UnsafeBufferPointer<UInt8>) -> Void
+        make: @escaping (_ summary: RunSummary?) -> any CheckReporter, output: @escaping (UnsafeBufferPointer<UInt8>) -> Void,
+        keptInMemory: Int = 1_000
     ) {
+        kept = SpilledResults(keptInMemory: keptInMemory)
         self.make = make
         self.output = output
         parts = make(nil).parts(to: output)
     }
 
     public func add(_ results: [CheckResult]) {
-        if let parts { parts.add(results) } else { kept += results }
+        if let parts { parts.add(results) } else { kept.add(results) }
     }
 
     /// Whether the report is written as results are added (text, JSON, JSON Lines, annotations); the others wait
@@ -38,15 +42,15 @@ public final class ReportStream: @unchecked Sendable {
         reporter.writeSummary(summary, to: output)
     }
 
-    /// Closes the report with `summary` (JSON Lines' last line; SARIF records its exit status).
-    public func finish(_ summary: RunSummary) {
+    /// Closes the report with `summary` (JSON Lines' last line; SARIF records its exit status). Throws when the results
+    /// kept for it cannot be read back (the report is then incomplete).
+    public func finish(_ summary: RunSummary) throws(SpilledResults.ReadError) {
         if let parts {
             parts.end(summary)
         } else {
             let reporter = make(summary)
-            reporter.write(kept, to: output)
+            try reporter.write(from: kept.source(byFile: reporter.readsFiles), to: output)
             reporter.writeSummary(summary, to: output)
-            kept = []
         }
     }
 }

@@ -449,3 +449,43 @@ struct HTMLReportTests {
         #expect(broken.count == 1 && broken[0].contains("ReferenceError"), "\(broken)")
     }
 }
+
+/// A report that needs every result first (SARIF, JUnit, HTML) keeps them in a temporary file while the run goes on:
+/// read back, the same bytes as the report written from memory — times, streamed findings and a file whose results
+/// come apart included.
+struct SpilledReportTests {
+    static var results: [CheckResult] {
+        let streamed = Finding(ruleID: "lint.overlap", severity: .error, message: "cue 2 overlaps", start: 1, end: 2, line: 5)
+        var timed = MachineReportTests.results
+        timed[0].seconds = 0.25
+        timed[1].seconds = 1.5
+        return timed + HTMLReportTests.results + [
+            CheckResult(
+                file: "captions/talk & co.vtt", check: .captions,
+                streaming: StreamedFindings(
+                    count: 3, errorCount: 3, warningCount: 0, first: streamed, firstError: streamed, rules: ["lint.overlap"], windows: 3,
+                    produce: { _ in [streamed] }))
+        ]
+    }
+
+    @Test(arguments: ["sarif", "junit", "html"])
+    func keptResultsReadBackAsTheyWere(format: String) throws {
+        let reporter: any CheckReporter =
+            switch format {
+            case "sarif": SARIFReport(exitStatus: 1)
+            case "junit": JUnitReport()
+            default: HTMLReport()
+            }
+        let whole = reporter.report(Self.results)
+        #expect(whole.count > 1000)
+        // All in memory, the first two, none.
+        for keptInMemory in [1_000, 2, 0] {
+            var streamed: [UInt8] = []
+            let stream = ReportStream(make: { _ in reporter }, output: { streamed += $0 }, keptInMemory: keptInMemory)
+            #expect(!stream.writesAsResultsCome)
+            for result in Self.results { stream.add([result]) }
+            try stream.finish(RunSummary(results: Self.results, exitStatus: 1))
+            #expect(String(decoding: streamed, as: UTF8.self) == whole, "\(keptInMemory) kept in memory")
+        }
+    }
+}

@@ -152,7 +152,7 @@ struct CheckCommand: ParsableCommand {
             } else {
                 write = { sink.write($0) }
             }
-            (status, wasStopped) = runAndReport(plan, run: run, store: store, progress: progress, baseline: baseline, write: write)
+            (status, wasStopped) = try runAndReport(plan, run: run, store: store, progress: progress, baseline: baseline, write: write)
         }
         if wasStopped {
             if let path = verdicts.writeBaseline { Console.warning("\(path): not written: the run was stopped before every file was checked") }
@@ -166,7 +166,7 @@ struct CheckCommand: ParsableCommand {
     private func runAndReport(
         _ plan: LibraryRun.Plan, run: LibraryRun, store: ResultStore?, progress: LibraryProgress, baseline: BaselineRun,
         write: @escaping (UnsafeBufferPointer<UInt8>) -> Void
-    ) -> (status: ExitStatus, stopped: Bool) {
+    ) throws -> (status: ExitStatus, stopped: Bool) {
         let order: LibraryRun.Order = format == .jsonl && output.output == nil ? .finished : .items
         let problemPaths = Set(plan.problems.map(\.path))
         let totals = ResultTotals()
@@ -203,7 +203,7 @@ struct CheckCommand: ParsableCommand {
         if outcome.wasStopped {
             let unchecked = outcome.unchecked
             Console.error("stopped: \(unchecked) file\(unchecked == 1 ? "" : "s") not checked" + (store == nil ? "" : "; run again to resume"))
-            report.finish(RunSummary(tally: totals.tally, files: files, exitStatus: 130, unchecked: outcome.uncheckedPaths))
+            try finish(report, RunSummary(tally: totals.tally, files: files, exitStatus: 130, unchecked: outcome.uncheckedPaths))
             return (.ok, true)
         }
         progress.end()
@@ -213,8 +213,13 @@ struct CheckCommand: ParsableCommand {
         if !Console.isQuiet {
             Console.writeError(summary.text + (store == nil ? "" : " · \(outcome.checked) checked, \(outcome.reused) from the store") + "\n")
         }
-        report.finish(summary)
+        try finish(report, summary)
         return (status, false)
+    }
+
+    /// Closes `report` with `summary`; a report whose kept results cannot be read back is an error, not a partial file.
+    private func finish(_ report: ReportStream, _ summary: RunSummary) throws {
+        do { try report.finish(summary) } catch { throw CLIError(error.description) }
     }
 }
 
