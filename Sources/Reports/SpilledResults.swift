@@ -69,6 +69,7 @@ public final class SpilledResults {
                 unwritable = true
                 return nil
             }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)  // not handed to the programs a check may start
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         }
         var writer = JSONWriter()
