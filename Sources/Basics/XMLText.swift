@@ -17,6 +17,16 @@ public enum XMLText {
         text.withUTF8 { utf8 in escapedPieces(of: utf8, apostrophes: apostrophes) { out.append(contentsOf: $0) } }
     }
 
+    /// Whether XML text can hold `scalar` as `append` writes it: all but the control characters other than tab, LF and
+    /// CR, and U+FFFE / U+FFFF (which `append` drops).
+    public static func canHold(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: true
+        case 0..<0x20, 0xFFFE, 0xFFFF: false
+        default: true
+        }
+    }
+
     /// Bit `b` set for each byte `b` below 64 that XML text cannot hold as it is: 0x00–0x1F but 0x09, 0x0A, 0x0D,
     /// and `"`, `&`, `'`, `<`, `>`.
     private static let specialBelow64: UInt64 = 0x5000_00C4_FFFF_D9FF

@@ -108,8 +108,8 @@ extension Benchmarks {
         report.check("check time ×\(format(first[1] / first[0])) for twice the library ≤ 2.3 (linear)", first[1] / first[0] <= 2.3)
         report.check("peak memory ×\(format(peak[1] / peak[0])) for twice the library ≤ 1.3 (flat)", peak[1] / peak[0] <= 1.3)
         report.check(
-            "re-run to SARIF: peak memory ×\(format(rerunToSARIF[1] / rerunToSARIF[0])) for twice the library ≤ 1.1 (flat)",
-            rerunToSARIF[1] / rerunToSARIF[0] <= 1.1)
+            "re-run to SARIF: peak memory ×\(format(rerunToSARIF[1] / rerunToSARIF[0])) for twice the library ≤ 1.3 (flat, as check's)",
+            rerunToSARIF[1] / rerunToSARIF[0] <= 1.3)
         report.check("re-run with nothing changed \(format(again[1] / first[1] * 100))% of the first run ≤ 5%", again[1] / first[1] <= 0.05)
         for (index, format) in formats.enumerated() {
             let ratio = rendering[1][index] / rendering[0][index]

@@ -92,6 +92,26 @@ import Testing
         #expect(back.cues[0].hasDefaultSettings && back.cues[1].settings == placed)
     }
 
+    /// Lines with nothing XML can hold (markup alone, a form feed) are not written, and a placed cue's region holds the
+    /// lines that are: written again, the same bytes (`make fuzz` found both).
+    @Test func linesWithNothingToWriteTakeNoRow() throws {
+        var placed = CueSettings()
+        placed.snapToLines = false
+        placed.line = 10
+        let cues = [
+            Cue(start: CaptionTime(milliseconds: 0), end: CaptionTime(milliseconds: 1_000), text: "one\n<i></i>\ntwo", settings: placed),
+            Cue(start: CaptionTime(milliseconds: 1_000), end: CaptionTime(milliseconds: 2_000), text: "three\n\u{0C}"),
+        ]
+        let document = CaptionDocument(format: .webvtt, cues: cues)
+        let first = CaptionFile.encode(document, as: .ttml).bytes
+        let text = String(decoding: first, as: UTF8.self)
+        // Two rows of 1/15 of 125% of the height: 16.667%.
+        #expect(text.contains(#"<region xml:id="r1" tts:origin="10% 10%" tts:extent="80% 16.667%" tts:displayAlign="before""#), "\(text)")
+        #expect(text.contains(">one<br/>two</p>") && text.contains(">three</p>"), "\(text)")
+        let reread = try CaptionFile.read(first, format: .ttml)
+        #expect(String(decoding: CaptionFile.encode(reread, as: .ttml).bytes, as: UTF8.self) == text)
+    }
+
     @Test func lossesAreNamedOnce() throws {
         var vertical = CueSettings()
         vertical.vertical = .verticalGrowingLeft

@@ -485,6 +485,11 @@ struct LossNotes {
         order.append(what)
     }
 
+    /// Notes what `other` noted, in its order.
+    mutating func note(_ other: LossNotes) {
+        for what in other.order { note(what, cue: other.seen[what]!) }
+    }
+
     var diagnostics: [CaptionDiagnostic] {
         order.map {
             CaptionDiagnostic(line: 0, rule: "captions.convert", severity: .warning, message: "\(format) cannot hold \($0); first in cue \(seen[$0]!)")

@@ -54,7 +54,11 @@ public struct TTMLWriter: Sendable {
         var seenIdentifiers = Set<String>()
         for index in 0..<count {
             let cue = cue(index)
-            let region = Self.region(for: cue, number: index + 1, compact: compact, losses: &losses)
+            // The region holds the lines as written (empty ones are not: the reader drops them); what the text loses
+            // is said after what the placement and the identifier do.
+            var textLosses = LossNotes(format: losses.format)
+            let lines = text(of: cue, number: index + 1, agents: &agents, agentOrder: &agentOrder, losses: &textLosses).lines
+            let region = Self.region(for: cue, lines: lines, number: index + 1, compact: compact, losses: &losses)
             if regions[region] == nil {
                 regions[region] = region == Self.bottomRegion ? "bottom" : "r\(regionOrder.count + (regions[Self.bottomRegion] == nil ? 1 : 0))"
                 regionNumbers[region] = Int32(regionOrder.count)
@@ -66,7 +70,7 @@ public struct TTMLWriter: Sendable {
             {
                 losses.note("cue identifiers that are not unique XML names (`\(cue.identifier)`)", cue: index + 1)
             }
-            _ = text(of: cue, number: index + 1, agents: &agents, agentOrder: &agentOrder, losses: &losses)
+            losses.note(textLosses)
         }
         if let first = Self.firstOverlap(placed, regions: regionOrder) {
             losses.note("cues shown at once in places that overlap (IMSC forbids overlapping regions)", cue: first)
@@ -134,7 +138,7 @@ public struct TTMLWriter: Sendable {
     /// from the written text, the writer writes again byte for byte.
     private func text(
         of cue: Cue, number: Int, agents: inout [String: String], agentOrder: inout [String], losses: inout LossNotes
-    ) -> (bytes: [UInt8], preserve: Bool) {
+    ) -> (bytes: [UInt8], preserve: Bool, lines: Int) {
         var runs: [(text: String, attributes: [String])] = []
         var look = Look()
         var stack: [Look] = []
@@ -149,7 +153,9 @@ public struct TTMLWriter: Sendable {
         }
         CueTextParser.walk(cue.text) { event in
             switch event {
-            case .text(let text):
+            case .text(var text):
+                // What XML cannot hold is dropped before lines are counted: a line of form feeds is an empty line.
+                if !text.unicodeScalars.allSatisfy(XMLText.canHold) { text = String(String.UnicodeScalarView(text.unicodeScalars.filter(XMLText.canHold))) }
                 guard rubyText == 0, !text.isEmpty else { return }
                 if let name = look.agentName, agents[name] == nil {
                     agents[name] = "agent\(agents.count + 1)"
@@ -231,7 +237,7 @@ public struct TTMLWriter: Sendable {
             }
         }
         for _ in open { out += Array("</span>".utf8) }
-        return (out, preserve)
+        return (out, preserve, text.utf8.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
     }
 
     /// The look of cue text in TTML attributes.
@@ -276,7 +282,7 @@ public struct TTMLWriter: Sendable {
 
     /// The region for a cue's settings: the bottom region for the default placement, else a box whose edges are the
     /// cue's line and position (so that reading it back gives the same settings).
-    static func region(for cue: Cue, number: Int, compact: Bool, losses: inout LossNotes) -> Region {
+    static func region(for cue: Cue, lines: Int, number: Int, compact: Bool, losses: inout LossNotes) -> Region {
         let settings = cue.settings
         let textAlign: String
         switch settings.align {
@@ -312,7 +318,7 @@ public struct TTMLWriter: Sendable {
             }
         }
         x = min(max(0, x), 100 - width)
-        let rows = Double(cue.text.utf8.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
+        let rows = Double(lines)
         let height = min(100, rows * rowHeight)
         var y: Double
         var displayAlign: String
