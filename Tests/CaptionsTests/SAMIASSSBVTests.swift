@@ -246,6 +246,16 @@ private func t(_ ms: Int64) -> CaptionTime { CaptionTime(milliseconds: ms) }
         }
     }
 
+    /// A speaker's name as the Name field holds it and the reader reads it back: no commas, `<`, `>`, `&` or control
+    /// characters, one space between words (`make fuzz` found names written two ways).
+    @Test func aSpeakerNameIsWrittenAsItReadsBack() throws {
+        let cue = Cue(start: t(1000), end: t(2000), text: "<v  Tom &amp; Jerry,  Sr.\u{7}>Hi</v>")
+        let written = CaptionFile.encode(CaptionDocument(format: .webvtt, cues: [cue]), as: .ass).bytes
+        #expect(String(decoding: written, as: UTF8.self).hasSuffix("Dialogue: 0,0:00:01.00,0:00:02.00,Default,Tom Jerry Sr.,0,0,0,,Hi\n"))
+        let back = try CaptionFile.read(written, format: .ass)
+        #expect(back.cues.map(\.text) == ["<v Tom Jerry Sr.>Hi</v>"] && CaptionFile.encode(back, as: .ass).bytes == written)
+    }
+
     @Test func notASS() {
         #expect(throws: CaptionError(rule: "ass.parse", message: "not an ASS/SSA file: no [Script Info] or [Events] section")) {
             try ASSReader().read(Array("WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n".utf8))

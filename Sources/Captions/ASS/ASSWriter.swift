@@ -48,6 +48,13 @@ public struct ASSWriter: Sendable {
         return losses.diagnostics
     }
 
+    /// A voice's name as an event's Name holds it and the reader reads it back: no commas (the field separator), no
+    /// `<`, `>`, `&` or control characters, runs of spaces as one, none at either end.
+    static func speakerName(_ annotation: String) -> String {
+        let kept = annotation.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !"<>&".unicodeScalars.contains($0) }
+        return String(String.UnicodeScalarView(kept)).split(whereSeparator: { $0 == "," || $0 == " " }).joined(separator: " ")
+    }
+
     /// `H:MM:SS.cc`, rounded to the nearest hundredth.
     static func appendTime(_ time: CaptionTime, to out: inout [UInt8]) {
         let centis = (min(max(0, time.milliseconds), Int64.max - 5) + 5) / 10
@@ -133,8 +140,8 @@ public struct ASSWriter: Sendable {
                     }
                 case .voice:
                     if name.isEmpty {
-                        name = element.annotation.replacingOccurrences(of: ",", with: " ")
-                    } else if name != element.annotation {
+                        name = Self.speakerName(element.annotation)
+                    } else if name != Self.speakerName(element.annotation) {
                         losses.note("more than one speaker in a caption (the first is its Name)", cue: number)
                     }
                 case .rubyText:
