@@ -291,6 +291,15 @@ import Testing
         } catch {
             #expect(error.message == "not well-formed XML: bytes that are not UTF-8 at line 2 (byte 49)")
         }
+        // `<?xml` and bytes that are not UTF-8 is a processing instruction, not a declaration of another encoding (the
+        // parser trapped on its target; found by replaying the fuzz corpora): refused as well.
+        do {
+            _ = try TTMLReader().read(
+                Array("<?xml".utf8) + [0xFF, 0xFF] + Array(" encoding=\"latin1\"?>\n<tt xmlns=\"http://www.w3.org/ns/ttml\"/>".utf8))
+            Issue.record("read bytes that are not UTF-8 after <?xml")
+        } catch {
+            #expect(error.message == "not well-formed XML: bytes that are not UTF-8 at line 1 (byte 5)")
+        }
         // Entities that expand a billion times are refused quickly, not expanded.
         var laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE tt [\n<!ENTITY l0 \"ha\">\n"
         for k in 1...9 { laughs += "<!ENTITY l\(k) \"" + String(repeating: "&l\(k - 1);", count: 10) + "\">\n" }

@@ -124,7 +124,11 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
             return "utf-16"
         }
         let declaration = String(decoding: head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head, as: UTF8.self)
-        guard declaration.hasPrefix("<?xml"), let close = declaration.range(of: "?>"),
+        // An XML declaration is `<?xml` and white space; `<?xml` and anything else is not one, and the document is
+        // UTF-8 (whose bytes are then checked: Foundation's parser traps on some that are not, in a processing
+        // instruction's target).
+        guard declaration.hasPrefix("<?xml"), let next = declaration.dropFirst(5).unicodeScalars.first, [" ", "\t", "\r", "\n"].contains(next),
+            let close = declaration.range(of: "?>"),
             let range = declaration[..<close.lowerBound].range(of: "encoding")
         else { return "utf-8" }
         let value = declaration[range.upperBound..<close.lowerBound].drop { $0 == " " || $0 == "=" }.dropFirst().prefix { $0 != "\"" && $0 != "'" }
