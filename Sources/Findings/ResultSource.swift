@@ -19,6 +19,26 @@ extension ResultSource {
     }
 }
 
+/// Results' indices grouped by file, the files in the order they first come: a `ResultSource`'s units when its
+/// report reads a unit a file.
+public struct FileUnits {
+    /// Each file's result indices, in the order they were added.
+    public private(set) var units: [[Int]] = []
+    private var unitOfFile: [String: Int] = [:]
+
+    public init() {}
+
+    /// Adds result `index`, of `file`.
+    public mutating func add(_ index: Int, file: String) {
+        if let unit = unitOfFile[file] {
+            units[unit].append(index)
+        } else {
+            unitOfFile[file] = units.count
+            units.append([index])
+        }
+    }
+}
+
 /// Results held in memory, as a `ResultSource`: a unit per result, or per file (its results in the order they come,
 /// the files in the order they first appear).
 public struct ResultArray: ResultSource {
@@ -33,17 +53,9 @@ public struct ResultArray: ResultSource {
             units = nil
             return
         }
-        var units: [[Int]] = []
-        var unitOfFile: [String: Int] = [:]
-        for (index, result) in results.enumerated() {
-            if let unit = unitOfFile[result.file] {
-                units[unit].append(index)
-            } else {
-                unitOfFile[result.file] = units.count
-                units.append([index])
-            }
-        }
-        self.units = units
+        var files = FileUnits()
+        for (index, result) in results.enumerated() { files.add(index, file: result.file) }
+        units = files.units
     }
 
     public var unitCount: Int { units?.count ?? results.count }

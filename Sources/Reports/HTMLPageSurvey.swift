@@ -25,8 +25,8 @@ struct HTMLPageSurvey {
 
     /// The files, in the order of the source's units.
     private(set) var files: [File] = []
-    private(set) var resultVerdicts: [Verdict: Int] = [:]
-    private(set) var resultCount = 0
+    /// The results (a file has one per check) by verdict.
+    private(set) var results = ResultTally()
     private(set) var rules: [String: RuleCount] = [:]
 
     /// The survey of `source`, whose units are files.
@@ -39,7 +39,7 @@ struct HTMLPageSurvey {
         var findings = 0
         var fileRules = Set<String>(), found = Set<String>()
         for result in results {
-            resultVerdicts[result.verdict, default: 0] += 1
+            self.results.add(result)
             findings += result.findingCount
             fileRules.formUnion(result.findingRules)
             for rule in result.findingRules where rules[rule] == nil { rules[rule] = RuleCount() }
@@ -53,7 +53,6 @@ struct HTMLPageSurvey {
             }
         }
         for rule in found { rules[rule]!.files += 1 }
-        resultCount += results.count
         files.append(
             File(
                 path: results.first?.file ?? "", verdict: HTMLReport.overall(results.map(\.verdict)), checks: results.map { ($0.check, $0.verdict) },
@@ -62,8 +61,8 @@ struct HTMLPageSurvey {
 
     /// The files' positions, the worst first (error, fail, warn, unverified, pass), in their order within each verdict.
     var worstFirst: [Int] {
-        let rank: [Verdict: Int] = [.error: 0, .fail: 1, .warn: 2, .unverified: 3, .pass: 4]
-        return files.indices.sorted { (rank[files[$0].verdict]!, $0) < (rank[files[$1].verdict]!, $1) }
+        let rank = files.map { HTMLReport.verdictsWorstFirst.firstIndex(of: $0.verdict)! }
+        return files.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }
     }
 
     /// The rules found, most errors first.
@@ -80,6 +79,6 @@ struct HTMLPageSurvey {
 
     /// The verdicts files have, the worst first.
     var fileVerdicts: [Verdict] {
-        [Verdict.error, .fail, .warn, .unverified, .pass].filter { verdict in files.contains { $0.verdict == verdict } }
+        HTMLReport.verdictsWorstFirst.filter { verdict in files.contains { $0.verdict == verdict } }
     }
 }

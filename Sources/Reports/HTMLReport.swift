@@ -245,13 +245,13 @@ public struct HTMLReport: CheckReporter {
     static func filterRules(_ rules: [String]) -> String {
         // The chosen filter, and the one the keyboard is on, stand out.
         let ids =
-            ["v-all", "r-all"] + [Verdict.error, .fail, .warn, .unverified, .pass].map { "v-" + $0.rawValue } + rules.map { "r-" + token($0) }
+            ["v-all", "r-all"] + verdictsWorstFirst.map { "v-" + $0.rawValue } + rules.map { "r-" + token($0) }
         var css =
             ids.map {
                 "#\($0):checked~main label[for=\($0)]{background:#1a1a1a;color:#fff}#\($0):focus-visible~main label[for=\($0)]{outline:2px solid #285a9c}"
             }
             .joined(separator: "\n") + "\n"
-        for verdict in [Verdict.error, .fail, .warn, .unverified, .pass] {
+        for verdict in verdictsWorstFirst {
             css += "#v-\(verdict.rawValue):checked~main .f:not(.v-\(verdict.rawValue)){display:none}\n"
         }
         for rule in rules {
@@ -269,7 +269,7 @@ public struct HTMLReport: CheckReporter {
             counts[folder, default: [:]][file.verdict, default: 0] += 1
         }
         guard counts.count > 1 else { return "" }
-        let order: [Verdict] = [.error, .fail, .warn, .unverified, .pass]
+        let order = verdictsWorstFirst
         let sorted = counts.sorted { a, b in
             let (x, y) = (order.map { a.value[$0] ?? 0 }, order.map { b.value[$0] ?? 0 })
             return x.lexicographicallyPrecedes(y) ? false : (y.lexicographicallyPrecedes(x) ? true : a.key < b.key)
@@ -290,8 +290,11 @@ public struct HTMLReport: CheckReporter {
 
     /// A file's verdict: the most serious of its checks' (error, fail, warn, unverified, pass).
     static func overall(_ verdicts: [Verdict]) -> Verdict {
-        [Verdict.error, .fail, .warn, .unverified, .pass].first { verdicts.contains($0) } ?? .pass
+        verdictsWorstFirst.first { verdicts.contains($0) } ?? .pass
     }
+
+    /// The verdicts, the most serious first: the order of the files, the filters and the folders' columns.
+    static let verdictsWorstFirst: [Verdict] = [.error, .fail, .warn, .unverified, .pass]
 
     /// The counts at the top, each labelled with what it counts: files by their overall verdict (a file's worst
     /// check), then results (one per check of a file) by verdict.
@@ -305,11 +308,11 @@ public struct HTMLReport: CheckReporter {
         }
         var fileVerdicts: [Verdict: Int] = [:]
         for file in survey.files { fileVerdicts[file.verdict, default: 0] += 1 }
-        let (files, results) = (survey.files.count, survey.resultCount)
+        let (files, results) = (survey.files.count, survey.results.results)
         return "<p class=\"headline\"><strong>\(files) file\(files == 1 ? "" : "s")</strong> by their worst check: "
             + counts { fileVerdicts[$0] ?? 0 }
             + ". <strong>\(results) result\(results == 1 ? "" : "s")</strong> (one per check of a file): "
-            + counts { survey.resultVerdicts[$0] ?? 0 } + ". \(ToolInfo.name) \(ToolInfo.version)</p>\n"
+            + counts(survey.results.count) + ". \(ToolInfo.name) \(ToolInfo.version)</p>\n"
     }
 
     /// The charts' size: the plot right of a margin for the y-axis title (turned upright) and tick labels. Drawn at

@@ -20,17 +20,11 @@ public struct JUnitReport: CheckReporter {
 
     /// A suite's counts: its results by verdict, and the seconds they took.
     struct Counts {
-        var tests = 0, failures = 0, errors = 0, skipped = 0
+        var results = ResultTally()
         var seconds = 0.0
 
         mutating func add(_ result: CheckResult) {
-            tests += 1
-            switch result.verdict {
-            case .fail: failures += 1
-            case .error: errors += 1
-            case .unverified: skipped += 1
-            case .pass, .warn: break
-            }
+            results.add(result)
             seconds += result.seconds ?? 0
         }
     }
@@ -56,11 +50,11 @@ public struct JUnitReport: CheckReporter {
         out.append("<testsuites name=\"" as StaticString)
         out.append(ToolInfo.name)
         out.append("\" tests=\"" as StaticString)
-        out.append(integer: all.tests)
+        out.append(integer: all.results.results)
         out.append("\" failures=\"" as StaticString)
-        out.append(integer: all.failures)
+        out.append(integer: all.results.count(.fail))
         out.append("\" errors=\"" as StaticString)
-        out.append(integer: all.errors + (unchecked == nil ? 0 : 1))
+        out.append(integer: all.results.count(.error) + (unchecked == nil ? 0 : 1))
         out.append("\" time=\"" as StaticString)
         out.append(Self.seconds(all.seconds))
         out.append("\">\n" as StaticString)
@@ -85,13 +79,13 @@ public struct JUnitReport: CheckReporter {
             out.append("  <testsuite name=\"" as StaticString)
             out.append(xmlEscaped: ToolInfo.name + " " + check.rawValue)
             out.append("\" tests=\"" as StaticString)
-            out.append(integer: suite.counts.tests)
+            out.append(integer: suite.counts.results.results)
             out.append("\" failures=\"" as StaticString)
-            out.append(integer: suite.counts.failures)
+            out.append(integer: suite.counts.results.count(.fail))
             out.append("\" errors=\"" as StaticString)
-            out.append(integer: suite.counts.errors)
+            out.append(integer: suite.counts.results.count(.error))
             out.append("\" skipped=\"" as StaticString)
-            out.append(integer: suite.counts.skipped)
+            out.append(integer: suite.counts.results.count(.unverified))
             out.append("\" time=\"" as StaticString)
             out.append(Self.seconds(suite.counts.seconds))
             out.append("\">\n" as StaticString)

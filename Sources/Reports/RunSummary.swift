@@ -69,7 +69,14 @@ public struct ResultTally: Sendable, Equatable {
     public init() {}
 
     public mutating func add(_ results: [CheckResult]) {
-        self.results += results.count
-        for result in results { verdicts[result.verdict, default: 0] += 1 }
+        for result in results { add(result) }
     }
+
+    public mutating func add(_ result: CheckResult) {
+        results += 1
+        verdicts[result.verdict, default: 0] += 1
+    }
+
+    /// How many results have `verdict`.
+    public func count(_ verdict: Verdict) -> Int { verdicts[verdict] ?? 0 }
 }

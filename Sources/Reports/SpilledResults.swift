@@ -26,9 +26,7 @@ public final class SpilledResults {
     }
 
     private var places: [Place] = []
-    /// The results' indices by file, the files in the order they first come.
-    private var fileUnits: [[Int]] = []
-    private var unitOfFile: [String: Int] = [:]
+    private var files = FileUnits()
     private var descriptor: Int32 = -1
     private var end = 0
     private var unwritable = false
@@ -44,12 +42,7 @@ public final class SpilledResults {
 
     func add(_ results: [CheckResult]) {
         for result in results {
-            if let unit = unitOfFile[result.file] {
-                fileUnits[unit].append(places.count)
-            } else {
-                unitOfFile[result.file] = fileUnits.count
-                fileUnits.append([places.count])
-            }
+            files.add(places.count, file: result.file)
             guard places.count >= keptInMemory, result.streamedFindings == nil, let offset = write(result) else {
                 places.append(.memory(result))
                 continue
@@ -75,21 +68,21 @@ public final class SpilledResults {
         var writer = JSONWriter()
         result.write(to: &writer)
         let offset = end
-        let written = writer.withBytes { bytes -> Bool in
+        let written = writer.withBytes { bytes -> Int? in
             var done = 0
             while done < bytes.count {
                 let count = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
                 if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
+                guard count > 0 else { return nil }
                 done += count
             }
-            return true
+            return done
         }
-        guard written else {
+        guard let written else {
             unwritable = true
             return nil
         }
-        end += writer.withBytes { $0.count }
+        end += written
         return offset
     }
 
@@ -123,7 +116,7 @@ public final class SpilledResults {
 
     /// The results as a source: a unit per result, or per file (`byFile`: a file's results together, the files in the
     /// order they first come).
-    func source(byFile: Bool) -> Source { Source(results: self, units: byFile ? fileUnits : nil) }
+    func source(byFile: Bool) -> Source { Source(results: self, units: byFile ? files.units : nil) }
 
     struct Source: ResultSource {
         typealias Failure = ReadError

@@ -65,9 +65,7 @@ public struct ASSReader: Sendable {
                     var converted = ASSText.convert(body, style: style, playRes: playRes, cue: document.cues.count + 1, dropped: &dropped)
                     if let nameRange = event.name.map({ text.trimmed($0) }), !nameRange.isEmpty {
                         // A speaker's name as a voice: without `>`, `<`, `&` and control characters (no name has them).
-                        let name = String(
-                            String.UnicodeScalarView(
-                                text.string(nameRange).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !"<>&".unicodeScalars.contains($0) }))
+                        let name = String(String.UnicodeScalarView(text.string(nameRange).unicodeScalars.filter(ASSText.isKeptInName)))
                         if !name.isEmpty { converted.text = "<v \(name)>" + converted.text + "</v>" }
                     }
                     var cue = Cue(start: start, end: end, text: converted.text, settings: converted.settings)
@@ -246,6 +244,11 @@ extension String {
 
 /// An ASS event's text in WebVTT's terms.
 enum ASSText {
+    /// Whether a speaker's name keeps `scalar` when read as a voice: not `<`, `>`, `&` or a control character.
+    static func isKeptInName(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x20 && scalar.value != 0x7F && !"<>&".unicodeScalars.contains(scalar)
+    }
+
     /// `text` (override blocks and all) as WebVTT cue text and settings, starting from `style`.
     static func convert(
         _ bytes: UnsafeBufferPointer<UInt8>, style: ASSReader.Style, playRes: (x: Double, y: Double), cue: Int,

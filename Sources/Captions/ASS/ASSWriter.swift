@@ -51,8 +51,8 @@ public struct ASSWriter: Sendable {
     /// A voice's name as an event's Name holds it and the reader reads it back: no commas (the field separator), no
     /// `<`, `>`, `&` or control characters, runs of spaces as one, none at either end.
     static func speakerName(_ annotation: String) -> String {
-        let kept = annotation.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !"<>&".unicodeScalars.contains($0) }
-        return String(String.UnicodeScalarView(kept)).split(whereSeparator: { $0 == "," || $0 == " " }).joined(separator: " ")
+        String(String.UnicodeScalarView(annotation.unicodeScalars.filter(ASSText.isKeptInName))).split(whereSeparator: { $0 == "," || $0 == " " }).joined(
+            separator: " ")
     }
 
     /// `H:MM:SS.cc`, rounded to the nearest hundredth.
