@@ -21,7 +21,7 @@ extension CheckResult {
 }
 
 /// The path a report names a file by: relative to `base` (the working directory) when it is inside it, else as given.
-func reportPath(_ path: String, base: String?) -> String {
+public func reportPath(_ path: String, base: String?) -> String {
     guard let base, path.hasPrefix("/") else { return path }
     let prefix = base.hasSuffix("/") ? base : base + "/"
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path

@@ -1,6 +1,7 @@
 import Basics
 import Findings
 import Foundation
+import Reports
 
 /// `--baseline FILE` and `--write-baseline FILE` for one run: known findings left out of the results (and so of the
 /// verdicts, the exit status and every report), and this run's findings written down as the next baseline. Files are
@@ -23,9 +24,7 @@ final class BaselineRun: @unchecked Sendable {
 
     /// The file `path`'s findings are filed under: relative to the working directory when inside it.
     func name(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : base + "/" + path
-        let prefix = base.hasSuffix("/") ? base : base + "/"
-        var name = absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+        var name = reportPath(path.hasPrefix("/") ? path : base + "/" + path, base: base)
         while name.hasPrefix("./") { name.removeFirst(2) }
         return name
     }
