@@ -1,7 +1,22 @@
 import Foundation
 
-/// The command-line tools test media are made with (ffmpeg, sox, espeak-ng, festival), run from PATH.
+/// The command-line tools test media are made with (ffmpeg, sox, espeak-ng, festival), run from PATH, so that the same
+/// recipe makes the same bytes on every machine with the same tools' versions: sox neither dithers nor seeds its noise
+/// from the clock (`SOX_OPTS`), and every file ffmpeg writes is bit-exact and encoded on one thread (an encoder's output
+/// can depend on its thread count, which follows the machine's cores).
 package enum ExternalTool {
+    /// Set for every tool run: sox's global options `-D` (no dither: converting to 16 bits rounds) and `-R` (repeatable:
+    /// `synth`'s noise and any other randomness from a fixed seed, a fixed time in headers).
+    package static let reproducibleEnvironment = ["SOX_OPTS": "-D -R"]
+
+    /// Output options put before the last argument of every ffmpeg run (its output file): no version or time in what
+    /// the muxer writes, the encoders' bit-exact modes, one encoding thread.
+    package static let reproducibleFFmpegOptions = ["-fflags", "+bitexact", "-flags", "+bitexact", "-threads", "1"]
+
+    /// What `reproducibleEnvironment` and `reproducibleFFmpegOptions` make, for recipes: a change to either makes every
+    /// medium anew.
+    package static let reproducibility = "sox \(reproducibleEnvironment) ffmpeg \(reproducibleFFmpegOptions)"
+
     /// A tool that exited with an error, with what it wrote to standard error.
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -15,7 +30,8 @@ package enum ExternalTool {
     package static func output(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
+        process.arguments = [tool] + (tool == "ffmpeg" ? reproducible(ffmpeg: arguments) : arguments)
+        process.environment = ProcessInfo.processInfo.environment.merging(reproducibleEnvironment) { _, reproducible in reproducible }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -30,6 +46,13 @@ package enum ExternalTool {
             throw Failure(description: "\(([tool] + arguments).joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
         }
         return String(decoding: printed, as: UTF8.self)
+    }
+
+    /// ffmpeg's `arguments` with `reproducibleFFmpegOptions` before the output file (the last argument), unless they
+    /// only ask for its version.
+    static func reproducible(ffmpeg arguments: [String]) -> [String] {
+        guard arguments.count > 1 else { return arguments }
+        return arguments.dropLast() + reproducibleFFmpegOptions + [arguments.last!]
     }
 
     /// Runs a shell command line (for pipelines such as `espeak-ng … | sox …`).

@@ -95,7 +95,7 @@ package enum TestMediaCache {
 
     /// `name` with the recipe's hash before its extension: `speech-3f2a….m4a`.
     static func cachedName(_ name: String, recipe: String, tools: [String]) -> String {
-        let key = ([recipe] + tools.sorted().map { "\($0): \(ExternalTool.version($0))" }).joined(separator: "\n")
+        let key = ([recipe, ExternalTool.reproducibility] + tools.sorted().map { "\($0): \(ExternalTool.version($0))" }).joined(separator: "\n")
         let hash = FNV1a.hex(key)
         let url = URL(fileURLWithPath: name)
         let stem = url.deletingPathExtension().lastPathComponent
