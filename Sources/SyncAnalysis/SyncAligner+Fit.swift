@@ -180,6 +180,17 @@ extension SyncAligner {
         return candidates.min { abs($0 - target) < abs($1 - target) }
     }
 
+    /// The common ratio (`commonScales`) a measured `slope` cannot be told from — within four standard errors of it,
+    /// measured with the onsets' scatter: no drift if that is one of them, else the nearest (NTSC's, PAL's) — or the
+    /// slope itself. The onsets' scatter alone moves the slope of a few minutes' parts by some 1/10,000; a ratio no
+    /// edit makes is not reported for that.
+    static func commonScale(near slope: Double, standardError: Double) -> Double {
+        guard standardError.isFinite, standardError > 0 else { return slope }
+        let near = commonScales.filter { abs($0 - slope) <= 4 * standardError }
+        if near.contains(1) { return 1 }
+        return near.min { abs($0 - slope) < abs($1 - slope) } ?? slope
+    }
+
     /// A least-squares line through the points, refitted without the points far off it (more than
     /// 3 median absolute deviations, and at least 50 ms). With too little spread in x, only the shift is fitted.
     func robustLine(_ points: [(x: Double, y: Double)], fallbackScale: Double) -> (scale: Double, shift: Double) {

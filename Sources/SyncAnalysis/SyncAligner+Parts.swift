@@ -45,11 +45,13 @@ extension SyncAligner {
         var shiftsByLabel = shifts
         var scale = fit.scale
         var labels = [Int](repeating: 0, count: count)
-        // Twice: the second time with the scale the parts fit (a cut can pull the first fit's scale off).
-        for _ in 0..<2 {
+        // Three times: first without merging, so that the parts found fit a scale and shifts of their own (a cut pulls the
+        // first fit's scale off, and at that scale the parts before or after it may fit too poorly to keep); then
+        // with the scale and shifts the parts fit.
+        for pass in 0..<3 {
             let quality = cues.map { cue in shiftsByLabel.map { self.quality(cue, scale: scale, shift: $0, speech, onsets) } }
             labels = cheapestLabels(quality)
-            labels = mergedLabels(labels, quality, shiftsByLabel)
+            if pass > 0 { labels = mergedLabels(labels, quality, shiftsByLabel) }
             let partShifts = fitParts(cues, labels, shiftsByLabel, onsets, scale: scale)
             scale = partShifts.scale
             for (label, shift) in partShifts.shifts { shiftsByLabel[label] = shift }
@@ -65,6 +67,19 @@ extension SyncAligner {
             parts.append(SyncPart(firstCue: index, shift: shiftsByLabel[labels[index]], from: from))
         }
         return (scale, parts)
+    }
+
+    /// How well a reading of the captions as parts fits: each cue's `quality` at its part's shift, less `breakCost` for
+    /// each break.
+    func fitness(
+        _ pieces: (scale: Double, parts: [SyncPart]), _ cues: [(start: Double, end: Double)], _ speech: SpeechTimeline, _ onsets: [Double]
+    ) -> Double {
+        var total = -breakCost * Double(pieces.parts.count - 1)
+        for (index, cue) in cues.enumerated() {
+            let shift = pieces.parts.last { $0.firstCue <= index }?.shift ?? pieces.parts[0].shift
+            total += quality(cue, scale: pieces.scale, shift: shift, speech, onsets)
+        }
+        return total
     }
 
     /// The shift (within `maximumOffset`) that puts the most of `cues`' starts within 50 ms of a speech onset, and how
@@ -94,6 +109,42 @@ extension SyncAligner {
             if total > best.votes { best = (bin, total) }
         }
         return (Double(best.bin) * 0.05 - maximumOffset, best.votes)
+    }
+
+    /// The shift within the pairing window of `shift` that puts the most of `cues`' starts within 30 ms of an onset:
+    /// each cue votes once for each onset within the window, in 10 ms bins, and the bins are counted three either side
+    /// (a tie keeps the nearer to `shift`); then moved by the median distance from those starts to their onsets. Nil
+    /// when fewer than three starts meet an onset. Near the right shift most starts sit on their own onsets; the
+    /// onset nearest a start guessed a tenth of a second off is often another word's.
+    func localOnsetShift(_ cues: [(start: Double, end: Double)], _ onsets: [Double], scale: Double, shift: Double) -> Double? {
+        let bin = 0.01, reach = Int((pairingWindow / bin).rounded()), spread = 3
+        var votes = [Int](repeating: 0, count: 2 * reach + 1)
+        for cue in cues {
+            let predicted = scale * cue.start + shift
+            var low = 0, high = onsets.count
+            while low < high {
+                let middle = (low + high) / 2
+                if onsets[middle] < predicted - pairingWindow { low = middle + 1 } else { high = middle }
+            }
+            var seen = Set<Int>()
+            for onset in onsets[low...] {
+                if onset > predicted + pairingWindow { break }
+                let k = Int(((onset - predicted) / bin).rounded()) + reach
+                if k >= 0, k < votes.count, seen.insert(k).inserted { votes[k] += 1 }
+            }
+        }
+        var best = (k: reach, count: -1)
+        for k in votes.indices {
+            let count = votes[max(0, k - spread)...min(votes.count - 1, k + spread)].reduce(0, +)
+            if count > best.count || (count == best.count && abs(k - reach) < abs(best.k - reach)) { best = (k, count) }
+        }
+        let moved = shift + Double(best.k - reach) * bin
+        var residuals: [Double] = []
+        for cue in cues {
+            let predicted = scale * cue.start + moved
+            if let onset = nearest(onsets, to: predicted), abs(onset - predicted) <= Double(spread) * bin { residuals.append(onset - predicted) }
+        }
+        return residuals.count >= 3 ? moved + median(residuals) : nil
     }
 
     /// `shift` moved by the median distance from the cue starts it puts near an onset (within 0.3 s) to those onsets,
@@ -174,6 +225,8 @@ extension SyncAligner {
             for boundary in low...high {
                 var score = 0.0
                 for (offset, pair) in sharp.enumerated() { score += low + offset < boundary ? pair.0 : pair.1 }
+                // Cues put over each other: a cue given the other part's shift lands on the cues of that part.
+                score -= newOverlaps(cues, labels, shifts, scale: scale, window: low...high) { $0 < boundary ? before : after }
                 // A tie keeps the labelling's choice.
                 if score > best.score + 1e-9 || (abs(score - best.score) <= 1e-9 && boundary == k) { best = (boundary, score) }
             }
@@ -181,6 +234,31 @@ extension SyncAligner {
             k = max(k, best.boundary) + 1
         }
         return labels
+    }
+
+    /// How much the cues of `window` overlap the cues near them (three either side) once each is moved by its label's
+    /// shift — `label` gives the labels in the window, `labels` outside it: for each pair, the overlap as a share of the
+    /// shorter cue (at most 1 a pair). Speech follows speech: where the captions' own times overlap (an edit that moved
+    /// the media later part-way through a line's pause), the right shifts take the overlap away.
+    func newOverlaps(
+        _ cues: [(start: Double, end: Double)], _ labels: [Int], _ shifts: [Double], scale: Double, window: ClosedRange<Int>,
+        label: (Int) -> Int
+    ) -> Double {
+        let near = max(0, window.lowerBound - 3)...min(cues.count - 1, window.upperBound + 3)
+        func mapped(_ index: Int) -> (start: Double, end: Double) {
+            let shift = shifts[window.contains(index) ? label(index) : labels[index]]
+            return (scale * cues[index].start + shift, scale * cues[index].end + shift)
+        }
+        var penalty = 0.0
+        for i in near {
+            for j in near where j > i && (window.contains(i) || window.contains(j)) {
+                let a = mapped(i), b = mapped(j)
+                let shorter = min(a.end - a.start, b.end - b.start)
+                guard shorter > 0 else { continue }
+                penalty += min(1, max(0, min(a.end, b.end) - max(a.start, b.start)) / shorter)
+            }
+        }
+        return penalty
     }
 
     /// The label (shift) of each cue that minimises the cues' misfit (1 − quality) plus `breakCost` per change
@@ -240,13 +318,19 @@ extension SyncAligner {
     }
 
     /// One scale and a shift per label, fitted to the cue starts paired with the onsets near where their label
-    /// puts them: least squares with a common slope, refitted without the pairs far off it (as `robustLine`).
+    /// puts them — once each part's shift is moved to where most of its cue starts meet an onset (`localOnsetShift`) —
+    /// : least squares with a common slope, refitted without the pairs far off it (as `robustLine`).
     func fitParts(
         _ cues: [(start: Double, end: Double)], _ labels: [Int], _ shifts: [Double], _ onsets: [Double], scale: Double
     ) -> (scale: Double, shifts: [Int: Double]) {
+        var centred = shifts
+        for label in Set(labels) {
+            let members = cues.indices.filter { labels[$0] == label }.map { cues[$0] }
+            if let shift = localOnsetShift(members, onsets, scale: scale, shift: shifts[label]) { centred[label] = shift }
+        }
         var points: [(x: Double, y: Double, label: Int)] = []
         for (index, cue) in cues.enumerated() {
-            let predicted = scale * cue.start + shifts[labels[index]]
+            let predicted = scale * cue.start + centred[labels[index]]
             if let onset = nearest(onsets, to: predicted), abs(onset - predicted) <= pairingWindow {
                 points.append((cue.start, onset, labels[index]))
             }
@@ -269,7 +353,16 @@ extension SyncAligner {
                     variance += (point.x - meanX) * (point.x - meanX)
                 }
             }
-            let slope = kept.count >= 3 && widest >= 10 && variance > 0 ? covariance / variance : scale
+            var slope = kept.count >= 3 && widest >= 10 && variance > 0 ? covariance / variance : scale
+            if kept.count > groups.count + 1, widest >= 10, variance > 0 {
+                var squares = 0.0
+                for point in kept {
+                    let mean = means[point.label]!
+                    let residual = point.y - mean.y - slope * (point.x - mean.x)
+                    squares += residual * residual
+                }
+                slope = Self.commonScale(near: slope, standardError: (squares / Double(kept.count - groups.count - 1) / variance).squareRoot())
+            }
             var shiftsByLabel: [Int: Double] = [:]
             for (label, group) in groups {
                 shiftsByLabel[label] =

@@ -174,7 +174,16 @@ public struct SyncAligner: Sendable {
 
         // 3. Parts: the cues fall into runs, each put on its speech by a shift of its own (an edit or an ad cut
         //    the captions do not follow), at one scale; the first part's line is the main fit.
-        let pieces = segment(dialogue, speech, onsets, segments, fit: fit)
+        //    A drift that is no common ratio may be a line between parts that fits neither (edits part-way through
+        //    a short file): the parts are looked for from the nearest common ratio too, and the reading whose cues fit
+        //    better, each break counted at its cost, is kept.
+        var pieces = segment(dialogue, speech, onsets, segments, fit: fit)
+        let common = Self.commonScales.min { abs($0 - fit.scale) < abs($1 - fit.scale) }!
+        if abs(common - fit.scale) > 1e-9 {
+            let shift = bestShift(dialogue, segments, scale: common, step: 0.05, around: 0, range: maximumOffset).shift
+            let other = segment(dialogue, speech, onsets, segments, fit: (common, onsetRefined(dialogue, onsets, scale: common, shift: shift)))
+            if fitness(other, dialogue, speech, onsets) > fitness(pieces, dialogue, speech, onsets) { pieces = other }
+        }
         let parts = pieces.parts
         fit = (pieces.scale, parts[0].shift)
         let shifts = dialogue.indices.map { index in parts.last { $0.firstCue <= index }!.shift }
