@@ -1,4 +1,5 @@
 import CPocketSphinx
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -70,6 +71,8 @@ public final class WordAligner {
     static let framesPerSecond = 100.0
 
     public let model: AcousticModel
+    /// Alignments already made (nil: none kept): the same words on the same audio are not searched again.
+    public var memo: AlignmentMemo?
     private let decoder: OpaquePointer
     private var grammars = 0
 
@@ -110,6 +113,18 @@ public final class WordAligner {
     /// decoder refuses the grammar (a word it does not know).
     public func align(_ samples: UnsafeBufferPointer<Float>, words: [String]) -> WordAlignment? {
         guard !words.isEmpty, !samples.isEmpty else { return nil }
+        var pcm = [Int16](repeating: 0, count: samples.count)
+        for i in 0..<samples.count { pcm[i] = Int16(max(-32767, min(32767, (samples[i] * 32767).rounded()))) }
+        guard let memo else { return search(pcm, words: words) }
+        let key = AlignmentMemo.Key(pcm, words: words)
+        if let known = memo.alignment(for: key) { return known }
+        let found = search(pcm, words: words)
+        memo.keep(found, for: key)
+        return found
+    }
+
+    /// The search itself: `words` forced onto `pcm` (16 kHz mono, 16-bit).
+    private func search(_ pcm: [Int16], words: [String]) -> WordAlignment? {
         let quoted = words.joined(separator: " ")
         grammars += 1
         let name = "cue\(grammars)"
@@ -117,9 +132,9 @@ public final class WordAligner {
             ps_set_search(decoder, name) == 0
         else { return nil }
         defer { ps_unset_search(decoder, name) }
-        var pcm = [Int16](repeating: 0, count: samples.count)
-        for i in 0..<samples.count { pcm[i] = Int16(max(-32767, min(32767, (samples[i] * 32767).rounded()))) }
-        guard ps_start_utt(decoder) >= 0 else { return nil }
+        // Each search a stream of its own: the noise level the front end tracks starts afresh, so what is found for
+        // these words on this audio does not depend on what the decoder heard before.
+        guard ps_start_stream(decoder) >= 0, ps_start_utt(decoder) >= 0 else { return nil }
         _ = pcm.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 1) }
         ps_end_utt(decoder)
         var score: Int32 = 0
@@ -169,4 +184,32 @@ public final class WordAligner {
         guard let open = word.firstIndex(of: "("), word.hasSuffix(")") else { return word }
         return String(word[..<open])
     }
+}
+
+/// Alignments already made, by the audio searched and the words: the same words forced onto the same audio again (a
+/// check run again over a programme with a few cues changed, as tests do) are found here, not searched. One memo may be
+/// shared by aligners on several threads; it keeps what it is given for as long as it lives.
+public final class AlignmentMemo: Sendable {
+    /// The audio (its 16-bit samples, hashed, and how many) and the words.
+    struct Key: Hashable {
+        var audio: Int
+        var count: Int
+        var words: [String]
+
+        init(_ pcm: [Int16], words: [String]) {
+            var hasher = Hasher()
+            pcm.withUnsafeBytes { hasher.combine(bytes: $0) }
+            audio = hasher.finalize()
+            count = pcm.count
+            self.words = words
+        }
+    }
+
+    private let kept = Mutex<[Key: WordAlignment?]>([:])
+
+    public init() {}
+
+    func alignment(for key: Key) -> WordAlignment?? { kept.withLock { $0[key] } }
+
+    func keep(_ alignment: WordAlignment?, for key: Key) { kept.withLock { $0[key] = alignment } }
 }

@@ -6,8 +6,18 @@ import Testing
 
 /// Caption accuracy on the test programmes (festival's and espeak-ng's voices over recorded music, effects, rooms and
 /// telephones): cues on time, every eighth one's text replaced — by turns with a sentence of another programme and
-/// with the next cue's text.
-@Suite(.tags(.media), .notInFastRun, .serialized) struct ProgrammeAccuracyTests {
+/// with the next cue's text. The tests share what was aligned (`memo`): each edited run searches only the cues it changed.
+@Suite(.tags(.media), .notInFastRun) struct ProgrammeAccuracyTests {
+    /// Every alignment made here, by its audio and words: the same cue on the same audio is found, not searched again.
+    static let memo = AlignmentMemo()
+
+    /// An aligner that keeps what it finds in `memo` (one per test: an aligner is used from one thread at a time).
+    static func aligner() throws -> WordAligner {
+        let aligner = try WordAligner()
+        aligner.memo = memo
+        return aligner
+    }
+
     /// The programme's cues as its captions give them (the drama's with its speakers' names), on time.
     static func cues(of programme: Programme) -> [CaptionedSpeech] {
         programme.lines.map { line in
@@ -27,7 +37,7 @@ import Testing
     }
 
     @Test func wrongTextIsFlaggedAndRightTextIsNot() throws {
-        let aligner = try WordAligner()
+        let aligner = try Self.aligner()
         let check = CaptionAccuracyCheck()
         var totals = (wrong: 0, wrongFlagged: 0, right: 0, rightFlagged: 0, untouched: 0, untouchedFlagged: 0)
         for (kind, other) in [(Programme.Kind.magazine, Programme.Kind.lecture), (.drama, .magazine), (.lecture, .drama), (.conversation, .magazine)] {
@@ -71,7 +81,7 @@ import Testing
     /// four of them given the next cue's text: none is called wrong text, or right — all eight are not verified (music
     /// too loud) — and the cues around them are judged as before.
     @Test func tooLoudMusicIsUnverifiableNotWrongText() throws {
-        let aligner = try WordAligner()
+        let aligner = try Self.aligner()
         let check = CaptionAccuracyCheck()
         let programme = try Programme.forTests(.lecture)
         var samples = try programme.samples()
@@ -101,7 +111,7 @@ import Testing
     /// without it, or the word alone fits far worse than the programme's words); most of the others are wrong text;
     /// the untouched cues are left alone.
     @Test func anAddedWordIsAWordNotSaid() throws {
-        let aligner = try WordAligner()
+        let aligner = try Self.aligner()
         let check = CaptionAccuracyCheck()
         var totals = (added: 0, named: 0, wrong: 0, others: 0, othersFlagged: 0)
         for kind in [Programme.Kind.magazine, .drama, .lecture, .conversation] {
@@ -139,7 +149,7 @@ import Testing
     /// be): the cues' text fits no better than decoys do, so the captions as a whole are wrong — though about half of
     /// the cues, judged only against each other, would pass.
     @Test func anotherProgrammesCaptionsAreWrongAsAWhole() throws {
-        let aligner = try WordAligner()
+        let aligner = try Self.aligner()
         let check = CaptionAccuracyCheck()
         // (Measured on all four: separation 0.46–0.55; two of them run here.)
         for (kind, other) in [(Programme.Kind.magazine, Programme.Kind.lecture), (.drama, .conversation)] {
@@ -158,7 +168,7 @@ import Testing
     /// the others left on time: those cues' words are found where they are said (within 0.5 s of where the untouched
     /// captions' check finds them), and the cues are off time; the other cues are not.
     @Test func cuesMovedOffTheirWordsAreOffTime() throws {
-        let aligner = try WordAligner()
+        let aligner = try Self.aligner()
         let check = CaptionAccuracyCheck()
         var totals = (moved: 0, found: 0, others: 0, othersFlagged: 0)
         var errors: [Double] = []

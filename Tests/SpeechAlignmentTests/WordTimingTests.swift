@@ -28,4 +28,25 @@ import Testing
         print("word starts: \(sorted.count) words, median error \(Int((median * 1000).rounded())) ms, p90 \(Int((p90 * 1000).rounded())) ms")
         #expect(median <= 0.030 && p90 <= 0.080, "median \(median) s, p90 \(p90) s")
     }
+
+    /// What an alignment finds depends on its audio and words alone, not on what the aligner searched before: the
+    /// front end's noise tracking starts afresh for each search (it carried over, and a cue's fit changed with the cue
+    /// checked before it, or with a decoy searched in between). So a memo (`AlignmentMemo`) can stand in for a search.
+    @Test func anAlignmentDependsOnItsAudioAndWordsAlone() throws {
+        let texts = FestivalWords.sentences(4, seed: 38)
+        let sentences = try FestivalWords.speak(texts, voice: FestivalWords.voices[0], bedBelowSpeech: 10)
+        func align(_ aligner: WordAligner, _ index: Int) throws -> WordAlignment {
+            try #require(sentences[index].samples.withUnsafeBufferPointer { aligner.align($0, words: SpokenWords.of(sentences[index].text)) })
+        }
+        let alone = try align(try WordAligner(), 0)
+        let used = try WordAligner()
+        for index in 1..<sentences.count { _ = try align(used, index) }
+        #expect(try align(used, 0) == alone)
+        #expect(try align(used, 0) == alone)
+        let remembering = try WordAligner()
+        remembering.memo = AlignmentMemo()
+        #expect(try align(remembering, 0) == alone)
+        for index in 1..<sentences.count { _ = try align(remembering, index) }
+        #expect(try align(remembering, 0) == alone)
+    }
 }
