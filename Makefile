@@ -13,12 +13,14 @@ RELEASE_BIN  := $(RELEASE_DIR)/medialint
 # English model, which align caption words to speech, SQLite): a release build installs only these. TEST_PACKAGES are
 # for the tests, `make bench` and Media/generate.sh: FFmpeg's CLI, espeak-ng and sox; festival, its voices and the
 # recorded game music (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests
-# (TestSupport/Programmes*.swift); Chromium opens the HTML report headless; python3-venv holds the caption readers the
-# tests take as second opinions (OPINIONS, from PyPI).
+# (TestSupport/Programmes*.swift); recorded video nobody here made — music visualisations (lebiniou-data) and a game's
+# cut-scenes (planetblupi-common) — is what the flash verdicts are re-encoded from (ChecksTests/FlashMetamorphicTests);
+# Chromium opens the HTML report headless; python3-venv holds the caption readers the tests take as second opinions
+# (OPINIONS, from PyPI).
 BUILD_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
                   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pkg-config libsqlite3-dev
 TEST_PACKAGES  := ffmpeg espeak-ng sox time chromium festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k \
-                  asc-music hyperrogue-music singularity-music strace python3-venv
+                  asc-music hyperrogue-music singularity-music lebiniou-data planetblupi-common strace python3-venv
 
 # A one-node Slurm cluster for the scale-out test (Tests/MedialintCLITests/SlurmClusterTests.swift, `make test-slurm`).
 SLURM_PACKAGES := slurmctld slurmd slurm-client munge
