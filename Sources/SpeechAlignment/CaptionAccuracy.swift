@@ -269,7 +269,7 @@ public struct CaptionAccuracyCheck: Sendable {
             // looked at too: one word not said.)
             for i in results.indices
             where (results[i].status == .wrongText && (results[i].deviation ?? 0) < -spreads)
-                || (results[i].status == .matched && (results[i].deviation ?? 0) < -(spreads + 1))
+                || (results[i].status == .matched && (results[i].deviation ?? 0) < -spreads)
             {
                 let cueWords = results[i].words
                 let bad = cueWords.filter { words.deviation(of: $0.scorePerFrame) < -wordSpreads }
@@ -336,23 +336,25 @@ public struct CaptionAccuracyCheck: Sendable {
         return wins / Double(own.count * sorted.count)
     }
 
-    /// Where to look again for the words of the cues judged wrong text (at most `mostRelocated`; none when the captions
-    /// as a whole are not what is said): the stretches within `relocationMargin` of each that no matched cue's words
-    /// fill — its own words, if said nearby, are in one of them — nearest first, at most three a cue. (Pauses under
-    /// 0.3 s are left out: those are between one speaker's words.)
+    /// Where to look again for the words of the cues judged wrong text, with a word not said, or fitting doubtfully (a
+    /// match whose worst words lie more than `spreads` below the programme's: words forced onto a neighbour's speech
+    /// fit about that well) — at most `mostRelocated`, none when the captions as a whole are not what is said: the
+    /// stretches within `relocationMargin` of each that no other matched cue's words fill — its own words, if said
+    /// nearby, are in one of them — nearest first, at most three a cue. (Pauses under 0.3 s are left out: those are
+    /// between one speaker's words.)
     public func relocationWindows(_ judged: ProgrammeAccuracy, cues: [CaptionedSpeech]) -> [(cue: Int, window: (start: Double, end: Double))] {
         guard !judged.mismatched else { return [] }
         let claimed = judged.cues.compactMap { cue in
-            cue.status == .matched ? cue.words.first.map { ($0.start, cue.words.last!.end) } : nil
-        }.sorted { $0.0 < $1.0 }
+            cue.status == .matched ? cue.words.first.map { (cue: cue.cue, start: $0.start, end: cue.words.last!.end) } : nil
+        }.sorted { $0.start < $1.start }
         var windows: [(cue: Int, window: (start: Double, end: Double))] = []
-        for index in judged.cues.filter({ $0.status == .wrongText || $0.status == .wordsUnmatched }).map(\.cue).prefix(mostRelocated)
-        where index < cues.count {
+        let searched = judged.cues.filter { $0.status == .wrongText || $0.status == .wordsUnmatched || isDoubtful($0) }
+        for index in searched.map(\.cue).prefix(mostRelocated) where index < cues.count {
             let cue = cues[index]
             let range = (start: max(0, cue.start - relocationMargin), end: cue.end + relocationMargin)
             var free: [(start: Double, end: Double)] = []
             var from = range.start
-            for (start, end) in claimed where end > range.start && start < range.end {
+            for (other, start, end) in claimed where other != index && end > range.start && start < range.end {
                 if start - from >= 0.3 { free.append((from, start)) }
                 from = max(from, end)
             }
@@ -363,13 +365,18 @@ public struct CaptionAccuracyCheck: Sendable {
         return windows
     }
 
+    /// Whether a cue matched fits doubtfully: its worst words more than `spreads` below the programme's (`judge`'s
+    /// deviation).
+    func isDoubtful(_ cue: CueAccuracy) -> Bool { cue.status == .matched && (cue.deviation ?? 0) < -spreads }
+
     /// Seconds between a stretch and a cue's time (0 when they overlap).
     static func distance(_ stretch: (start: Double, end: Double), _ cue: CaptionedSpeech) -> Double {
         max(0, stretch.start - cue.end, cue.start - stretch.end)
     }
 
-    /// The third pass. A cue judged wrong text whose words were fitted in one of its `relocationWindows` (`relocated`:
-    /// what `align` found in each) as well as the programme's cues fit theirs is right text off its time; one whose
+    /// The third pass. A cue judged wrong text (or doubtful: one that fits better there) whose words were fitted in one
+    /// of its `relocationWindows` (`relocated`: what `align` found in each) as well as the programme's cues fit theirs is
+    /// right text off its time; one whose
     /// words are a matched cue's near it says whose (`wordsOf`). Then every cue whose words start further from its
     /// start than the tolerances is `offTime`. (Cues that open with a description of sound are not called early: their
     /// words follow it.)
@@ -379,17 +386,21 @@ public struct CaptionAccuracyCheck: Sendable {
         if let worst = Calibration(fitted.compactMap(\.score)), let overall = Calibration(fitted.compactMap(\.overallScore)) {
             let ranked = Self.rankedWordScores(judged.cues)
             for (index, found) in relocated {
-                // Words found away from the cue need a spread's less of their worst: the neighbours' speech at the edges
-                // of a stretch costs the first and last words a little.
+                // Words found away from the cue need a spread's less, of their worst and of the whole: the neighbours'
+                // speech at the edges of a stretch costs the first and last words a little.
                 let fits = found.filter { found in
                     guard found.status == .matched, let score = found.score, let whole = found.overallScore, let first = found.words.first,
                         index < cues.count
                     else { return false }
                     let away = isOffTime(first.start - cues[index].start, text: cues[index].text)
-                    return (found.contrast ?? .infinity) >= leastContrast && worst.deviation(of: score) >= -(away ? spreads + 1 : spreads)
-                        && overall.deviation(of: whole) >= -spreads
+                    let allowed = away ? spreads + 1 : spreads
+                    return (found.contrast ?? .infinity) >= leastContrast && worst.deviation(of: score) >= -allowed
+                        && overall.deviation(of: whole) >= -allowed
                 }
-                guard var best = fits.max(by: { $0.score! < $1.score! }) else { continue }
+                // A doubtful match moves only to words that fit better than where it is.
+                guard var best = fits.max(by: { $0.score! < $1.score! }),
+                    !isDoubtful(judged.cues[index]) || best.score! > (judged.cues[index].score ?? -.infinity)
+                else { continue }
                 best.deviation = worst.deviation(of: best.score!)
                 best.words = Self.withConfidence(best.words, ranked: ranked)
                 result.cues[index] = best
@@ -435,8 +446,10 @@ public struct CaptionAccuracyCheck: Sendable {
         }
     }
 
-    /// A programme's fit: the median of its cues' scores and their spread (the median absolute deviation, scaled to a
-    /// standard deviation; at least 2% of the median). Nil for fewer than five scores.
+    /// A programme's fit: the median of its cues' scores and their spread (the mean of the middle half of the absolute
+    /// deviations from the median, scaled as the median absolute deviation is to a standard deviation; at least 2% of
+    /// the median). Nil for fewer than five scores. (The median absolute deviation alone is one cue's distance, and moved
+    /// by a sixth when noise 80 dB down nudged a few cues' fits; the middle half's mean moves with all of them.)
     struct Calibration {
         let median: Double
         let spread: Double
@@ -446,7 +459,9 @@ public struct CaptionAccuracyCheck: Sendable {
             let sorted = scores.sorted()
             let middle = sorted[sorted.count / 2]
             median = middle
-            spread = max(1.4826 * sorted.map { abs($0 - middle) }.sorted()[sorted.count / 2], 0.02 * abs(middle), 1e-12)
+            let deviations = sorted.map { abs($0 - middle) }.sorted()
+            let half = deviations[(deviations.count / 4)...(deviations.count * 3 / 4)]
+            spread = max(1.4826 * half.reduce(0, +) / Double(half.count), 0.02 * abs(middle), 1e-12)
         }
 
         func deviation(of score: Double) -> Double { (score - median) / spread }

@@ -22,13 +22,6 @@ import Testing
         return detector.finish()
     }
 
-    /// White noise with an RMS level 80 dB below full scale (uniform, seeded) added to `samples`.
-    static func withNoise(_ samples: [Float], seed: UInt64 = 80) -> [Float] {
-        var random = SeededRandom(seed: seed)
-        let amplitude = Float(pow(10, -80.0 / 20) * 3.0.squareRoot())
-        return samples.map { $0 + Float.random(in: -amplitude...amplitude, using: &random) }
-    }
-
     @Test(arguments: Programme.Kind.allCases) func inaudibleChangesGiveTheSameFindings(kind: Programme.Kind) throws {
         let programme = try Programme.forTests(kind)
         let samples = try programme.samples()
@@ -36,8 +29,8 @@ import Testing
         let captions = try cases.map { try CaptionFile.read(Array(programme.captions($0.variant).utf8), format: .srt) }
         let base = Self.timeline(samples)
         let baseline = captions.map { SyncOutcome(captions: $0, speech: base) }
-        var changes: [(name: String, samples: [Float])] = Self.delays.map { ("\($0) samples later", [Float](repeating: 0, count: $0) + samples) }
-        changes.append(("noise at −80 dBFS", Self.withNoise(samples)))
+        var changes: [(name: String, samples: [Float])] = Self.delays.map { ("\($0) samples later", InaudibleChanges.delayed(samples, by: $0)) }
+        changes.append(("noise at −80 dBFS", InaudibleChanges.withNoise(samples)))
         var flips: [String] = []
         for change in changes {
             let speech = Self.timeline(change.samples)
