@@ -467,17 +467,19 @@ public struct CaptionAccuracyCheck: Sendable {
         func deviation(of score: Double) -> Double { (score - median) / spread }
     }
 
-    /// The first word of `words` (from the middle out, at most a dozen tried) without which the rest can be fitted to
-    /// `samples`, and that fit.
+    /// The word of `words` (from the middle out, at most a dozen looked at) without which the rest fits `samples` best,
+    /// and that fit: every reading with one of them left out searched at once (one search, not one a word), nil when
+    /// none can be fitted whole.
     static func withoutOneWord(_ words: [String], samples: UnsafeBufferPointer<Float>, aligner: WordAligner) -> (Int, WordAlignment)? {
         let middle = words.count / 2
         let order = (0..<words.count).sorted { abs($0 - middle) < abs($1 - middle) }.prefix(12)
-        for missing in order {
+        let readings = order.map { missing in
             var rest = words
             rest.remove(at: missing)
-            if let alignment = aligner.align(samples, words: rest), alignment.completed { return (missing, alignment) }
+            return rest
         }
-        return nil
+        guard let found = aligner.align(samples, anyOf: readings), let choice = found.choice, found.alignment.completed else { return nil }
+        return (order[choice], found.alignment)
     }
 
     /// `words` moved `seconds` later (from the start of a cue's window to media time).

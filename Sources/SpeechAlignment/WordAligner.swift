@@ -112,17 +112,38 @@ public final class WordAligner {
     /// Forces `words` (lower case, each known to the dictionary) onto `samples` (16 kHz mono, −1…1). Nil when the
     /// decoder refuses the grammar (a word it does not know).
     public func align(_ samples: UnsafeBufferPointer<Float>, words: [String]) -> WordAlignment? {
-        guard !words.isEmpty, !samples.isEmpty else { return nil }
+        guard !words.isEmpty else { return nil }
+        return searched(samples, key: words, grammar: words.joined(separator: " ")) { found in found.count == words.count }
+    }
+
+    /// Forces the one of `alternatives` (each words as `align` takes them) that fits best onto `samples`, in one search:
+    /// which it was (by index; the first that reads as what was found, when two read alike), and its alignment. The
+    /// alignment is not completed when none could be fitted whole. Nil when the decoder refuses the grammar.
+    public func align(_ samples: UnsafeBufferPointer<Float>, anyOf alternatives: [[String]]) -> (choice: Int?, alignment: WordAlignment)? {
+        guard !alternatives.isEmpty, alternatives.allSatisfy({ !$0.isEmpty }) else { return nil }
+        let grammar = "( " + alternatives.map { $0.joined(separator: " ") }.joined(separator: " | ") + " )"
+        let key = alternatives.flatMap { $0 + ["|"] }
+        guard let alignment = searched(samples, key: key, grammar: grammar, completes: { found in alternatives.contains(found) }) else { return nil }
+        let found = alignment.words.map(\.word)
+        return (alignment.completed ? alternatives.firstIndex(of: found) : nil, alignment)
+    }
+
+    /// The search of `grammar` (a JSGF rule's body) on `samples` with their noise floor, or what `memo` kept under `key`;
+    /// `completes` tells whether the words found are a whole reading of the grammar.
+    private func searched(
+        _ samples: UnsafeBufferPointer<Float>, key words: [String], grammar: String, completes: ([String]) -> Bool
+    ) -> WordAlignment? {
+        guard !samples.isEmpty else { return nil }
         var pcm = [Int16](repeating: 0, count: samples.count)
         let floor = Self.noiseFloor(below: samples)
         var noise = FloorNoise()
         for i in 0..<samples.count {
             pcm[i] = Int16(max(-32767, min(32767, ((samples[i] + floor * noise.next()) * 32767).rounded())))
         }
-        guard let memo else { return search(pcm, words: words) }
+        guard let memo else { return search(pcm, grammar: grammar, completes: completes) }
         let key = AlignmentMemo.Key(pcm, words: words)
         if let known = memo.alignment(for: key) { return known }
-        let found = search(pcm, words: words)
+        let found = search(pcm, grammar: grammar, completes: completes)
         memo.keep(found, for: key)
         return found
     }
@@ -150,12 +171,11 @@ public final class WordAligner {
         return loud * Float(pow(10, -floorBelowSpeech / 20))
     }
 
-    /// The search itself: `words` forced onto `pcm` (16 kHz mono, 16-bit).
-    private func search(_ pcm: [Int16], words: [String]) -> WordAlignment? {
-        let quoted = words.joined(separator: " ")
+    /// The search itself: `grammar` forced onto `pcm` (16 kHz mono, 16-bit).
+    private func search(_ pcm: [Int16], grammar: String, completes: ([String]) -> Bool) -> WordAlignment? {
         grammars += 1
         let name = "cue\(grammars)"
-        guard ps_set_jsgf_string(decoder, name, "#JSGF V1.0;\ngrammar cue;\npublic <cue> = \(quoted);\n") == 0,
+        guard ps_set_jsgf_string(decoder, name, "#JSGF V1.0;\ngrammar cue;\npublic <cue> = \(grammar);\n") == 0,
             ps_set_search(decoder, name) == 0
         else { return nil }
         defer { ps_unset_search(decoder, name) }
@@ -179,7 +199,7 @@ public final class WordAligner {
             var acoustic: Int32 = 0, language: Int32 = 0, backoff: Int32 = 0
             _ = ps_seg_prob(current, &acoustic, &language, &backoff)
             let frames = Int(last - first + 1)
-            if !Self.isFiller(word), frames > 0, aligned.count < words.count {
+            if !Self.isFiller(word), frames > 0 {
                 let base = Self.baseWord(word)
                 aligned.append(
                     AlignedWord(
@@ -190,7 +210,7 @@ public final class WordAligner {
             }
             segment = ps_seg_next(current)
         }
-        let completed = aligned.count == words.count
+        let completed = completes(aligned.map(\.word))
         return WordAlignment(
             completed: completed, words: aligned, scorePerFrame: totalFrames > 0 ? totalScore / Double(totalFrames) : -.infinity, frames: totalFrames)
     }
