@@ -1,8 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The pure analysis modules' pixel and sample loops run ~70× slower unoptimised, and the tests run them on real media:
-/// debug builds of this package (its tests, `swift run`) compile these modules with -O too. Not when the package is a
+/// The analysis modules' pixel and sample loops run ~70× slower unoptimised, and the tests run them — and the readers,
+/// writers, stores and the CLI — on real media and real files: debug builds of this package (its tests, `swift run`)
+/// compile every module but the test targets with -O too (a second `swift test` took 340 s of two cores without, 270 s
+/// with). Not when the package is a
 /// dependency checked out by another (SwiftPM allows no unsafe flags there): it then builds as any package does.
 let optimisedInDebug: [SwiftSetting] =
     Context.packageDirectory.contains("/checkouts/") ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -37,18 +39,18 @@ let package = Package(
             pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
         ),
-        .target(name: "Basics", exclude: ["Generators"]),
-        .target(name: "FileAccess"),
-        .target(name: "MediaIO", dependencies: ["CFFmpeg", "FileAccess"]),
-        .target(name: "Findings", dependencies: ["Basics"]),
-        .target(name: "Reports", dependencies: ["Basics", "Findings"]),
-        .target(name: "Captions", dependencies: ["Basics", "FileAccess"]),
+        .target(name: "Basics", exclude: ["Generators"], swiftSettings: optimisedInDebug),
+        .target(name: "FileAccess", swiftSettings: optimisedInDebug),
+        .target(name: "MediaIO", dependencies: ["CFFmpeg", "FileAccess"], swiftSettings: optimisedInDebug),
+        .target(name: "Findings", dependencies: ["Basics"], swiftSettings: optimisedInDebug),
+        .target(name: "Reports", dependencies: ["Basics", "Findings"], swiftSettings: optimisedInDebug),
+        .target(name: "Captions", dependencies: ["Basics", "FileAccess"], swiftSettings: optimisedInDebug),
         .target(name: "FlashDetection", swiftSettings: optimisedInDebug),
-        .target(name: "Streaming", dependencies: ["Basics", "Captions", "FileAccess", "Findings"]),
+        .target(name: "Streaming", dependencies: ["Basics", "Captions", "FileAccess", "Findings"], swiftSettings: optimisedInDebug),
         .target(name: "SyncAnalysis", dependencies: ["Basics", "Captions"], swiftSettings: optimisedInDebug),
-        .target(name: "SpeechAlignment", dependencies: ["CPocketSphinx"]),
-        .target(name: "CaptionQuality", dependencies: ["Basics", "Captions", "Findings"]),
-        .target(name: "Transcripts", dependencies: ["Basics", "Captions", "Findings"]),
+        .target(name: "SpeechAlignment", dependencies: ["CPocketSphinx"], swiftSettings: optimisedInDebug),
+        .target(name: "CaptionQuality", dependencies: ["Basics", "Captions", "Findings"], swiftSettings: optimisedInDebug),
+        .target(name: "Transcripts", dependencies: ["Basics", "Captions", "Findings"], swiftSettings: optimisedInDebug),
         .target(name: "Autoplay", dependencies: ["Basics"], swiftSettings: optimisedInDebug),
         .target(
             name: "Checks",
@@ -56,13 +58,13 @@ let package = Package(
                 "Basics", "MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess", "Streaming",
                 "SpeechAlignment",
             ],
-            exclude: ["Generators"]),
+            exclude: ["Generators"], swiftSettings: optimisedInDebug),
         .target(
             name: "Library",
             dependencies: [
                 "Basics", "Checks", "MediaIO", "Captions", "Findings", "FileAccess", "Reports", "Streaming",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ], swiftSettings: optimisedInDebug),
         .executableTarget(
             name: "medialint",
             dependencies: [
@@ -70,14 +72,14 @@ let package = Package(
                 "FileAccess", "Streaming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ], swiftSettings: optimisedInDebug
         ),
         .executableTarget(
             name: "MediaLintBench",
             dependencies: [
                 "Basics", "MediaIO", "Captions", "CaptionQuality", "Transcripts", "Findings", "Reports", "Checks", "Library", "SyncAnalysis", "TestSupport",
             ]),
-        .target(name: "TestSupport", dependencies: ["Basics", "Captions", "SyncAnalysis"]),
+        .target(name: "TestSupport", dependencies: ["Basics", "Captions", "SyncAnalysis"], swiftSettings: optimisedInDebug),
         .target(name: "TestTraits"),
         .executableTarget(name: "CaptionsFuzzer", dependencies: ["Captions"]),
         .executableTarget(name: "MediaMutationSweep"),

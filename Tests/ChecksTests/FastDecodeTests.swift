@@ -54,7 +54,9 @@ import Testing
     ])
     func sameFindingsAsTheExactDecode(name: String, source: String) throws {
         let clip = try GeneratedClips.make("fast-\(name).mp4", source: source + ",scale=1920:1080:flags=neighbor", arguments: Self.h264)
-        for profile in ["wcag", "bt1702"] {
+        // BT.1702 judges by the share of the screen where WCAG judges by the worst 10° field: checked too where the
+        // flashing covers part of the picture (where deblocked edges could move a share across its limit).
+        for profile in ["wcag"] + (["square48", "square40", "stripes"].contains(name) ? ["bt1702"] : []) {
             let (fast, _) = try run(clip, exact: false, profile: profile)
             let (exact, _) = try run(clip, exact: true, profile: profile)
             #expect(fast.verdict == exact.verdict, "\(name) \(profile)")
