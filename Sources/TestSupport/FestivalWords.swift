@@ -50,6 +50,9 @@ package enum FestivalWords {
             let scriptPath = folder.appendingPathComponent("say.scm").path
             try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
             let words = try ExternalTool.output("festival", ["-b", scriptPath])
+            // The script names the folder it was made in (a temporary one): it is not kept, so the folder's bytes
+            // depend on the recipe alone.
+            try FileManager.default.removeItem(atPath: scriptPath)
             try words.write(to: folder.appendingPathComponent("words.txt"), atomically: true, encoding: .utf8)
             for n in texts.indices {
                 let wav = folder.appendingPathComponent("\(n).wav").path, raw = folder.appendingPathComponent("\(n).raw").path
