@@ -1,11 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// The analysis modules' pixel and sample loops run ~70× slower unoptimised, and the tests run them — and the readers,
-/// writers, stores and the CLI — on real media and real files: debug builds of this package (its tests, `swift run`)
-/// compile every module but the test targets with -O too (a second `swift test` took 340 s of two cores without, 270 s
-/// with). Not when the package is a
-/// dependency checked out by another (SwiftPM allows no unsafe flags there): it then builds as any package does.
+/// The modules whose loops the tests run hard — pixels (MediaIO, FlashDetection), samples (SyncAnalysis, Autoplay,
+/// SpeechAlignment, TestSupport's programmes), bytes (Basics, Captions) — run 3–70× slower unoptimised: debug builds of
+/// this package (its tests, `swift run`) compile them with -O too. Measured on two cores: a second `swift test` took
+/// 340 s unoptimised, 270 s with every module at -O; a build from nothing 311 s and 482 s. The other modules (the CLI,
+/// checks, store, reports) gain the tests little and cost the build most, so they stay at -Onone. Not when the package
+/// is a dependency checked out by another (SwiftPM allows no unsafe flags there): it then builds as any package does.
 let optimisedInDebug: [SwiftSetting] =
     Context.packageDirectory.contains("/checkouts/") ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
@@ -40,17 +41,17 @@ let package = Package(
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
         ),
         .target(name: "Basics", exclude: ["Generators"], swiftSettings: optimisedInDebug),
-        .target(name: "FileAccess", swiftSettings: optimisedInDebug),
+        .target(name: "FileAccess"),
         .target(name: "MediaIO", dependencies: ["CFFmpeg", "FileAccess"], swiftSettings: optimisedInDebug),
-        .target(name: "Findings", dependencies: ["Basics"], swiftSettings: optimisedInDebug),
-        .target(name: "Reports", dependencies: ["Basics", "Findings"], swiftSettings: optimisedInDebug),
+        .target(name: "Findings", dependencies: ["Basics"]),
+        .target(name: "Reports", dependencies: ["Basics", "Findings"]),
         .target(name: "Captions", dependencies: ["Basics", "FileAccess"], swiftSettings: optimisedInDebug),
         .target(name: "FlashDetection", swiftSettings: optimisedInDebug),
-        .target(name: "Streaming", dependencies: ["Basics", "Captions", "FileAccess", "Findings"], swiftSettings: optimisedInDebug),
+        .target(name: "Streaming", dependencies: ["Basics", "Captions", "FileAccess", "Findings"]),
         .target(name: "SyncAnalysis", dependencies: ["Basics", "Captions"], swiftSettings: optimisedInDebug),
         .target(name: "SpeechAlignment", dependencies: ["CPocketSphinx"], swiftSettings: optimisedInDebug),
-        .target(name: "CaptionQuality", dependencies: ["Basics", "Captions", "Findings"], swiftSettings: optimisedInDebug),
-        .target(name: "Transcripts", dependencies: ["Basics", "Captions", "Findings"], swiftSettings: optimisedInDebug),
+        .target(name: "CaptionQuality", dependencies: ["Basics", "Captions", "Findings"]),
+        .target(name: "Transcripts", dependencies: ["Basics", "Captions", "Findings"]),
         .target(name: "Autoplay", dependencies: ["Basics"], swiftSettings: optimisedInDebug),
         .target(
             name: "Checks",
@@ -58,13 +59,13 @@ let package = Package(
                 "Basics", "MediaIO", "Captions", "CaptionQuality", "FlashDetection", "SyncAnalysis", "Autoplay", "Findings", "FileAccess", "Streaming",
                 "SpeechAlignment",
             ],
-            exclude: ["Generators"], swiftSettings: optimisedInDebug),
+            exclude: ["Generators"]),
         .target(
             name: "Library",
             dependencies: [
                 "Basics", "Checks", "MediaIO", "Captions", "Findings", "FileAccess", "Reports", "Streaming",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ], swiftSettings: optimisedInDebug),
+            ]),
         .executableTarget(
             name: "medialint",
             dependencies: [
@@ -72,7 +73,7 @@ let package = Package(
                 "FileAccess", "Streaming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
-            ], swiftSettings: optimisedInDebug
+            ]
         ),
         .executableTarget(
             name: "MediaLintBench",

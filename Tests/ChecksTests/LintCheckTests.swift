@@ -31,9 +31,9 @@ import Testing
         #expect(all.verdict == .fail && capped.verdict == .fail)
         let warnings = all.findings.filter { $0.severity == .warning }.count
         #expect(warnings > 10)
-        #expect(
-            capped.findings.filter { $0.severity == .warning }.map(\.message)
-                == Array(all.findings.filter { $0.severity == .warning }.prefix(10).map(\.message)))
+        let cappedWarnings: [String] = capped.findings.filter { $0.severity == .warning }.map(\.message)
+        let firstWarnings: [String] = Array(all.findings.filter { $0.severity == .warning }.prefix(10).map(\.message))
+        #expect(cappedWarnings == firstWarnings)
         #expect(capped.findings.filter { $0.severity == .error }.map(\.rule) == ["lint.overlap"])
         let limit = try #require(capped.findings.last)
         #expect(limit.rule == "check.findings-limit" && limit.severity == .info)

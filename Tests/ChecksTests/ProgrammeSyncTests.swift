@@ -72,6 +72,7 @@ import Testing
         #expect(!checked.findings("sync.offset").isEmpty)
         #expect(!checked.findings("sync.cue-offset").isEmpty)
         let snapped = try errorsAfterFix(checked, snap: true)
-        #expect(Double(snapped.filter { abs($0) <= 0.1 }.count) / Double(snapped.count) >= 0.9, "\(snapped)")
+        let close: Int = snapped.filter { (error: Double) in abs(error) <= 0.1 }.count
+        #expect(Double(close) / Double(snapped.count) >= 0.9, "\(snapped)")
     }
 }

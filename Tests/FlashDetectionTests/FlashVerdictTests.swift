@@ -187,7 +187,8 @@ import Testing
     /// Black to white over 2 s and back: a slow ramp is one transition, not many.
     @Test func slowFades() {
         let video = SyntheticVideo(width: 320, height: 240, frames: 120) { n in
-            SyntheticPicture(width: 320, height: 240, code: Int(16 + 219 * Double(n < 60 ? n : 120 - n) / 60))
+            let step: Double = Double(n < 60 ? n : 120 - n)
+            return SyntheticPicture(width: 320, height: 240, code: Int(16.0 + 219.0 * step / 60.0))
         }
         #expect(!video.analyse().fails)
     }

@@ -9,7 +9,8 @@ import Testing
     @Test func toneIsWhereItWasPlaced() throws {
         let audio = try readAll(TestMedia.path("audio-only.ogg"), rate: 16_000)
         #expect(abs(audio.start) < 0.001)
-        #expect(abs(Double(audio.samples.count) / 16_000 - 5.0065) < 0.01)
+        let seconds: Double = Double(audio.samples.count) / 16_000.0
+        #expect(abs(seconds - 5.0065) < 0.01)
         let peak = pow(10, -12.0 / 20)
         #expect(abs(rms(audio, from: 1.2, to: 3.8) - peak / 2.0.squareRoot()) < 0.01)
         #expect(rms(audio, from: 0.1, to: 0.8) < 0.001)

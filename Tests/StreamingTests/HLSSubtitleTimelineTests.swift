@@ -9,7 +9,8 @@ import Testing
 /// MPEG-2 clock's wrap. (Packages the ffmpeg CLI builds are read in ChecksTests' FFmpegHLSSubtitleTimelineTests.)
 @Suite struct HLSSubtitleTimelineTests {
     @Test func theClockWrapsEveryTwoToTheThirtyThreeTicks() {
-        #expect(MPEG2Clock.wrapSeconds == 8_589_934_592.0 / 90_000)
+        let wrap: Double = 8_589_934_592.0 / 90_000.0
+        #expect(MPEG2Clock.wrapSeconds == wrap)
         #expect(MPEG2Clock.nearest(1.5, to: 95_443) == 1.5 + MPEG2Clock.wrapSeconds)
         #expect(MPEG2Clock.nearest(95_443, to: 1) == 95_443 - MPEG2Clock.wrapSeconds)
         #expect(MPEG2Clock.nearest(10, to: 11) == 10)
