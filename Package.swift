@@ -30,11 +30,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CFFmpeg",
-            pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev", "libswscale-dev"])]
-        ),
+        // FFmpeg's headers; its libraries are opened on first use (Sources/CFFmpeg/Libraries.c), not linked.
+        .target(name: "CFFmpeg"),
         .systemLibrary(
             name: "CPocketSphinx",
             pkgConfig: "pocketsphinx",

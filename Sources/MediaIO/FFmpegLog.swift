@@ -25,7 +25,19 @@ public enum FFmpegLog {
     private static let state = Mutex(State())
     private static let maximumRemembered = 256
 
-    /// Installs the callback once; every MediaIO entry point calls this before touching libav.
+    /// Opens FFmpeg's libraries and installs the callback, once; every MediaIO entry point calls this before touching
+    /// libav. The libraries are not linked but opened here, on first use (Sources/CFFmpeg/Libraries.c): a
+    /// `decoderMissing` error for `path` when they cannot be.
+    static func install(for path: String) throws(MediaError) {
+        if let reason = mlav_load_libraries() {
+            throw MediaError(
+                .decoderMissing, path: path,
+                reason: "\(String(cString: reason)); install FFmpeg's libraries (Debian: libavformat59, libavcodec59, libswscale6, libswresample4)")
+        }
+        _ = installation
+    }
+
+    /// `install(for:)` where the libraries are known to be open (a file was opened): a no-op after the first call.
     static func install() { _ = installation }
 
     private static let installation: Void = {

@@ -16,7 +16,7 @@ final class InputContainer {
 
     /// Opens `path`, read as one with the files `continuation` names after it (an HLS rendition's segments).
     init(path: String, followedBy continuation: [String] = []) throws(MediaError) {
-        FFmpegLog.install()
+        try FFmpegLog.install(for: path)
         self.path = path
         var files = [try Self.openRegularFile(path)]
         for next in continuation { files.append(try Self.openRegularFile(next)) }

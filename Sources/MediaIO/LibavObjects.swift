@@ -42,7 +42,7 @@ final class CodecContext {
     /// `skipLoopFilter` leaves out H.264's in-loop deblocking filter from 1080p up (see
     /// `VideoFrameReader.Options.skipLoopFilter`).
     init(stream: UnsafeMutablePointer<AVStream>, path: String, threads: Int = 1, skipLoopFilter: Bool = false) throws(MediaError) {
-        FFmpegLog.install()
+        try FFmpegLog.install(for: path)
         let parameters = stream.pointee.codecpar!
         let codecID = parameters.pointee.codec_id
         guard let decoder = avcodec_find_decoder(codecID) else {

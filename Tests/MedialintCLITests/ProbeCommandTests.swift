@@ -26,6 +26,24 @@ import Testing
                 "{\n  \"tool\": \"medialint\",\n  \"version\": \"0.1.0\",\n  \"file\": \"Media/embedded-subtitles.mkv\",\n  \"format\": \"matroska,webm\","))
     }
 
+    /// FFmpeg's libraries are opened when media is first read, not when medialint starts: where they cannot be opened
+    /// (here an empty file stands first on the library path), caption commands work and a media command says why it
+    /// cannot read the file, with exit status 2.
+    @Test func ffmpegIsOpenedOnlyToReadMedia() throws {
+        let folder = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("libavformat.so.59"))
+        let environment = ["LD_LIBRARY_PATH": folder.path]
+        let lint = try Medialint.run(["lint", "Media/speech.srt"], environment: environment)
+        #expect(lint.status == 0)
+        #expect(lint.stdout.hasSuffix("4 cues · profile netflix · 0 errors, 2 warnings\n"))
+        let probe = try Medialint.run(["probe", "Media/speech.mp4"], environment: environment)
+        #expect(probe.status == 2)
+        #expect(probe.stdout.isEmpty)
+        #expect(probe.stderr.contains("Media/speech.mp4: FFmpeg's libavformat.so.59 could not be opened ("))
+        #expect(probe.stderr.contains("install FFmpeg's libraries"))
+    }
+
     @Test func textOutput() throws {
         let result = try Medialint.run(["probe", "Media/speech.mp4"])
         #expect(result.status == 0)

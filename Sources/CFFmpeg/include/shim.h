@@ -1,5 +1,6 @@
 // Shim for FFmpeg's C API as Swift sees it (FFmpeg 5.1, Debian 12).
 // Macros and compound literals that Swift cannot import become small static inline functions here.
+// The libraries themselves are not linked: ../Libraries.c opens them on first use (see mlav_load_libraries).
 #ifndef MEDIALINT_CFFMPEG_SHIM_H
 #define MEDIALINT_CFFMPEG_SHIM_H
 
@@ -15,6 +16,12 @@
 #include <libavutil/pixdesc.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
+
+/// Opens FFmpeg's libraries if not yet open (once per process; any thread). NULL when they are open, else why they
+/// could not be opened (the same text on every call). Every FFmpeg function this module declares opens them itself
+/// on first use, and ends the process with that text on stderr and status 2 if it cannot: call this first to report
+/// the failure as an error instead.
+const char *mlav_load_libraries(void);
 
 /// AVERROR_EOF.
 static inline int mlav_error_eof(void) { return AVERROR_EOF; }
