@@ -340,7 +340,9 @@ struct HTMLReportTests {
     @Test func aCatalogueListsTheFirstFindings() throws {
         let many = CheckResult(
             file: "a/loud.srt", check: .lint,
-            findings: (1...8).map { Finding(ruleID: "lint.line-length", severity: .warning, message: "cue \($0): too long", line: $0) })
+            findings: (1...8).map { (cue: Int) in
+                Finding(ruleID: "lint.line-length", severity: .warning, message: "cue \(cue): too long", line: cue)
+            })
         let quiet = (0..<600).map { CheckResult(file: "b/clean-\($0).srt", check: .lint, findings: []) }
         let catalogue = HTMLReport().report([many] + quiet)
         #expect(catalogue.components(separatedBy: "too long").count - 1 == 5)
