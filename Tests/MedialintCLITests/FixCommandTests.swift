@@ -58,9 +58,67 @@ import Testing
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("library"), withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("library/talk.srt")
         try Self.srt.write(to: file, atomically: true, encoding: .utf8)
-        let run = try Medialint.run(["check", "library", "--fix", "--no-store", "--format", "compact"], in: directory)
+        let run = try Medialint.run(["check", "library", "--fix", "--backup", ".orig", "--no-store", "--format", "compact"], in: directory)
         #expect(run.stderr.contains("library/talk.srt: fixed cue 1: end 00:00:03.000 → 00:00:02.416"))
         #expect(!run.stdout.contains("lint.overlap"))
         #expect(try String(contentsOf: file, encoding: .utf8).contains("00:00:01,000 --> 00:00:02,416"))
+        // The original is kept beside it, and is not itself checked as a caption file of the library.
+        #expect(try String(contentsOf: directory.appendingPathComponent("library/talk.srt.orig"), encoding: .utf8) == Self.srt)
+        #expect(try Medialint.run(["check", "library", "--backup", ".orig", "--no-store"], in: directory).stderr.contains("--backup goes with --fix"))
+    }
+
+    /// EBU STL is read, not written: no command that would write it (`shift --in-place`, `shift -o X.stl`,
+    /// `sync --in-place`, `lint --fix`) leaves it changed or an empty file behind; `shift -o X.srt` writes SRT.
+    @Test func aFormatReadOnlyIsNeverWrittenEmpty() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stl = directory.appendingPathComponent("news.stl")
+        let original = try Data(contentsOf: Medialint.root.appendingPathComponent("Tests/CaptionsTests/Fixtures/formats/teletext-subtitles.stl"))
+        try original.write(to: stl)
+        for arguments in [
+            ["shift", "news.stl", "--by", "1", "--in-place"], ["shift", "news.stl", "--by", "1", "-o", "moved.stl"],
+            ["sync", Medialint.media("speech.mp4"), "news.stl", "--in-place"],
+        ] {
+            let run = try Medialint.run(arguments, in: directory)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains("EBU STL is read, not written"), "\(arguments): \(run.stderr)")
+            #expect(try Data(contentsOf: stl) == original, "\(arguments)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["news.stl"], "\(arguments)")
+        }
+        let converted = try Medialint.run(["shift", "news.stl", "--by", "1", "-o", "moved.srt"], in: directory)
+        #expect(converted.status == 0)
+        #expect(
+            try String(contentsOf: directory.appendingPathComponent("moved.srt"), encoding: .utf8).hasPrefix(
+                "1\n00:00:02,000 --> 00:00:04,480\nHello,\nworld\n"))
+    }
+
+    /// `--write-baseline` and `-o` never go over a file the run reads: the caption file linted, a file of the folder
+    /// checked, the results store, a settings file. Each is refused before anything is written, and left as it was.
+    @Test func aBaselineOrReportNeverReplacesWhatTheRunReads() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.srt.write(to: directory.appendingPathComponent("talk.srt"), atomically: true, encoding: .utf8)
+        try "lint:\n  profile: netflix\n".write(to: directory.appendingPathComponent(".medialint.yml"), atomically: true, encoding: .utf8)
+        #expect(try Medialint.run(["check", ".", "--db", "store.sqlite"], in: directory).status == 1)
+        // The files as bytes; the store by what it holds (SQLite may move pages from its journal into the file).
+        func contents() throws -> [String] {
+            try ["talk.srt", ".medialint.yml"].map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
+                + [try Medialint.run(["report", "--db", "store.sqlite", "--format", "jsonl"], in: directory).stdout]
+        }
+        let before = try contents()
+        for arguments in [
+            ["lint", "talk.srt", "--write-baseline", "talk.srt"], ["lint", "talk.srt", "--write-baseline", ".medialint.yml"],
+            ["check", ".", "--db", "store.sqlite", "--write-baseline", "talk.srt"],
+            ["check", ".", "--db", "store.sqlite", "--write-baseline", "store.sqlite"],
+            ["check", ".", "--no-store", "--write-baseline", ".medialint.yml"], ["check", ".", "--no-store", "-o", ".medialint.yml"],
+            ["report", "--db", "store.sqlite", "--write-baseline", "store.sqlite"], ["report", "--db", "store.sqlite", "-o", "store.sqlite"],
+        ] {
+            let run = try Medialint.run(arguments, in: directory)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains("is the input file"), "\(arguments): \(run.stderr)")
+            #expect(try contents() == before, "\(arguments)")
+        }
+        let written = try Medialint.run(["check", ".", "--db", "store.sqlite", "--write-baseline", "baseline.json"], in: directory)
+        #expect(written.status == 1 && written.stderr.contains("written to baseline.json as the baseline"), "\(written.stderr)")
     }
 }

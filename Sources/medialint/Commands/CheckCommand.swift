@@ -54,6 +54,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Fix caption files' overlaps, too-short cues and gaps, and long lines before checking them, rewriting each (as lint --fix).")
     var fix = false
 
+    @Option(help: ArgumentHelp("With --fix: keep each original as FILE followed by SUFFIX (e.g. .orig); never over an existing file.", valueName: "suffix"))
+    var backup: String?
+
     @Option(help: ArgumentHelp("Check only shard K of N (files split by a hash of their path: shards are disjoint and together complete).", valueName: "K/N"))
     var shard: LibraryShard?
 
@@ -93,6 +96,8 @@ struct CheckCommand: ParsableCommand {
                     "--captions names the captions of one media file: give that one file, not \(paths.count == 1 ? "a folder" : "\(paths.count) paths")")
             }
         }
+        if backup != nil, !fix { throw ValidationError("--backup goes with --fix.") }
+        if let backup, backup.isEmpty || backup.contains("/") { throw ValidationError("--backup takes a suffix such as .orig (no '/').") }
         if db.isEmpty { throw ValidationError("--db needs a path (or give --no-store to keep no results).") }
         try NumberRange.check(jobs, "--jobs", 1...1024)
         try NumberRange.check(maxFileMemory, "--max-file-memory (MB)", 16...1_048_576)
@@ -105,7 +110,10 @@ struct CheckCommand: ParsableCommand {
         let folders = CheckSettingsByFolder(discovery: settings.discovery(), flashProfile: flashProfile, lintProfile: lintProfile, accuracy: accuracy)
         var base = LibraryChecker(jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         if let maxFileMemory { base.file.memoryLimit = Int64(maxFileMemory) << 20 }
-        if fix { base.file.fixCaptions = { path, document, linter in try CaptionFixing.fixInPlace(path, document, linter: linter, backup: nil) } }
+        if fix {
+            let backup = backup
+            base.file.fixCaptions = { path, document, linter in try CaptionFixing.fixInPlace(path, document, linter: linter, backup: backup) }
+        }
         if !captionFiles.isEmpty {
             for file in captionFiles where !FileManager.default.fileExists(atPath: file) {
                 throw CLIError("\(file): no such caption file (--captions)")
@@ -117,6 +125,9 @@ struct CheckCommand: ParsableCommand {
         base.progress = { path, fraction in progress.update(path, fraction: fraction) }
         // Settings errors are found before the walk (the settings where the run starts) or during the plan.
         for path in paths { _ = try folders.checker(config: folders.discovery.settings(for: path), base: base) }
+        // What the options name is refused before the store is opened (the files the folders hold, once found).
+        try output.refuse(inputs: paths + captionFiles + (noStore ? [] : [db]))
+        try verdicts.refuseInputs()
         let store = noStore ? nil : try openStore(db)
         for note in store?.notes ?? [] { Console.warning(note) }
         let setup =

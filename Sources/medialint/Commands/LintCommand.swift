@@ -102,11 +102,12 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
-        try output.refuse(inputs: captions + (media.map { [$0] } ?? []))
         // Each file's settings (the .medialint.yml files from its folder up), all read before any work.
         let discovery = settings.discovery()
         let mediaInfo = try media.map { try MediaProbe.probe($0) }
         let linters = try captions.map { try makeLinter(discovery.settings(for: $0), media: mediaInfo) }
+        // Refused once the settings files are known too.
+        try output.refuse(inputs: captions + (media.map { [$0] } ?? []))
         var results: [CheckResult] = []
         for (path, linter) in zip(captions, linters) {
             do {

@@ -43,6 +43,7 @@ struct ReportCommand: ParsableCommand {
         func unreadable(_ error: StoredResults.ReadError) -> CLIError {
             CLIError("\(paths[error.store]): the stored results cannot be read (\(error.underlying))")
         }
+        try output.refuse(inputs: paths)
         let stored: StoredResults
         do throws(StoredResults.ReadError) { stored = try StoredResults(stores) } catch { throw unreadable(error) }
         let gone = stored.gone

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Captions
+import Foundation
 
 /// `medialint shift CAPTIONS --by SECONDS [--scale RATIO] -o OUT`: move and stretch cue times.
 struct ShiftCommand: ParsableCommand {
@@ -8,7 +9,8 @@ struct ShiftCommand: ParsableCommand {
         abstract: "Move and stretch cue times: new = old × scale + offset.",
         discussion: """
             Everything but the times is kept (timestamps inside WebVTT cue text move too). Times that would \
-            fall below zero are set to zero and reported. The format is kept. Examples:
+            fall below zero are set to zero and reported. The format is kept, unless OUT's extension names another \
+            (EBU STL is read, not written: shift it into .srt, .vtt …). Examples:
               medialint shift talk.srt --by 1.5 -o talk-fixed.srt
               medialint shift film.vtt --by=-0.8 --scale 25/23.976 -o film-pal.vtt
             """
@@ -42,8 +44,10 @@ struct ShiftCommand: ParsableCommand {
         var document = try input.read(captions)
         defer { KeptUntilExit.keep(document) }
         let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
+        // -o's extension chooses the format written (an EBU STL file, read only, shifts into an SRT file, say).
+        let format = outputPath.flatMap { CaptionFormat(pathExtension: ($0 as NSString).pathExtension) } ?? document.format
         let written = try CaptionOutput.write(
-            document, as: document.format, to: inPlace ? captions : outputPath ?? "-",
+            document, as: format, to: inPlace ? captions : outputPath ?? "-",
             input: captions, inPlace: inPlace ? rewrite : nil)
         Diagnostics.print(document.diagnostics + edits + written, file: captions)
     }

@@ -12,14 +12,18 @@ final class BaselineRun: @unchecked Sendable {
     private var baseline: Baseline?
     private let baselinePath: String?
     private let writePath: String?
+    private let options: VerdictOptions
     private var written: [Baseline.Entry] = []
     private(set) var known = 0
     private let base = FileManager.default.currentDirectoryPath
 
     init(_ options: VerdictOptions) throws {
+        self.options = options
         baselinePath = options.baseline
         writePath = options.writeBaseline
         if let path = options.baseline { baseline = try Self.read(path) }
+        // Refused before the run, and again before writing (the files found meanwhile).
+        try options.refuseInputs()
     }
 
     /// The file `path`'s findings are filed under: relative to the working directory when inside it.
@@ -50,6 +54,7 @@ final class BaselineRun: @unchecked Sendable {
             Console.note("\(known) finding\(known == 1 ? "" : "s") known in \(baselinePath) left out")
         }
         guard let writePath else { return }
+        try options.refuseInputs()
         var writer = JSONWriter(pretty: true)
         writer.beginObject()
         writer.key("tool"); writer.string("medialint")

@@ -11,6 +11,12 @@ enum CaptionOutput {
         inPlace: InPlaceOptions? = nil
     ) throws -> [CaptionDiagnostic] {
         var diagnostics: [CaptionDiagnostic] = []
+        // Refused before anything is opened: a file in a format MediaLint does not write is never replaced by nothing.
+        guard format.isWritable else {
+            throw CLIError(
+                "\(path): \(format.displayName) is read, not written: nothing was written (write the captions in another format: \((path as NSString).deletingPathExtension).srt, say)"
+            )
+        }
         if inPlace == nil { try OutputStream.refuseInputs(path, [input]) }
         let backup = try inPlace?.keepBackup(of: path)
         do {

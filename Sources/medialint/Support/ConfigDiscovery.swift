@@ -28,7 +28,9 @@ final class ConfigDiscovery {
     func settings(inFolder folder: String) throws -> ConfigFile {
         let key = explicitPath == nil ? folder : ""
         if let known = cache[key] { return known }
-        var file = try ConfigFile(layers: explicitPath.map { [$0] } ?? layers(for: folder))
+        let layers = explicitPath.map { [$0] } ?? layers(for: folder)
+        RunInputs.add(layers)  // read by this run: no output goes over them
+        var file = try ConfigFile(layers: layers)
         for assignment in assignments { try file.set(assignment) }
         // Every section is read as `check` reads it, whichever command asked: a setting one command refuses, all do.
         try file.validate()

@@ -60,4 +60,11 @@ struct VerdictOptions: ParsableArguments {
         name: .customLong("write-baseline"),
         help: ArgumentHelp("Write this run's findings to a baseline file, for --baseline.", valueName: "file"), completion: .file())
     var writeBaseline: String?
+
+    /// Throws when the baseline to write would go over a file the run reads (`RunInputs`: a caption file, a file in
+    /// the folder checked, the results store, a settings file). The `--baseline` being replaced by its successor is
+    /// allowed.
+    func refuseInputs() throws {
+        if let writeBaseline { try OutputStream.refuseInputs(writeBaseline, RunInputs.all, option: "--write-baseline") }
+    }
 }

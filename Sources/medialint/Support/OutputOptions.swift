@@ -56,10 +56,12 @@ struct OutputOptions: ParsableArguments {
         throw CLIError("-o \(output): \(command) writes \(own), not \(shown[implied] ?? implied); give --format to write one of those to that file")
     }
 
-    /// Throws when `-o` names one of the command's inputs (by name, link or hard link): a report never replaces
-    /// what it reports on.
+    /// Throws when `-o` names one of the command's inputs (by name, link or hard link), or any other file the run has
+    /// read so far (`RunInputs`: settings files, say): a report never replaces what it reports on. The inputs are noted
+    /// for the outputs refused later (`--write-baseline`).
     func refuse(inputs: [String]) throws {
-        if let output { try OutputStream.refuseInputs(output, inputs) }
+        RunInputs.add(inputs)
+        if let output { try OutputStream.refuseInputs(output, RunInputs.all) }
     }
 
     /// Writes `text` to the chosen destination.

@@ -22,10 +22,11 @@ enum OutputStream {
     }
 
     /// Throws when `path` would write over one of `inputs` (compared by device and inode, so links and other
-    /// names of the same file count).
-    static func refuseInputs(_ path: String, _ inputs: [String]) throws(CLIError) {
+    /// names of the same file count). `option`: the option that named `path`, when not `-o`.
+    static func refuseInputs(_ path: String, _ inputs: [String], option: String? = nil) throws(CLIError) {
         guard !inputs.isEmpty, let output = try OutputDestination.resolve(path).existingIdentity else { return }
         for input in inputs where FileIdentity(path: input) == output {
+            if let option { throw CLIError("\(option) \(path) is the input file \(input), which this run reads; write elsewhere") }
             throw CLIError("\(path) is the input file \(input); write elsewhere (or use --in-place where offered)")
         }
         // An HLS package is its playlists and segments too: every file a run reads is an input.

@@ -37,6 +37,11 @@ struct SyncFixOptions: ParsableArguments {
         if rewrite.inPlace, sources[0].file == nil {
             throw CLIError("--in-place rewrites a caption file; the captions of \(media) are \(sources[0].label): write them with --fix OUT")
         }
+        // Refused before the audio is read: a format MediaLint reads but does not write.
+        if rewrite.inPlace, let file = sources[0].file, let format = CaptionFormat(pathExtension: (file as NSString).pathExtension), !format.isWritable {
+            throw CLIError(
+                "\(file): \(format.displayName) is read, not written: --in-place cannot rewrite it (write the fix to another format with --fix OUT.srt)")
+        }
     }
 
     /// Writes the corrected captions to `path` (`--fix`'s, else the caption file for `--in-place`), never over `input`
