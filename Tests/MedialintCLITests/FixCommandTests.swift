@@ -67,6 +67,79 @@ import Testing
         #expect(try Medialint.run(["check", "library", "--backup", ".orig", "--no-store"], in: directory).stderr.contains("--backup goes with --fix"))
     }
 
+    /// A fix, a shift in place and a sync in place change only what they change: the byte order mark, CR LF line
+    /// breaks, WebVTT's header, STYLE, REGION and NOTE blocks and a block the reader skipped come back byte for byte,
+    /// and a second fix changes nothing. A format MediaLint writes whole (ASS, SAMI) is refused when writing it would
+    /// lose what it does not read, and left as it was.
+    @Test func aRewriteChangesOnlyWhatItFixes() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let srt = "\u{FEFF}" + Self.srt.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n4\r\n-00:00:09,000 --> 00:00:10,000\r\nskipped\r\n"
+        try Data(srt.utf8).write(to: directory.appendingPathComponent("talk.srt"))
+        let fix = try Medialint.run(["lint", "talk.srt", "--fix"], in: directory)
+        #expect(fix.stderr.contains("talk.srt: fixed cue 1"), "\(fix.stderr)")
+        let fixed = try String(decoding: Data(contentsOf: directory.appendingPathComponent("talk.srt")), as: UTF8.self)
+        #expect(
+            fixed
+                == srt.replacingOccurrences(of: "00:00:01,000 --> 00:00:03,000", with: "00:00:01,000 --> 00:00:02,416")
+                .replacingOccurrences(of: "00:00:02,500 --> 00:00:04,000", with: "00:00:02,500 --> 00:00:03,956")
+                .replacingOccurrences(of: "longer</i> than", with: "longer</i>\r\nthan"))
+        #expect(try Medialint.run(["lint", "talk.srt", "--fix"], in: directory).stderr.contains("fixed cue") == false)
+        #expect(try Medialint.run(["shift", "talk.srt", "--by", "1", "--in-place"], in: directory).status == 0)
+        #expect(try Medialint.run(["shift", "talk.srt", "--by", "-1", "--in-place"], in: directory).status == 0)
+        #expect(try Data(contentsOf: directory.appendingPathComponent("talk.srt")) == Data(fixed.utf8))
+
+        let vtt = """
+            WEBVTT - Interview
+            Kind: captions
+
+            STYLE
+            ::cue(.loud) { font-weight: bold }
+
+            REGION
+            id:top
+            lines:2
+
+            NOTE written by hand
+
+            1
+            00:01.300 --> 00:03.624 region:top
+            <c.loud>Welcome</c> to the media accessibility demo.
+
+            NOTE a comment between cues
+
+            2
+            00:04.300 --> 00:06.892
+            Captions should appear when the words are spoken.
+
+            00:07.300 --> 00:10.112
+            Flashing lights can trigger seizures in some viewers.
+
+            00:10.300 --> 00:12.528
+            Thank you for watching this short clip.
+
+            """
+        try vtt.write(to: directory.appendingPathComponent("speech.vtt"), atomically: true, encoding: .utf8)
+        // 0.8 s late: the sync puts each cue back where Media/speech.vtt has it, and changes nothing else.
+        let sync = try Medialint.run(["sync", Medialint.media("speech.mp4"), "speech.vtt", "--in-place"], in: directory)
+        #expect(sync.stderr.contains("speech.vtt: "), "\(sync.stderr)")
+        let synced = vtt.replacingOccurrences(of: "00:01.300 --> 00:03.624", with: "00:00.500 --> 00:02.824")
+            .replacingOccurrences(of: "00:04.300 --> 00:06.892", with: "00:03.500 --> 00:06.092")
+            .replacingOccurrences(of: "00:07.300 --> 00:10.112", with: "00:06.500 --> 00:09.312")
+            .replacingOccurrences(of: "00:10.300 --> 00:12.528", with: "00:09.500 --> 00:11.728")
+        #expect(try String(contentsOf: directory.appendingPathComponent("speech.vtt"), encoding: .utf8) == synced)
+        #expect(try Medialint.run(["shift", "speech.vtt", "--by=0.8", "--in-place"], in: directory).status == 0)
+        #expect(try String(contentsOf: directory.appendingPathComponent("speech.vtt"), encoding: .utf8) == vtt)
+
+        for name in ["styled-events.ass", "korean-two-languages.cp949.smi"] {
+            let original = try Data(contentsOf: Medialint.root.appendingPathComponent("Tests/CaptionsTests/Fixtures/formats/\(name)"))
+            try original.write(to: directory.appendingPathComponent(name))
+            let run = try Medialint.run(["shift", name, "--by", "1", "--in-place"], in: directory)
+            #expect(run.status == 2 && run.stderr.contains("\(name): not rewritten: MediaLint writes "), "\(run.stderr)")
+            #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == original)
+        }
+    }
+
     /// EBU STL is read, not written: no command that would write it (`shift --in-place`, `shift -o X.stl`,
     /// `sync --in-place`, `lint --fix`) leaves it changed or an empty file behind; `shift -o X.srt` writes SRT.
     @Test func aFormatReadOnlyIsNeverWrittenEmpty() throws {

@@ -43,7 +43,13 @@ struct ShiftCommand: ParsableCommand {
     func run() throws {
         var document = try input.read(captions)
         defer { KeptUntilExit.keep(document) }
+        let original = inPlace ? document : nil
         let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
+        if let original {
+            let written = try CaptionOutput.rewrite(captions, original: original, edited: document, inPlace: rewrite)
+            Diagnostics.print(document.diagnostics + edits + written, file: captions)
+            return
+        }
         // -o's extension chooses the format written (an EBU STL file, read only, shifts into an SRT file, say).
         let format = outputPath.flatMap { CaptionFormat(pathExtension: ($0 as NSString).pathExtension) } ?? document.format
         let written = try CaptionOutput.write(

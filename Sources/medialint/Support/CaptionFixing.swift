@@ -15,9 +15,9 @@ enum CaptionFixing {
         var inPlace = InPlaceOptions()
         inPlace.inPlace = true
         inPlace.backup = backup
-        _ = try CaptionOutput.write(fixed, as: document.format, to: path, input: path, inPlace: inPlace)
+        _ = try CaptionOutput.rewrite(path, original: document, edited: fixed, inPlace: inPlace)
         for change in changes { Console.note("\(path): fixed cue \(change.cue): \(change.description) [\(change.rule)]") }
-        if !["utf-8", "ascii", "us-ascii"].contains(document.encoding.lowercased()) {
+        if !CaptionOutput.isUTF8(document.encoding) {
             Console.note("\(path): written in UTF-8 (it was \(document.encoding))")
         }
         do throws(CaptionError) { return try CaptionFile.read(path, format: document.format) } catch { throw CLIError("\(path): \(error.message)") }

@@ -30,4 +30,43 @@ enum CaptionOutput {
         return diagnostics
     }
 
+    /// Rewrites the caption file `path`, read as `original`, with `edited`'s changes (`--fix`, `--in-place`): SRT and
+    /// WebVTT are patched where the edits are (`CaptionPatch`: every other byte comes back as it was); a file of
+    /// another format is written whole only when that gives its own bytes back for the unedited document. Otherwise
+    /// refused, nothing written. Returns the writer's diagnostics.
+    static func rewrite(_ path: String, original: CaptionDocument, edited: CaptionDocument, inPlace: InPlaceOptions) throws -> [CaptionDiagnostic] {
+        guard original.format.isWritable else {
+            throw CLIError("\(path): \(original.format.displayName) is read, not written: nothing was written")
+        }
+        let raw: [UInt8]
+        do throws(CaptionError) { raw = try CaptionFile.readBytes(path) } catch { throw CLIError("\(path): \(error.message)") }
+        // The text as the reader saw it: the file itself when UTF-8 (its byte order mark kept), else decoded.
+        let text = isUTF8(original.encoding) ? raw : ((try? TextDecoding.decode(raw, encoding: original.encoding).utf8) ?? [])
+        var bytes: [UInt8]
+        var diagnostics: [CaptionDiagnostic] = []
+        if CaptionPatch.patches(original.format) {
+            switch CaptionPatch.apply(to: text, original: original, edited: edited) {
+            case .success(let patched): bytes = patched
+            case .failure(let refusal): throw CLIError("\(path): not rewritten: \(refusal.reason); nothing was written")
+            }
+        } else {
+            guard CaptionFile.encode(original, as: original.format).bytes == text else {
+                throw CLIError(
+                    "\(path): not rewritten: MediaLint writes \(original.format.displayName) files whole, and this one would lose what it does not read (styles, comments, other languages, metadata …); nothing was written (convert it to SRT or WebVTT to edit it)"
+                )
+            }
+            (bytes, diagnostics) = CaptionFile.encode(edited, as: original.format)
+        }
+        let backup = try inPlace.keepBackup(of: path)
+        do {
+            try OutputStream.write(to: path) { sink in sink.take(&bytes) }
+        } catch {
+            if let backup { unlink(backup) }
+            throw error
+        }
+        return diagnostics
+    }
+
+    /// Whether text read in `encoding` is the file's own bytes.
+    static func isUTF8(_ encoding: String) -> Bool { ["utf-8", "ascii", "us-ascii"].contains(encoding.lowercased()) }
 }

@@ -57,7 +57,10 @@ struct SyncFixOptions: ParsableArguments {
             return outcome.result
         }
         let format = rewrite.inPlace ? document.format : CaptionFormat(pathExtension: (path as NSString).pathExtension) ?? document.format
-        let written = try CaptionOutput.write(correction.document, as: format, to: path, input: input, inPlace: rewrite.inPlace ? rewrite : nil)
+        let written =
+            rewrite.inPlace
+            ? try CaptionOutput.rewrite(path, original: document, edited: correction.document, inPlace: rewrite)
+            : try CaptionOutput.write(correction.document, as: format, to: path, input: input)
         // Said once the file is written: a fix that could not be written moved nothing.
         Console.note(correction.changed ? "\(path): \(correction.summary)" : "\(path): the timing is within the tolerance; written unchanged")
         Diagnostics.print(correction.diagnostics + written, file: path)

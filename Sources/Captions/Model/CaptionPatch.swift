@@ -1,0 +1,156 @@
+/// Edits to a caption file made in its own bytes: the timestamps of each cue whose times changed and the text of each
+/// cue whose text changed are rewritten where they stand, and every other byte — comments, styles, blocks the reader
+/// skipped, blank lines, the byte order mark, the line breaks — comes back as it was. For SRT and WebVTT, whose cues
+/// are lines; a patch is checked by reading it back, which must give the edited cues.
+public enum CaptionPatch {
+    /// Why an edit could not be made in place (one line, without the file's name).
+    public struct Refusal: Error, Sendable, Equatable {
+        public let reason: String
+        public init(_ reason: String) { self.reason = reason }
+    }
+
+    /// Whether `format`'s files can be patched.
+    public static func patches(_ format: CaptionFormat) -> Bool { format == .srt || format == .webvtt }
+
+    /// `bytes` (the file as UTF-8; a byte order mark first is kept) with `edited`'s changes to `original` made in
+    /// place. `original` is the document read from `bytes`; `edited` is it with times and texts changed, cue for cue
+    /// (the same cues, identifiers and settings, in the same order).
+    public static func apply(to bytes: [UInt8], original: CaptionDocument, edited: CaptionDocument) -> Result<[UInt8], Refusal> {
+        guard patches(original.format), edited.format == original.format else {
+            return .failure(Refusal("\(original.format.displayName) files are not edited in place"))
+        }
+        guard original.cues.count == edited.cues.count else {
+            return .failure(Refusal("the edit adds or removes cues (\(original.cues.count) → \(edited.cues.count))"))
+        }
+        let byteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let patched = bytes.withUnsafeBufferPointer { all -> Result<[UInt8], Refusal> in
+            var patch = Patcher(
+                text: ByteText(bytes: UnsafeBufferPointer(rebasing: all[byteOrderMark...]), collapsesCarriageReturnRuns: original.format == .srt),
+                format: original.format)
+            patch.output.append(contentsOf: all[..<byteOrderMark])
+            for (before, after) in zip(original.cues, edited.cues) {
+                if let refusal = patch.edit(before, into: after) { return .failure(refusal) }
+            }
+            patch.copy(upTo: patch.text.count)
+            return .success(patch.output)
+        }
+        guard case .success(let output) = patched else { return patched }
+        // Read back: the patch must be the edited cues and nothing else.
+        guard let reread = try? CaptionFile.read(output, format: original.format), reread.cues == edited.cues else {
+            return .failure(Refusal("the edited file would not read back as edited"))
+        }
+        return .success(output)
+    }
+}
+
+/// Copies a file's bytes to `output`, rewriting the timing lines and texts of the cues edited on the way.
+private struct Patcher {
+    let text: ByteText
+    let format: CaptionFormat
+    var output: [UInt8] = []
+    /// Bytes of `text` before this are in `output`.
+    private var copied = 0
+    /// The start of line `lineNumber` (1-based): where looking for the next cue's timing line starts.
+    private var lineStart = 0
+    private var lineNumber = 1
+
+    init(text: ByteText, format: CaptionFormat) {
+        self.text = text
+        self.format = format
+        output.reserveCapacity(text.count + 4096)
+    }
+
+    mutating func copy(upTo position: Int) {
+        guard position > copied else { return }
+        output.append(contentsOf: text.bytes[copied..<position])
+        copied = position
+    }
+
+    /// Rewrites cue `before` as `after`; a refusal when the file does not hold it where it was read.
+    mutating func edit(_ before: Cue, into after: Cue) -> CaptionPatch.Refusal? {
+        guard before.identifier == after.identifier, before.settings == after.settings else {
+            return CaptionPatch.Refusal("the edit changes a cue's identifier or settings (line \(before.line))")
+        }
+        let timesChanged = before.start != after.start || before.end != after.end
+        guard timesChanged || before.text != after.text else { return nil }
+        let target = Int(before.line)
+        guard target >= lineNumber else { return CaptionPatch.Refusal("the cues are not in file order (line \(target))") }
+        while lineNumber < target, lineStart < text.count {
+            lineStart = text.nextLineStart(after: text.lineEnd(from: lineStart))
+            lineNumber += 1
+        }
+        let lineEnd = text.lineEnd(from: lineStart)
+        guard lineNumber == target, let arrow = arrow(in: lineStart..<lineEnd) else {
+            return CaptionPatch.Refusal("line \(target) is not the timing line read there")
+        }
+        let startToken = trimmed(lineStart..<arrow)
+        var endFrom = arrow + 3
+        while endFrom < lineEnd, text[endFrom] == 0x20 || text[endFrom] == 0x09 { endFrom += 1 }
+        var endTo = endFrom
+        while endTo < lineEnd, text[endTo] != 0x20, text[endTo] != 0x09 { endTo += 1 }
+        if before.start != after.start { replace(startToken, with: after.start) }
+        if before.end != after.end { replace(endFrom..<endTo, with: after.end) }
+        guard before.text != after.text else { return nil }
+        // The text follows the timing line: matched as read ("\n" is any line break), then replaced with the edited
+        // text in the timing line's own line break.
+        let textStart = text.nextLineStart(after: lineEnd)
+        guard let textEnd = match(before.text, from: textStart) else {
+            return CaptionPatch.Refusal("the text of the cue at line \(target) is not in the file as read")
+        }
+        copy(upTo: textStart)
+        let lineBreak: [UInt8] = lineEnd < textStart ? Array(text.bytes[lineEnd..<textStart]) : [0x0A]
+        for byte in after.text.utf8 {
+            if byte == 0x0A { output.append(contentsOf: lineBreak) } else { output.append(byte) }
+        }
+        copied = textEnd
+        return nil
+    }
+
+    /// Where `-->` starts in `range`, if it is there.
+    private func arrow(in range: Range<Int>) -> Int? {
+        var i = range.lowerBound
+        while i + 2 < range.upperBound {
+            if text[i] == 0x2D, text[i + 1] == 0x2D, text[i + 2] == 0x3E { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private func trimmed(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound, upper = range.upperBound
+        while lower < upper, text[lower] == 0x20 || text[lower] == 0x09 { lower += 1 }
+        while upper > lower, text[upper - 1] == 0x20 || text[upper - 1] == 0x09 { upper -= 1 }
+        return lower..<upper
+    }
+
+    /// Writes `time` in place of the timestamp at `token`, in its style: SRT's `,` or `.` before the milliseconds;
+    /// WebVTT's `mm:ss.ttt` when it was written without hours and still has none.
+    private mutating func replace(_ token: Range<Int>, with time: CaptionTime) {
+        copy(upTo: token.lowerBound)
+        let written = text.bytes[token]
+        if format == .webvtt, written.count(where: { $0 == 0x3A }) == 1, time.milliseconds < 3_600_000 {
+            var full: [UInt8] = []
+            time.appendFormatted(to: &full, separator: 0x2E)
+            output.append(contentsOf: full.dropFirst(3))  // "00:"
+        } else {
+            let separator: UInt8 = format == .srt && !written.contains(0x2C) && written.contains(0x2E) ? 0x2E : (format == .srt ? 0x2C : 0x2E)
+            time.appendFormatted(to: &output, separator: separator)
+        }
+        copied = token.upperBound
+    }
+
+    /// The end of `expected` read from `start`, its `\n`s matching any line break; nil when the bytes differ.
+    private func match(_ expected: String, from start: Int) -> Int? {
+        var position = start
+        for byte in expected.utf8 {
+            if byte == 0x0A {
+                guard position < text.count, text[position] == 0x0A || text[position] == 0x0D else { return nil }
+                position = text.nextLineStart(after: position)
+            } else {
+                guard position < text.count, text[position] == byte else { return nil }
+                position += 1
+            }
+        }
+        return position
+    }
+}

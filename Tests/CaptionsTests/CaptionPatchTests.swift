@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import Captions
+
+/// Edits made in a file's own bytes (`CaptionPatch`): what changed is rewritten where it stands, every other byte —
+/// byte order mark, CR LF, comments, styles, a block the reader skipped, how a timestamp is written — comes back.
+@Suite struct CaptionPatchTests {
+    static func patched(_ text: String, format: CaptionFormat, edit: (inout CaptionDocument) -> Void) throws -> Result<String, CaptionPatch.Refusal> {
+        let bytes = Array(text.utf8)
+        let original = try CaptionFile.read(bytes, format: format)
+        var edited = original
+        edit(&edited)
+        return CaptionPatch.apply(to: bytes, original: original, edited: edited).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func anSRTShiftKeepsTheByteOrderMarkLineBreaksAndASkippedBlock() throws {
+        let file =
+            "\u{FEFF}1\r\n00:00:01,000 --> 00:00:02,000 X1:10 X2:20 Y1:5 Y2:9\r\nOne\r\n\r\n"
+            + "2\r\n-00:00:01,000 --> 00:00:03,000\r\nskipped: a negative start\r\n\r\n"
+            + "3\r\n00:00:04.5 --> 00:00:05,000\r\nThree, <i>styled</i>\r\n"
+        let result = try Self.patched(file, format: .srt) { _ = TimingEdit(offset: 1.25).apply(to: &$0) }
+        #expect(
+            try result.get()
+                == "\u{FEFF}1\r\n00:00:02,250 --> 00:00:03,250 X1:10 X2:20 Y1:5 Y2:9\r\nOne\r\n\r\n"
+                + "2\r\n-00:00:01,000 --> 00:00:03,000\r\nskipped: a negative start\r\n\r\n"
+                + "3\r\n00:00:05.750 --> 00:00:06,250\r\nThree, <i>styled</i>\r\n")
+    }
+
+    @Test func aWebVTTTextEditKeepsItsHeaderBlocksCommentsAndShortTimestamps() throws {
+        let file = """
+            WEBVTT - Interview
+            Kind: captions
+
+            STYLE
+            ::cue { color: yellow }
+
+            NOTE kept as written
+
+            intro
+            01:02.000 --> 01:04.500 line:10% align:start
+            <v Ana>A line that is far too long to be shown on one line</v>
+
+            NOTE between cues
+
+            59:59.000 --> 01:00:01.000
+            Past the hour
+
+            """
+        let result = try Self.patched(file, format: .webvtt) { document in
+            document.cues[0].text = "<v Ana>A line that is far too long\nto be shown on one line</v>"
+            document.cues[0].end = CaptionTime(milliseconds: 64_000)
+            document.cues[1].start = CaptionTime(milliseconds: 3_600_500)
+        }
+        #expect(
+            try result.get() == """
+                WEBVTT - Interview
+                Kind: captions
+
+                STYLE
+                ::cue { color: yellow }
+
+                NOTE kept as written
+
+                intro
+                01:02.000 --> 01:04.000 line:10% align:start
+                <v Ana>A line that is far too long
+                to be shown on one line</v>
+
+                NOTE between cues
+
+                01:00:00.500 --> 01:00:01.000
+                Past the hour
+
+                """)
+    }
+
+    @Test func nothingEditedIsTheFileItself() throws {
+        let file = "1\n00:00:01,000-->00:00:02,000\nA\n\n\n2\n00:00:03,000 --> 00:00:04,000\n\nB after a blank line\n"
+        #expect(try Self.patched(file, format: .srt) { _ in }.get() == file)
+    }
+
+    /// What the cue model cannot say where it came from is refused, never written some other way.
+    @Test func editsThatCannotBeMadeInPlaceAreRefused() throws {
+        let file = "1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n00:00:03,000 --> 00:00:04,000\nB\n"
+        #expect(throws: CaptionPatch.Refusal.self) { try Self.patched(file, format: .srt) { $0.cues.removeLast() }.get() }
+        #expect(throws: CaptionPatch.Refusal.self) { try Self.patched(file, format: .srt) { $0.cues[1].identifier = "9" }.get() }
+        #expect(throws: CaptionPatch.Refusal.self) {
+            try Self.patched(file, format: .srt) {
+                $0.cues.swapAt(0, 1); $0.cues[0].text = "C"
+            }.get()
+        }
+        // A cue said to be read where the file has another line.
+        let original = try CaptionFile.read(Array(file.utf8), format: .srt)
+        var moved = original
+        moved.cues[1].line = 3
+        var edited = moved
+        edited.cues[1].start = .zero
+        #expect(
+            CaptionPatch.apply(to: Array(file.utf8), original: moved, edited: edited)
+                == .failure(CaptionPatch.Refusal("line 3 is not the timing line read there")))
+        #expect(throws: CaptionPatch.Refusal.self) { try Self.patched("[Script Info]\n", format: .ass) { _ in }.get() }
+    }
+}
