@@ -38,7 +38,9 @@ public enum LibraryScanner {
         "mp4", "m4v", "mov", "mkv", "webm", "avi", "mpg", "mpeg", "ts", "m2ts", "wmv",
         "flv", "ogv", "mp3", "m4a", "aac", "wav", "ogg", "oga", "opus", "flac",
     ]
-    public static let captionExtensions: Set<String> = ["vtt", "srt", "scc", "ttml", "dfxp"]
+    /// Every caption format read (`CaptionFormat(pathExtension:)`): each file is linted on its own, whether or not a
+    /// video is beside it.
+    public static let captionExtensions: Set<String> = ["vtt", "webvtt", "srt", "scc", "ttml", "dfxp", "smi", "sami", "ass", "ssa", "sbv", "stl"]
     public static let pageExtensions: Set<String> = ["html", "htm"]
     public static let packageExtensions: Set<String> = ["m3u8"]
 
@@ -50,6 +52,20 @@ public enum LibraryScanner {
         if pageExtensions.contains(ext) { return .page }
         if packageExtensions.contains(ext) { return .package }
         return nil
+    }
+
+    /// Whether a regular file found in a walk, of `kind` by its name, is taken: `.stl` is also stereolithography's (3D
+    /// models), so an `.stl` file is taken only when it starts as EBU STL does.
+    static func takes(_ path: String, kind: LibraryItem.Kind) -> Bool {
+        kind != .captions || (path as NSString).pathExtension.lowercased() != "stl" || startsAsEBUSTL(path)
+    }
+
+    /// Whether the file starts with an EBU STL General Subtitle Information block: a code page number, then `STL`
+    /// (`850STL25.01`).
+    static func startsAsEBUSTL(_ path: String) -> Bool {
+        guard let file = try? RegularFile(path: path) else { return false }
+        let head = file.read(count: 6, at: 0)
+        return head.count == 6 && head[0..<3].allSatisfy { (0x30...0x39).contains($0) } && head[3..<6].elementsEqual("STL".utf8)
     }
 
     /// The files under `paths` (a file given directly is taken whatever its name), in path order, and the
@@ -121,7 +137,7 @@ public enum LibraryScanner {
             case S_IFDIR:
                 try walk(path, root: root, realRoot: realRoot, skip, &items, &problems, &visited)
             case S_IFREG:
-                if let kind = kind(of: name) { items.append(LibraryItem(kind: kind, path: path, root: root)) }
+                if let kind = kind(of: name), takes(path, kind: kind) { items.append(LibraryItem(kind: kind, path: path, root: root)) }
             default:
                 break  // devices, pipes, sockets: never read
             }

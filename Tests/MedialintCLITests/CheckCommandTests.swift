@@ -78,6 +78,29 @@ import Testing
         #expect(!transcribed.stdout.contains("transcript.missing"), "\(transcribed.stdout)")
     }
 
+    /// Every caption format is a caption file of the library, with or without a video beside it: a folder of SAMI,
+    /// ASS, SBV and EBU STL files is linted file by file and stored; a 3D model's `.stl` is not taken for captions.
+    @Test func everyCaptionFormatIsLintedOnItsOwn() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let formats = Medialint.root.appendingPathComponent("Tests/CaptionsTests/Fixtures/formats")
+        for name in try FileManager.default.contentsOfDirectory(atPath: formats.path) {
+            try FileManager.default.copyItem(at: formats.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        try "solid cube\nendsolid cube\n".write(to: directory.appendingPathComponent("model.stl"), atomically: true, encoding: .utf8)
+        let run = try Medialint.run(["check", ".", "--db", "store.sqlite", "--format", "json"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let results = try #require(json["results"] as? [[String: Any]])
+        #expect(
+            results.map { "\($0["file"] ?? "") \($0["check"] ?? "") \($0["verdict"] ?? "")" } == [
+                "./korean-two-languages.cp949.smi lint warn", "./styled-events.ass lint warn", "./teletext-subtitles.stl lint warn",
+                "./two-cues.sbv lint pass",
+            ])
+        let stored = try Medialint.run(["report", "--db", "store.sqlite", "--format", "jsonl"], in: directory)
+        #expect(stored.stdout.split(separator: "\n").count == 5, "four results and the summary")
+    }
+
     @Test func jsonLinesStreamAsFilesFinish() throws {
         let root = try library()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -140,11 +140,12 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Ctrl-C once a file's results are stored (JSON Lines: the results, then the summary line).
         var stored = 0
         for _ in 0..<600 where stored < 1 {
             Thread.sleep(forTimeInterval: 0.05)
             if FileManager.default.fileExists(atPath: db), let report = try? Medialint.run(["report", "--db", db, "--format", "jsonl"]) {
-                stored = report.stdout.split(separator: "\n").count
+                stored = report.stdout.split(separator: "\n").count - 1
             }
         }
         kill(process.processIdentifier, SIGINT)

@@ -184,14 +184,11 @@ struct CheckCommand: ParsableCommand {
         let format = format, style = output.textStyle
         let report = ReportStream(make: { format.reporter(style: style, summary: $0) }, output: write)
         // Ctrl-C: no new file is started, the ones being checked finish and are stored, then the run ends.
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler {
+        let interrupt = InterruptSignal.handle {
             run.stop()
             Console.writeError("\nmedialint: stopping after the files being checked (Ctrl-C again to quit at once)\n")
             TemporaryFiles.restoreHandler(for: SIGINT)
         }
-        interrupt.resume()
         defer { interrupt.cancel() }
         progress.start(plan.pending.map { plan.items[$0] })
         let outcome = run.run(
