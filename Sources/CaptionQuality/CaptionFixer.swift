@@ -17,11 +17,13 @@ public struct CaptionFixer: Sendable {
         self.framesPerSecond = framesPerSecond
     }
 
-    /// One change: the cue (1-based), the rule it answers, and what changed.
+    /// One change: the cue (1-based), the rule it answers, and what changed; or, not `applied`, a problem left as it
+    /// is and why (an overlap whose fix would make a cue too short or too fast to read).
     public struct Change: Sendable, Equatable {
         public var cue: Int
         public var rule: String
         public var description: String
+        public var applied = true
     }
 
     /// The fixed document and the changes made, in cue order.
@@ -30,27 +32,48 @@ public struct CaptionFixer: Sendable {
         var changes: [Change] = []
         let gap = CaptionTime(milliseconds: Int64(((profile.minGapFrames ?? 0) / framesPerSecond * 1000).rounded(.up)))
         let minimum = profile.minDuration.map { CaptionTime(milliseconds: Int64(($0 * 1000).rounded(.up))) }
-        // Cues in time order (the file's order kept for cues that start together).
-        let order = fixed.cues.indices.sorted { (fixed.cues[$0].start, $0) < (fixed.cues[$1].start, $1) }
+        // Cues in time order, place by place (ScreenNeighbours: a sign at the top is not dialogue's neighbour; the
+        // file's order kept for cues that start together).
+        let groups = ScreenNeighbours.groups(of: fixed.cues) ?? []
+        let group = { (index: Int) in groups.isEmpty ? 0 : groups[index] }
+        let order = fixed.cues.indices.sorted { (group($0), fixed.cues[$0].start, $0) < (group($1), fixed.cues[$1].start, $1) }
         for (position, index) in order.enumerated() {
             let cue = fixed.cues[index]
             guard cue.end > cue.start else { continue }  // never shown: for a person to decide
-            let next = position + 1 < order.count ? fixed.cues[order[position + 1]].start : nil
+            let following = position + 1 < order.count && group(order[position + 1]) == group(index) ? order[position + 1] : nil
+            let next = following.map { fixed.cues[$0].start }
             var end = cue.end
             var rule = ""
             var why = ""
-            if let next, next > cue.start {
+            if let next, let following, next > cue.start {
                 if end > next {
-                    // Overlap: end before the next cue, with the gap when the cue keeps its minimum (or what it had).
-                    end = next - gap > cue.start && (minimum.map { next - gap - cue.start >= $0 } ?? true) ? next - gap : next
+                    // Overlap: end before the next cue, with the gap when the cue can spare it — never too short or
+                    // too fast to read: such an overlap is left for a person, and said.
+                    let characters = CueReading(cue, format: document.format, maxLineLength: nil).readingCharacters
+                    func readable(_ end: CaptionTime) -> Bool {
+                        end > cue.start && (minimum.map { end - cue.start >= $0 } ?? true)
+                            && (profile.maxCharactersPerSecond.map { Double(characters) / (end - cue.start).seconds <= $0 + 0.005 } ?? true)
+                    }
+                    guard readable(next - gap) || readable(next) else {
+                        let shown = (next - cue.start).seconds
+                        let speed = shown > 0 ? Double(characters) / shown : .infinity
+                        changes.append(
+                            Change(
+                                cue: index + 1, rule: Rule.lintOverlap.id,
+                                description:
+                                    "it overlaps cue \(following + 1), and ending it before that would leave it \(CaptionLinter.seconds(max(0, shown))) on screen (\(CaptionLinter.number(speed)) characters a second): too short or too fast to read; change the text or the times",
+                                applied: false))
+                        continue
+                    }
+                    end = readable(next - gap) ? next - gap : next
                     rule = Rule.lintOverlap.id
-                    why = "it overlapped cue \(order[position + 1] + 1)"
+                    why = "it overlapped cue \(following + 1)"
                 } else if gap > .zero, next > end, next - end < gap {
                     // A gap too short to see: open it to the minimum, or close it when that would make the cue too short.
                     let opened = next - gap
                     end = opened > cue.start && (minimum.map { opened - cue.start >= $0 } ?? true) ? opened : next
                     rule = Rule.lintMinGap.id
-                    why = end == next ? "closing a gap too short to see" : "leaving the profile's gap before cue \(order[position + 1] + 1)"
+                    why = end == next ? "closing a gap too short to see" : "leaving the profile's gap before cue \(following + 1)"
                 }
             }
             if let minimum, end - cue.start < minimum {

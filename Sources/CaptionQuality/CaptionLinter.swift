@@ -34,7 +34,8 @@ public struct CaptionLinter: Sendable {
     public func lint(_ document: CaptionDocument) -> [Finding] {
         let suppressions = Suppressions(document)
         var findings = documentFindings(document, suppressions: suppressions)
-        findings += lintCuesInSlices(document, 0..<document.cues.count, latestEnd: nil, suppressions: suppressions)
+        findings += lintCuesInSlices(
+            document, 0..<document.cues.count, latestEnd: nil, screen: ScreenNeighbours(document.cues), suppressions: suppressions)
         return findings
     }
 
@@ -51,7 +52,9 @@ public struct CaptionLinter: Sendable {
             }
             entering.append(latest)
         }
-        return LintWindows(linter: self, document: document, suppressions: Suppressions(document), bounds: bounds, entering: entering)
+        return LintWindows(
+            linter: self, document: document, suppressions: Suppressions(document), bounds: bounds, entering: entering,
+            screen: ScreenNeighbours(cues))
     }
 
     /// The problems of the file itself: its syntax diagnostics and encoding.
@@ -83,11 +86,11 @@ public struct CaptionLinter: Sendable {
     /// result is the same as one pass.
     func lintCuesInSlices(
         _ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
-        suppressions: Suppressions
+        screen: ScreenNeighbours, suppressions: Suppressions
     ) -> [Finding] {
         let cues = document.cues
         let slices = ParallelSlices.count(for: range.count, minimum: ParallelSlices.minimumCues)
-        guard slices > 1 else { return lintCues(document, range, latestEnd: entering, suppressions: suppressions) }
+        guard slices > 1 else { return lintCues(document, range, latestEnd: entering, screen: screen, suppressions: suppressions) }
         let bounds = ParallelSlices.bounds(of: range, slices: slices)
         var starts: [(time: CaptionTime, cue: Int)?] = [entering]
         var latest = entering
@@ -98,7 +101,7 @@ public struct CaptionLinter: Sendable {
             starts.append(latest)
         }
         let sliced = ParallelSlices.map(slices) { slice in
-            lintCues(document, bounds[slice], latestEnd: starts[slice], suppressions: suppressions)
+            lintCues(document, bounds[slice], latestEnd: starts[slice], screen: screen, suppressions: suppressions)
         }
         var findings: [Finding] = []
         findings.reserveCapacity(sliced.reduce(0) { $0 + $1.count })
@@ -109,7 +112,7 @@ public struct CaptionLinter: Sendable {
     /// The per-cue rules over `range`, `latestEnd` being the latest end of the cues before it.
     private func lintCues(
         _ document: CaptionDocument, _ range: Range<Int>, latestEnd entering: (time: CaptionTime, cue: Int)?,
-        suppressions: Suppressions
+        screen: ScreenNeighbours, suppressions: Suppressions
     ) -> [Finding] {
         var findings: [Finding] = []
         let guideline = profile.guideline
@@ -153,11 +156,13 @@ public struct CaptionLinter: Sendable {
             if let problem = text.markupProblem {
                 add(.lintMarkup, .warning, problem, cue: index, guideline: document.format.markup == .webvtt ? "WebVTT" : "")
             }
-            if let latest = latestEnd, cue.start < latest.time {
+            // Measured against the latest-ending cue shown before it in the same place (ScreenNeighbours).
+            let shownBefore = screen.latest(before: index, in: document.cues, running: latestEnd)
+            if let latest = shownBefore, cue.start < latest.time {
                 add(
                     .lintOverlap, .error, "the cue starts at \(cue.start), before cue \(latest.cue + 1) ends (\(latest.time)): two captions on screen at once",
                     cue: index)
-            } else if let latest = latestEnd, let gapFrames = profile.minGapFrames, cue.start >= latest.time {
+            } else if let latest = shownBefore, let gapFrames = profile.minGapFrames, cue.start >= latest.time {
                 let gap = Double(cue.start.milliseconds - latest.time.milliseconds) / 1000
                 if gap > 0, gap < gapFrames * frame - 0.0005 {
                     add(
@@ -249,6 +254,7 @@ public struct LintWindows: Sendable {
     /// Cue bounds: window k (from 1) covers cues bounds[k-1]..<bounds[k].
     let bounds: [Int]
     let entering: [(time: CaptionTime, cue: Int)?]
+    let screen: ScreenNeighbours
 
     /// The number of windows, the file's own problems included.
     public var count: Int { bounds.count }
@@ -256,6 +262,7 @@ public struct LintWindows: Sendable {
     /// The findings of window `index`, in file order.
     public func findings(in index: Int) -> [Finding] {
         if index == 0 { return linter.documentFindings(document, suppressions: suppressions) }
-        return linter.lintCuesInSlices(document, bounds[index - 1]..<bounds[index], latestEnd: entering[index - 1], suppressions: suppressions)
+        return linter.lintCuesInSlices(
+            document, bounds[index - 1]..<bounds[index], latestEnd: entering[index - 1], screen: screen, suppressions: suppressions)
     }
 }

@@ -30,7 +30,8 @@ extension Rule {
         guidelines: styleGuides, helpURL: RuleSource.netflix, defaultSeverity: .warning)
     public static let lintOverlap = Rule(
         "lint.overlap", title: "overlapping cues",
-        description: "A cue that starts before the one before it ends: two captions on screen at once.",
+        description:
+            "A cue that starts before a cue shown before it in the same place ends: two captions on screen at once. Cues are taken in time order; cues in different regions or positions (a sign at the top, dialogue at the bottom) do not overlap.",
         guidelines: ["WCAG 1.2.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .error)
     public static let lintEmpty = Rule(
         "lint.empty", title: "empty cue",

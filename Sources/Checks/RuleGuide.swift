@@ -238,7 +238,8 @@ extension RuleGuide {
             passing: .lint("talk.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nFirst.\n\n00:00:03.000 --> 00:00:05.000\nSecond.\n")),
         Rule.lintOverlap.id: RuleGuide(
             why: "Two captions on screen at once stack or replace each other depending on the player; the viewer loses one.",
-            fix: "End the earlier cue before the next starts: `medialint lint --fix` does.",
+            fix:
+                "End the earlier cue before the next starts: `medialint lint --fix` does, with the profile's gap when the cue can spare it — unless the cue would then be too short or too fast to read: it is then left as it is and `--fix` says so (`left cue N as it is: …`); change the text or the times.",
             failing: .lint("talk.vtt", "WEBVTT\n\n00:00:26.000 --> 00:00:28.000\nOverlapped later.\n\n00:00:27.000 --> 00:00:29.000\nStarts too early.\n"),
             passing: .lint("talk.vtt", "WEBVTT\n\n00:00:26.000 --> 00:00:27.000\nOverlapped later.\n\n00:00:27.000 --> 00:00:29.000\nStarts too early.\n")),
         Rule.lintEmpty.id: RuleGuide(

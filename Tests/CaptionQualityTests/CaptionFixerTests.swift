@@ -15,7 +15,7 @@ struct CaptionFixerTests {
     static let document = CaptionDocument(
         format: .webvtt,
         cues: [
-            cue(1000, 3000, "An overlap: this cue ends late."),
+            cue(1000, 3000, "An overlap: it ends late."),
             cue(2500, 4000, "The next one starts here."),
             cue(4000, 4300, "Short,"),
             cue(6000, 8000, "with room after it to read."),
@@ -50,6 +50,41 @@ struct CaptionFixerTests {
             "\($0.data["cue"]?.intValue ?? 0) \($0.rule)"
         }
         #expect(left == ["8 lint.max-lines"], "\(left)")
+    }
+
+    /// An overlap is fixed in time order and place by place: a sign at the top beside dialogue overlaps nothing, and
+    /// cues of an SRT out of order are compared with those on screen with them, not with their neighbours in the file.
+    /// An overlap whose fix would leave a cue too short or too fast to read is left, and said.
+    @Test func overlapsAreOnScreenTogetherInOnePlace() {
+        var sign = Self.cue(1000, 7000, "EXIT")
+        var top = CueSettings()
+        top.line = 0
+        sign.settings = top
+        let document = CaptionDocument(
+            format: .srt,
+            cues: [
+                sign, Self.cue(1000, 3000, "Dialogue under the sign."), Self.cue(9000, 10000, "Later, first in the file? No."),
+                Self.cue(5000, 8000, "Then this one."), Self.cue(7500, 8500, "Overlapping it."),
+            ])
+        let (fixed, changes) = CaptionFixer(profile: .netflix, framesPerSecond: 24).fix(document)
+        #expect(fixed.cues.map(\.end.milliseconds) == [7000, 3000, 10000, 7416, 8500])
+        #expect(changes.map { "\($0.cue) \($0.rule) \($0.applied)" } == ["4 lint.overlap true"])
+        let findings = CaptionLinter(profile: .netflix, framesPerSecond: 24).lint(document).filter { $0.rule == "lint.overlap" }
+        #expect(findings.map { $0.data["cue"]?.intValue ?? 0 } == [5])
+        #expect(CaptionLinter(profile: .netflix, framesPerSecond: 24).lint(fixed).filter { $0.rule == "lint.overlap" }.isEmpty)
+
+        let tight = CaptionDocument(
+            format: .srt, cues: [Self.cue(1000, 3000, "A long line that needs its two seconds."), Self.cue(1500, 3000, "Next.")])
+        let (unchanged, refused) = CaptionFixer(profile: .netflix, framesPerSecond: 24).fix(tight)
+        #expect(unchanged == tight)
+        #expect(
+            refused == [
+                CaptionFixer.Change(
+                    cue: 1, rule: "lint.overlap",
+                    description:
+                        "it overlaps cue 2, and ending it before that would leave it 0.5 s on screen (78 characters a second): too short or too fast to read; change the text or the times",
+                    applied: false)
+            ])
     }
 
     /// A cue boxed in by the next: lengthened as far as the gap allows, and said so; cues never shown are left alone.

@@ -8,7 +8,7 @@ import Testing
     static let srt = """
         1
         00:00:01,000 --> 00:00:03,000
-        An overlap: this cue ends late.
+        An overlap: it ends late.
 
         2
         00:00:02,500 --> 00:00:04,000

@@ -8,7 +8,10 @@ enum CaptionFixing {
     /// nothing needs fixing. `backup`: a suffix to keep the original under.
     static func fixInPlace(_ path: String, _ document: CaptionDocument, linter: CaptionLinter, backup: String?) throws -> CaptionDocument {
         let (fixed, changes) = CaptionFixer(profile: linter.profile, framesPerSecond: linter.framesPerSecond).fix(document)
-        guard !changes.isEmpty else { return document }
+        for change in changes where !change.applied {
+            Console.note("\(path): left cue \(change.cue) as it is: \(change.description) [\(change.rule)]")
+        }
+        guard changes.contains(where: \.applied) else { return document }
         guard document.format.isWritable else {
             throw CLIError("\(path): \(document.format.displayName) is read, not written: --fix cannot rewrite it (convert it first)")
         }
@@ -16,7 +19,7 @@ enum CaptionFixing {
         inPlace.inPlace = true
         inPlace.backup = backup
         _ = try CaptionOutput.rewrite(path, original: document, edited: fixed, inPlace: inPlace)
-        for change in changes { Console.note("\(path): fixed cue \(change.cue): \(change.description) [\(change.rule)]") }
+        for change in changes where change.applied { Console.note("\(path): fixed cue \(change.cue): \(change.description) [\(change.rule)]") }
         if !CaptionOutput.isUTF8(document.encoding) {
             Console.note("\(path): written in UTF-8 (it was \(document.encoding))")
         }
