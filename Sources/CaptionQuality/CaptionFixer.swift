@@ -30,6 +30,7 @@ public struct CaptionFixer: Sendable {
     public func fix(_ document: CaptionDocument) -> (document: CaptionDocument, changes: [Change]) {
         var fixed = document
         var changes: [Change] = []
+        let suppressions = Suppressions(document)
         let gap = CaptionTime(milliseconds: Int64(((profile.minGapFrames ?? 0) / framesPerSecond * 1000).rounded(.up)))
         let minimum = profile.minDuration.map { CaptionTime(milliseconds: Int64(($0 * 1000).rounded(.up))) }
         // Cues in time order, place by place (ScreenNeighbours: a sign at the top is not dialogue's neighbour; the
@@ -55,6 +56,7 @@ public struct CaptionFixer: Sendable {
                             && (profile.maxCharactersPerSecond.map { Double(characters) / (end - cue.start).seconds <= $0 + 0.005 } ?? true)
                     }
                     guard readable(next - gap) || readable(next) else {
+                        if suppressions.disables(Rule.lintOverlap.id, cue: index) { continue }
                         let shown = (next - cue.start).seconds
                         let speed = shown > 0 ? Double(characters) / shown : .infinity
                         changes.append(
@@ -86,7 +88,8 @@ public struct CaptionFixer: Sendable {
                     why = longer - cue.start >= minimum ? "too short to read" : "too short to read (as long as the next cue allows)"
                 }
             }
-            if end != cue.end {
+            // A rule turned off for the cue (`NOTE medialint-disable-next …`) is not fixed either.
+            if end != cue.end, !suppressions.disables(rule, cue: index) {
                 fixed.cues[index].end = end
                 changes.append(Change(cue: index + 1, rule: rule, description: "end \(cue.end) → \(end): \(why)"))
             }
@@ -96,16 +99,28 @@ public struct CaptionFixer: Sendable {
                 let text = fixed.cues[index].text
                 let lines = CueLines(text)
                 let tooMany = profile.maxLines.map { lines.lines.filter { !$0.words.isEmpty }.count > $0 } ?? false
-                guard lines.lines.contains(where: { $0.visible > limit }) || tooMany else { continue }
-                let broken = lines.rebroken(limit: limit)
-                // Too many lines is fixed only where the words fit in fewer (dialogue keeps a line a speaker).
-                guard broken != text, !tooMany || broken.split(separator: "\n").count < lines.lines.count else { continue }
-                fixed.cues[index].text = broken
-                let count = broken.split(separator: "\n").count
                 let long = lines.lines.contains { $0.visible > limit }
+                guard long || tooMany else { continue }
+                let rule = long ? Rule.lintLineLength.id : Rule.lintMaxLines.id
+                guard !suppressions.disables(rule, cue: index) else { continue }
+                let broken = lines.rebroken(limit: limit)
+                let count = broken.split(separator: "\n").count
+                // Never more lines than the profile allows: a line-length problem is not traded for a max-lines one.
+                if let maximum = profile.maxLines, count > maximum, count > lines.lines.filter({ !$0.words.isEmpty }).count || long {
+                    changes.append(
+                        Change(
+                            cue: index + 1, rule: rule,
+                            description:
+                                "its words need \(count) lines of at most \(limit) characters (at most \(maximum)): split the cue in two, or shorten it",
+                            applied: false))
+                    continue
+                }
+                // Too many lines is fixed only where the words fit in fewer (dialogue keeps a line a speaker).
+                guard broken != text, !tooMany || count < lines.lines.count else { continue }
+                fixed.cues[index].text = broken
                 changes.append(
                     Change(
-                        cue: index + 1, rule: long ? Rule.lintLineLength.id : Rule.lintMaxLines.id,
+                        cue: index + 1, rule: rule,
                         description: "lines broken again to at most \(limit) characters (\(count) line\(count == 1 ? "" : "s"))"))
             }
         }
@@ -173,19 +188,70 @@ struct CueLines {
         lines.append(line)
     }
 
-    /// The words broken into lines of at most `limit` characters: each dialogue line (starting `-`) on its own, the
-    /// others together; the fewest lines, as even as they go, the lower line the longer when they cannot be even. A
-    /// word longer than the limit stands on its own line.
+    /// The words broken into lines of at most `limit` characters: each speaker's dialogue (a line starting `-`, or a
+    /// `-` after the end of a sentence: `- Coming? - Yes.`) on its own, the others together; the fewest lines, broken
+    /// where a subtitler would (`wrap`). A word longer than the limit stands on its own line.
     func rebroken(limit: Int) -> String {
         var groups: [[Word]] = []
         for line in lines where !line.words.isEmpty {
-            if line.words.first.map({ $0.text.hasPrefix("-") }) == true || groups.isEmpty {
-                groups.append(line.words)
-            } else {
-                groups[groups.count - 1] += line.words
+            for (position, word) in line.words.enumerated() {
+                let startsDialogue =
+                    Self.plain(word).hasPrefix("-")
+                    && (position == 0 || Self.plain(line.words[position - 1]).last.map { ".?!…\"”".contains($0) } == true)
+                if groups.isEmpty || startsDialogue {
+                    groups.append([word])
+                } else {
+                    groups[groups.count - 1].append(word)
+                }
             }
         }
         return groups.flatMap { Self.wrap($0, limit: limit) }.map { $0.map { String($0.text) }.joined(separator: " ") }.joined(separator: "\n")
+    }
+
+    /// What a line break between two words costs, in characters of the longer line (Netflix's Timed Text Style Guide:
+    /// break after punctuation, before conjunctions and prepositions; never after an article or inside a name): less
+    /// after the end of a sentence or a clause, less before "and", "to", "with" …; far more after "the", "a", "my" …,
+    /// and more between two capitalised words.
+    static func breakCost(after last: Word, before first: Word) -> Int {
+        let end = plain(last), start = plain(first)
+        var cost = 0
+        if let mark = end.last, ".?!…:;".contains(mark) {
+            cost -= 10
+        } else if end.last == "," {
+            cost -= 8
+        } else if articles.contains(end.lowercased()) {
+            cost += 100
+        } else if end.first?.isUppercase == true, start.first?.isUppercase == true {
+            cost += 8
+        }
+        if joiners.contains(start.lowercased()) { cost -= 3 }
+        return cost
+    }
+
+    /// Words a line does not end on.
+    static let articles: Set<String> = [
+        "a", "an", "the", "my", "your", "his", "her", "its", "our", "their", "this", "these", "those", "some", "every",
+    ]
+    /// Words a line may start with: conjunctions and prepositions.
+    static let joiners: Set<String> = [
+        "and", "but", "or", "nor", "so", "yet", "because", "although", "though", "that", "which", "who", "when", "while",
+        "if", "than", "to", "of", "in", "on", "at", "for", "with", "from", "by", "about", "as", "into", "after", "before",
+    ]
+
+    /// A word as shown: without its tags.
+    static func plain(_ word: Word) -> String {
+        var shown = ""
+        var inTag: Character?
+        for character in word.text {
+            if let close = inTag {
+                if character == close { inTag = nil }
+            } else if character == "<" || character == "{" {
+                inTag = character == "<" ? ">" : "}"
+            } else {
+                shown.append(character)
+            }
+        }
+        return shown
     }
 
     /// The fewest lines of at most `limit`, the longest line as short as it can be (then the bottom one longer).
@@ -202,14 +268,14 @@ struct CueLines {
             start = end
         }
         if breaks.count == 2 {
-            // Two lines: of the breaks that fit both, the one that makes the longer line shortest; on a tie, the one
-            // with the longer line at the bottom.
-            var best: (split: Int, longest: Int, bottomHeavy: Bool)?
+            // Two lines: of the breaks that fit both, the one with the shortest longer line, where a subtitler breaks
+            // (`breakCost`); on a tie, the one with the longer line at the bottom.
+            var best: (split: Int, cost: Int, bottomHeavy: Bool)?
             for split in 1..<words.count {
                 let top = width(words[..<split]), bottom = width(words[split...])
                 guard top <= limit, bottom <= limit else { continue }
-                let candidate = (split, max(top, bottom), top <= bottom)
-                if best == nil || candidate.1 < best!.longest || (candidate.1 == best!.longest && candidate.2 && !best!.bottomHeavy) {
+                let candidate = (split, max(top, bottom) + breakCost(after: words[split - 1], before: words[split]), top <= bottom)
+                if best == nil || candidate.1 < best!.cost || (candidate.1 == best!.cost && candidate.2 && !best!.bottomHeavy) {
                     best = candidate
                 }
             }
