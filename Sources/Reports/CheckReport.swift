@@ -26,9 +26,16 @@ extension CheckReport {
         writer.beginArray()
     }
 
-    /// The envelope after its `results`.
-    static func writeEnd(to writer: inout JSONWriter) {
+    /// The envelope after its `results`; `unchecked`: the files a stopped run (Ctrl-C) did not check, listed after the
+    /// results (absent when the run was not stopped).
+    static func writeEnd(unchecked: [String]? = nil, to writer: inout JSONWriter) {
         writer.endArray()
+        if let unchecked {
+            writer.key("unchecked")
+            writer.beginArray()
+            for path in unchecked { writer.string(path) }
+            writer.endArray()
+        }
         writer.endObject()
     }
 }

@@ -13,11 +13,14 @@ public struct HTMLReport: CheckReporter {
     public var rules: [String: Rule]
     /// Why each rule matters, by id (shown on hover).
     public var help: [String: String]
+    /// The files a stopped run (Ctrl-C) did not check: said under the headline. Nil: the run was not stopped.
+    public var unchecked: [String]?
 
-    public init(title: String = "MediaLint report", rules: [String: Rule] = [:], help: [String: String] = [:]) {
+    public init(title: String = "MediaLint report", rules: [String: Rule] = [:], help: [String: String] = [:], unchecked: [String]? = nil) {
         self.title = title
         self.rules = rules
         self.help = help
+        self.unchecked = unchecked
     }
 
     /// Writes the page, finding by finding.
@@ -79,6 +82,11 @@ public struct HTMLReport: CheckReporter {
         out.append(xmlEscaped: title)
         out.append("</h1>\n" as StaticString)
         out.append(Self.headline(survey))
+        if let unchecked {
+            out.append("<p class=\"stopped\"><strong>Incomplete:</strong> " as StaticString)
+            out.append(xmlEscaped: SARIFReport.stoppedMessage(unchecked) + ".")
+            out.append("</p>\n" as StaticString)
+        }
         out.append(byRule(survey))
         out.append(Self.byFolder(survey.files))
         // Each file's verdict and rules as classes: the filters show only the files they name (CSS, no script).

@@ -100,11 +100,11 @@ final class JSONReportParts: ReportParts {
         for result in results { result.write(to: &writer) }
     }
 
-    func end(_ summary: RunSummary) { finish() }
+    func end(_ summary: RunSummary) { finish(unchecked: summary.unchecked) }
 
-    /// Closes the envelope (the JSON report has no summary).
-    func finish() {
-        CheckReport.writeEnd(to: &writer)
+    /// Closes the envelope (the JSON report has no summary; a stopped run's lists the files it did not check).
+    func finish(unchecked: [String]? = nil) {
+        CheckReport.writeEnd(unchecked: unchecked, to: &writer)
         writer.endLine()
         writer.finish()
     }

@@ -80,7 +80,8 @@ struct MachineReportTests {
 
     /// A run stopped by Ctrl-C is reported as incomplete, never as a successful analysis: SARIF's invocation did not
     /// succeed (SIGINT) and a notification names the files not checked; JUnit adds an error naming them; the JSON Lines
-    /// summary says exit status 130 and how many, and follows docs/schema.
+    /// summary says exit status 130 and how many, and follows docs/schema; the JSON envelope lists them after the
+    /// results, and the HTML page says so under its headline.
     @Test func aStoppedRunIsReportedIncomplete() throws {
         let unchecked = ["media/b.mp4", "media/c.mp4"]
         let sarif = SARIFReport(exitStatus: 130, unchecked: unchecked).render(Self.results)
@@ -118,6 +119,29 @@ struct MachineReportTests {
         guard let definitions = schema["definitions"] else { throw CocoaError(.coderValueNotFound) }
         let summary = JSONSchemaValidator(root: .object(["$ref": .string("#/definitions/summary"), "definitions": definitions]))
         #expect(summary.errors(in: try JSONNode.parse(line)) == [])
+
+        var json: [UInt8] = []
+        let stream = ReportStream(make: { _ in JSONReport() }, output: { json += $0 })
+        stream.add(Self.results)
+        try stream.finish(RunSummary(results: Self.results, files: 6, exitStatus: 130, unchecked: unchecked))
+        let envelope = try JSONNode.parse(String(decoding: json, as: UTF8.self))
+        #expect(envelope["unchecked"] == .array([.string("media/b.mp4"), .string("media/c.mp4")]))
+        // The envelope as the schema has it (these results are made for the reports, not full check results).
+        guard case .object(var members) = envelope else { throw CocoaError(.coderInvalidValue) }
+        members["results"] = .array([])
+        #expect(JSONSchemaValidator(root: schema).errors(in: .object(members)) == [])
+        var whole: [UInt8] = []
+        let finished = ReportStream(make: { _ in JSONReport() }, output: { whole += $0 })
+        finished.add(Self.results)
+        try finished.finish(RunSummary(results: Self.results, files: 6, exitStatus: 1))
+        #expect(try JSONNode.parse(String(decoding: whole, as: UTF8.self))["unchecked"] == nil)
+
+        let page = HTMLReport(unchecked: unchecked).report(Self.results)
+        #expect(
+            page.contains(
+                "<p class=\"stopped\"><strong>Incomplete:</strong> the run was stopped (Ctrl-C) before 2 files were checked: media/b.mp4, media/c.mp4; this report covers the others only.</p>"
+            ))
+        #expect(!HTMLReport().report(Self.results).contains("Incomplete:"))
     }
 
     static let reportSchemaPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -25,7 +25,7 @@ enum CheckFormat: String, ExpressibleByArgument, CaseIterable {
                 return report
             }()
         case .junit: JUnitReport(unchecked: summary?.unchecked)
-        case .html: HTMLReport(rules: RuleCatalogue.byID, help: RuleGuide.byID.mapValues(\.why))
+        case .html: HTMLReport(rules: RuleCatalogue.byID, help: RuleGuide.byID.mapValues(\.why), unchecked: summary?.unchecked)
         case .compact: CompactReport(baseDirectory: FileManager.default.currentDirectoryPath)
         case .github: GitHubAnnotationsReport(baseDirectory: FileManager.default.currentDirectoryPath)
         case .gitlab: GitLabCodeQualityReport(baseDirectory: FileManager.default.currentDirectoryPath)
