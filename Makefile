@@ -1,6 +1,6 @@
 # MediaLint — every task a developer or CI runs. On a fresh Debian/Ubuntu machine with the Swift toolchain, `make demo`
 # and `make test` install what is missing and then build and run: `make demo` (and `make release`) only what the build
-# needs (FFmpeg's libraries, PocketSphinx, SQLite); `make test` the tests' tools too (FFmpeg's CLI, espeak-ng, sox,
+# needs (FFmpeg's libraries, PocketSphinx, espeak-ng, SQLite); `make test` the tests' tools too (FFmpeg's CLI, sox,
 # festival, Chromium for the test that opens the HTML report headless, Python for the second opinions).
 
 SWIFT        ?= swift
@@ -10,16 +10,17 @@ DEBUG_BIN    := .build/debug/medialint
 RELEASE_BIN  := $(RELEASE_DIR)/medialint
 
 # Debian packages. BUILD_PACKAGES build medialint and what it needs to run (FFmpeg's libraries, PocketSphinx and its US
-# English model, which align caption words to speech, SQLite): a release build installs only these. TEST_PACKAGES are
-# for the tests, `make bench` and Media/generate.sh: FFmpeg's CLI, espeak-ng and sox; festival, its voices and the
+# English model, which align caption words to speech, espeak-ng, which pronounces the words its dictionary lacks,
+# SQLite): a release build installs only these. TEST_PACKAGES are
+# for the tests, `make bench` and Media/generate.sh: FFmpeg's CLI and sox (espeak-ng's voices, from BUILD_PACKAGES); festival, its voices and the
 # recorded game music (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests
 # (TestSupport/Programmes*.swift); recorded video nobody here made — music visualisations (lebiniou-data) and a game's
 # cut-scenes (planetblupi-common) — is what the flash verdicts are re-encoded from (ChecksTests/FlashMetamorphicTests);
 # Chromium opens the HTML report headless; python3-venv holds the caption readers the tests take as second opinions
 # (OPINIONS, from PyPI).
 BUILD_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
-                  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pkg-config libsqlite3-dev
-TEST_PACKAGES  := ffmpeg espeak-ng sox time chromium festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k \
+                  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pkg-config libsqlite3-dev espeak-ng
+TEST_PACKAGES  := ffmpeg sox time chromium festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k \
                   asc-music hyperrogue-music singularity-music lebiniou-data planetblupi-common strace python3-venv
 
 # A one-node Slurm cluster for the scale-out test (Tests/MedialintCLITests/SlurmClusterTests.swift, `make test-slurm`).

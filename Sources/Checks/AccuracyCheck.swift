@@ -63,6 +63,16 @@ public struct AccuracyCheck: Sendable {
         {
             return unverified("the captions are in \(language), and the only acoustic model is for \(model.language)")
         }
+        // English needs espeak-ng too: its letter-to-sound rules pronounce the words the dictionary lacks (names, new
+        // words). Without it those would be judged unsaid: an error, not a quieter check.
+        if model.language == "en", Self.espeakNG == nil {
+            let finding = Rule.accuracyUnverifiable.finding(
+                severity: .error,
+                message:
+                    "accuracy needs espeak-ng, which pronounces the words the dictionary lacks (names, new words), and it is not on the PATH: install it (Debian: apt-get install espeak-ng)"
+            )
+            return Outcome(result: CheckResult(file: path, check: .accuracy, verdict: .error, findings: [finding]), cues: [])
+        }
         guard hasAudio else { return unverified("the media has no audio stream") }
         guard !captions.cues.isEmpty else { return unverified("the captions have no cues") }
         // A programme has a caption every few seconds; many more than that are not captions of its speech (and each
@@ -301,14 +311,21 @@ public struct AccuracyCheck: Sendable {
         return CheckResult(file: path, verdict: verdict, findings: findings, metrics: metrics)
     }
 
+    /// espeak-ng, as the PATH finds it (nil: not installed).
+    static let espeakNG: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/espeak-ng" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
     /// ARPAbet pronunciations of `words` (lower case, letters and apostrophes) by espeak-ng's US English letter-to-sound
     /// rules, run as a process (it is GPL: not linked); the words it gives no usable pronunciation are left out. None
     /// when espeak-ng is not installed.
     static func pronunciations(of words: [String]) -> [(String, String)] {
         let words = words.filter { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0 == "'" } }.prefix(5000)
         guard !words.isEmpty else { return [] }
+        guard let path = espeakNG else { return [] }
         let espeak = Process()
-        espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+        espeak.executableURL = URL(fileURLWithPath: path)
         espeak.arguments = ["-q", "-x", "--sep= ", "-v", "en-us", "--stdin"]
         let input = Pipe(), output = Pipe()
         espeak.standardInput = input

@@ -72,6 +72,17 @@ import Testing
 
     /// Captions no programme has are judged quickly, not aligned for hours: 5,000 cues on 12 s of media, and a cue of
     /// 5,000 words in 3 s.
+    /// English accuracy needs espeak-ng (it pronounces the words the dictionary lacks): without it on the PATH the result
+    /// is an error that says what to install, never a quieter check.
+    @Test func espeakNGMissingIsAnError() throws {
+        let run = try Medialint.run(["accuracy", "Media/speech.mp4", "Media/speech.srt", "--format", "compact"], environment: ["PATH": "/nonexistent"])
+        #expect(run.status == 1)
+        #expect(
+            run.stdout.contains(
+                "error: accuracy needs espeak-ng, which pronounces the words the dictionary lacks (names, new words), and it is not on the PATH: install it (Debian: apt-get install espeak-ng) [accuracy.unverifiable]"
+            ), "\(run.stdout)")
+    }
+
     @Test func captionsNoProgrammeHasAreNotAligned() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
