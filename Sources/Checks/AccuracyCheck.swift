@@ -15,6 +15,9 @@ public struct AccuracyCheck: Sendable {
     public var model = AcousticModel.englishUS
     /// The language of captions that do not say theirs (BCP 47; nil: judged by their words).
     public var language: String?
+    /// Told how far the first pass over the audio has come (media seconds), as each cue's window is aligned: for a
+    /// progress line.
+    public var progress: (@Sendable (Double) -> Void)?
 
     public init() {}
 
@@ -117,6 +120,7 @@ public struct AccuracyCheck: Sendable {
         var results = [CueAccuracy?](repeating: nil, count: cues.count)
         var decoys: [Double] = []
         try Self.forEachWindow(cues.map { alignment.window(of: $0) }, of: audio.open()) { index, samples, time in
+            progress?(time + Double(samples.count) / Double(WordAligner.sampleRate))
             if otherLanguage.contains(index) {
                 results[index] = .unverifiable(index, .otherLanguage)
                 return

@@ -86,7 +86,7 @@ struct AccuracyCommand: ParsableCommand {
         guard !sources.isEmpty else {
             throw CLIError("\(media) has no captions to check: give a caption file, or --track with one of its text subtitle tracks")
         }
-        let check = AccuracyCheck()
+        var check = AccuracyCheck()
         var results: [CheckResult] = []
         var timed: [AccuracyCheck.Outcome] = []
         for source in sources {
@@ -99,6 +99,7 @@ struct AccuracyCommand: ParsableCommand {
             do {
                 let progress = ProgressLine(label: "accuracy \(media)")
                 defer { progress.finish() }
+                check.progress = { progress.update(done: $0, total: info.duration) }
                 let outcome = try check.check(
                     path: media, media: info, captions: document, source: source.label, fix: fix, language: language ?? source.language,
                     audioStream: audioStream)
