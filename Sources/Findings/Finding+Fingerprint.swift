@@ -18,9 +18,31 @@ extension Finding {
         mix(rule)
         mix(start.map { String(Int64((($0) * 1000).rounded())) } ?? "-")
         mix(end.map { String(Int64((($0) * 1000).rounded())) } ?? "-")
-        mix(Self.withoutCueNumbers(message))
+        mix(Self.withoutCueNumbers(Self.withoutFolders(message)))
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Absolute paths in a message (`… (to /home/ana/lib/x.mp4)`) cut to their last name (`… (to x.mp4)`): a library
+    /// moved, or checked on another machine, keeps its fingerprints.
+    package static func withoutFolders(_ message: String) -> String {
+        guard message.contains("/") else { return message }
+        var out = ""
+        var word = ""
+        func flush() {
+            if word.hasPrefix("/"), let last = word.split(separator: "/").last { out += last } else { out += word }
+            word = ""
+        }
+        for character in message {
+            if character == " " || character == "(" || character == ")" || character == "\"" || character == "," {
+                flush()
+                out.append(character)
+            } else {
+                word.append(character)
+            }
+        }
+        flush()
+        return out
     }
 
     /// `cue 12: …` → `cue #: …`, `cues 3–5` → `cues #–#`, `cue 3 (2): …` → `cue #: …`: the numbers (and the

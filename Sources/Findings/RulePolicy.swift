@@ -66,8 +66,12 @@ public struct Baseline: Sendable, Equatable {
     /// How many times each entry is known.
     public private(set) var counts: [Entry: Int] = [:]
 
+    /// The files the baseline names.
+    private let files: Set<String>
+
     public init(_ entries: [Entry] = []) {
         for entry in entries { counts[entry, default: 0] += 1 }
+        files = Set(entries.map(\.file))
     }
 
     public var entries: [Entry] {
@@ -88,10 +92,17 @@ public struct Baseline: Sendable, Equatable {
     /// `result` without the findings the baseline knows (each known one used up once), its verdict following the
     /// findings left as `RulePolicy.apply` does; and how many were left out. `name` names the file as the baseline does.
     public mutating func filter(_ result: CheckResult, name: (String) -> String) -> (result: CheckResult, known: Int) {
+        filter(result, names: { [name($0)] })
+    }
+
+    /// `filter(_:name:)` where the baseline may name the file in more than one way (`names`, the likeliest first): the
+    /// first name under which the baseline knows the file is taken.
+    public mutating func filter(_ result: CheckResult, names: (String) -> [String]) -> (result: CheckResult, known: Int) {
         guard !counts.isEmpty, result.verdict != .error else { return (result, 0) }
         let result = result.held()
         guard result.streamedFindings == nil, !result.findings.isEmpty else { return (result, 0) }
-        let file = name(result.file)
+        let candidates = names(result.file)
+        let file = candidates.first { files.contains($0) } ?? candidates.first ?? result.file
         var known = 0
         let left = result.findings.filter { finding in
             let entry = Entry(file: file, rule: finding.rule, fingerprint: finding.fingerprint(file: file))
@@ -102,6 +113,7 @@ public struct Baseline: Sendable, Equatable {
         }
         return (known > 0 ? result.keeping(left) : result, known)
     }
+
 }
 
 extension CheckResult {

@@ -147,6 +147,27 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("bad.json: not a medialint baseline"))
     }
 
+    /// A baseline names files relative to the folder checked: written from its parent (`check libb`), it matches from
+    /// inside (`check .`) and in `report` from the parent.
+    @Test func aBaselineMatchesFromAnyWorkingDirectory() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = directory.appendingPathComponent("libb")
+        try FileManager.default.createDirectory(at: library.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let overlap = "1\n00:00:01,000 --> 00:00:03,000\nAn overlap: it ends late.\n\n2\n00:00:02,500 --> 00:00:04,000\nNext.\n"
+        try overlap.write(to: library.appendingPathComponent("a.srt"), atomically: true, encoding: .utf8)
+        try overlap.write(to: library.appendingPathComponent("sub/b.srt"), atomically: true, encoding: .utf8)
+        let written = try Medialint.run(["check", "libb", "--db", "store.sqlite", "--write-baseline", "b.json"], in: directory)
+        #expect(written.stderr.contains("2 findings written to b.json as the baseline"), "\(written.stderr)")
+        let baseline = try String(contentsOf: directory.appendingPathComponent("b.json"), encoding: .utf8)
+        #expect(baseline.contains(#"{"file":"a.srt","rule":"lint.overlap""#) && baseline.contains(#"{"file":"sub/b.srt","rule":"lint.overlap""#))
+        #expect(!baseline.contains(directory.path), "no absolute path")
+        let inside = try Medialint.run(["check", ".", "--no-store", "--baseline", "../b.json"], in: library)
+        #expect(inside.status == 0 && inside.stderr.contains("2 findings known in ../b.json left out"), "\(inside.stderr)")
+        let report = try Medialint.run(["report", "--db", "store.sqlite", "--baseline", "b.json"], in: directory)
+        #expect(report.status == 0 && report.stderr.contains("2 findings known in b.json left out"), "\(report.stderr)")
+    }
+
     /// Any rule can be turned off or given another severity, by id or prefix, in `.medialint.yml` or with `--set`:
     /// the same in `check` and the single commands; a name that names no rule is an error.
     @Test func rulesCanBeTurnedOffOrRetuned() throws {

@@ -155,7 +155,7 @@ struct CheckCommand: ParsableCommand {
         // soon as it is done); SARIF, JUnit and HTML keep the results until the end. Only counts are kept here.
         var status = ExitStatus.ok
         var wasStopped = false
-        let baseline = try BaselineRun(verdicts)
+        let baseline = try BaselineRun(verdicts, roots: paths)
         try output.stream { sink in
             let write: (UnsafeBufferPointer<UInt8>) -> Void
             if output.output == nil || output.output == "-" {

@@ -49,7 +49,7 @@ struct ReportCommand: ParsableCommand {
         let gone = stored.gone
         if gone > 0 { Console.note("\(gone) stored file\(gone == 1 ? " is" : "s are") gone since \(gone == 1 ? "it was" : "they were") checked: not reported") }
         let totals = ResultTotals()
-        let baseline = try BaselineRun(verdicts)
+        let baseline = try BaselineRun(verdicts, matchesEndings: true)
         try output.stream { sink in
             let report = ReportStream(make: { [format, style = output.textStyle] in format.reporter(style: style, summary: $0) }, output: { sink.write($0) })
             do throws(StoredResults.ReadError) {
