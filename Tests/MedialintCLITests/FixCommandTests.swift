@@ -140,6 +140,24 @@ import Testing
         }
     }
 
+    /// A file in another encoding is rewritten in it: Windows-1252 with CR LF, UTF-16 with its byte order mark — the
+    /// timing lines moved, every other byte as it was.
+    @Test func aRewriteKeepsTheFilesEncoding() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "1\r\n00:00:01,000 --> 00:00:02,000\r\nCafé crème, naïve\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\n한국어? No: Ærø\r\n"
+        let shifted = text.replacingOccurrences(of: "00:00:01,000 --> 00:00:02,000", with: "00:00:02,500 --> 00:00:03,500")
+            .replacingOccurrences(of: "00:00:03,000 --> 00:00:04,000", with: "00:00:04,500 --> 00:00:05,500")
+        let western = { (text: String) in Data(text.replacingOccurrences(of: "한국어? ", with: "").data(using: .windowsCP1252)!) }
+        let utf16 = { (text: String) in Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)! }
+        for (name, encode) in [("western.srt", western), ("utf16.srt", utf16)] {
+            try encode(text).write(to: directory.appendingPathComponent(name))
+            let run = try Medialint.run(["shift", name, "--by", "1.5", "--in-place"], in: directory)
+            #expect(run.status == 0 && !run.stderr.contains("written in UTF-8"), "\(name): \(run.stderr)")
+            #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == encode(shifted), "\(name)")
+        }
+    }
+
     /// EBU STL is read, not written: no command that would write it (`shift --in-place`, `shift -o X.stl`,
     /// `sync --in-place`, `lint --fix`) leaves it changed or an empty file behind; `shift -o X.srt` writes SRT.
     @Test func aFormatReadOnlyIsNeverWrittenEmpty() throws {

@@ -366,12 +366,37 @@ public enum TextDecoding {
     // MARK: - iconv
 
     private static func iconvToUTF8(_ bytes: [UInt8], from name: String) throws(CaptionError) -> [UInt8] {
-        let converter = iconv_open("UTF-8", name)
-        guard converter != iconv_t(bitPattern: -1) else {
+        guard let converted = iconvConvert(bytes, from: name, to: "UTF-8") else {
             throw CaptionError(
                 rule: "captions.encoding",
                 message: "unknown text encoding '\(name)' (try utf-8, utf-16, windows-1252, windows-1251, iso-8859-2, gb2312, big5, shift_jis …)")
         }
+        guard case .success(let output) = converted else {
+            if case .failure(let failedAt) = converted {
+                throw CaptionError(rule: "captions.encoding", message: "the text is not valid \(name): bad byte sequence at byte \(failedAt.offset)")
+            }
+            return []
+        }
+        return output.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(output.dropFirst(3)) : output
+    }
+
+    /// UTF-8 text (without a byte order mark) in the encoding `name` (an iconv name, as `decode` reports them), for
+    /// writing a file back in its own encoding; nil when iconv does not know the name or the text has a character the
+    /// encoding cannot hold.
+    public static func encode(utf8 bytes: [UInt8], as name: String) -> [UInt8]? {
+        guard case .success(let output)? = iconvConvert(bytes, from: "UTF-8", to: name) else { return nil }
+        return output
+    }
+
+    /// Where a conversion stopped: the byte of the input it could not convert.
+    struct ConversionFailure: Error {
+        let offset: Int
+    }
+
+    /// `bytes` converted by iconv from `from` to `to`; nil when iconv knows neither name.
+    private static func iconvConvert(_ bytes: [UInt8], from: String, to: String) -> Swift.Result<[UInt8], ConversionFailure>? {
+        let converter = iconv_open(to, from)
+        guard converter != iconv_t(bitPattern: -1) else { return nil }
         defer { iconv_close(converter) }
         var input = bytes
         var output = [UInt8](repeating: 0, count: bytes.count * 4 + 16)
@@ -391,10 +416,8 @@ public enum TextDecoding {
                 return outBuffer.count - outLeft
             }
         }
-        if let failedAt {
-            throw CaptionError(rule: "captions.encoding", message: "the text is not valid \(name): bad byte sequence at byte \(failedAt)")
-        }
+        if let failedAt { return .failure(ConversionFailure(offset: failedAt)) }
         output.removeLast(output.count - produced)
-        return output.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(output.dropFirst(3)) : output
+        return .success(output)
     }
 }

@@ -1,8 +1,8 @@
 import CaptionQuality
 import Captions
 
-/// `lint --fix` and `check --fix`: a caption file rewritten with what `CaptionFixer` fixes, atomically, in its own
-/// format (UTF-8); each change said on standard error.
+/// `lint --fix` and `check --fix`: a caption file rewritten with what `CaptionFixer` fixes, atomically, changing only
+/// that (`CaptionOutput.rewrite`); each change said on standard error.
 enum CaptionFixing {
     /// The file at `path` (read as `document`) fixed for `linter`'s profile and read again; `document` as it is when
     /// nothing needs fixing. `backup`: a suffix to keep the original under.
@@ -20,9 +20,6 @@ enum CaptionFixing {
         inPlace.backup = backup
         _ = try CaptionOutput.rewrite(path, original: document, edited: fixed, inPlace: inPlace)
         for change in changes where change.applied { Console.note("\(path): fixed cue \(change.cue): \(change.description) [\(change.rule)]") }
-        if !CaptionOutput.isUTF8(document.encoding) {
-            Console.note("\(path): written in UTF-8 (it was \(document.encoding))")
-        }
         do throws(CaptionError) { return try CaptionFile.read(path, format: document.format) } catch { throw CLIError("\(path): \(error.message)") }
     }
 }

@@ -57,6 +57,14 @@ enum CaptionOutput {
             }
             (bytes, diagnostics) = CaptionFile.encode(edited, as: original.format)
         }
+        // Back in the file's own encoding (and byte order mark), when every character has a place in it.
+        if !isUTF8(original.encoding) {
+            if let encoded = reencoded(bytes, like: raw, encoding: original.encoding) {
+                bytes = encoded
+            } else {
+                Console.note("\(path): written in UTF-8 (it was \(original.encoding), which cannot hold the edited text)")
+            }
+        }
         let backup = try inPlace.keepBackup(of: path)
         do {
             try OutputStream.write(to: path) { sink in sink.take(&bytes) }
@@ -65,6 +73,19 @@ enum CaptionOutput {
             throw error
         }
         return diagnostics
+    }
+
+    /// `utf8` in `encoding`, after the byte order mark `raw` starts with (UTF-16 and UTF-32); nil when the encoding cannot
+    /// hold it, or it would not read back the same.
+    private static func reencoded(_ utf8: [UInt8], like raw: [UInt8], encoding: String) -> [UInt8]? {
+        guard let encoded = TextDecoding.encode(utf8: utf8, as: encoding) else { return nil }
+        let marks: [[UInt8]] = [[0xFF, 0xFE, 0x00, 0x00], [0x00, 0x00, 0xFE, 0xFF], [0xFF, 0xFE], [0xFE, 0xFF]]
+        let name = encoding.lowercased()
+        let mark =
+            name.hasPrefix("utf-16") || name.hasPrefix("utf-32") ? marks.first { raw.starts(with: $0) && ($0.count == 4) == name.hasPrefix("utf-32") } : nil
+        let bytes = (mark ?? []) + encoded
+        guard (try? TextDecoding.decode(bytes, encoding: mark == nil ? encoding : nil).utf8) == utf8 else { return nil }
+        return bytes
     }
 
     /// Whether text read in `encoding` is the file's own bytes.
