@@ -75,6 +75,27 @@ import Testing
                 """)
     }
 
+    /// An ASS event's times, in the columns its section's Format line names, to the centisecond; the rest of the line,
+    /// comments and other sections as they were.
+    @Test func anASSShiftMovesOnlyTheEventsTimes() throws {
+        let file = """
+            [Script Info]
+            PlayResX: 1920
+
+            [V4+ Styles]
+            Format: Name, Fontname, Fontsize
+            Style: Default,Arial,48
+
+            [Events]
+            Format: Layer, Style, Start, End, Name, Text
+            Comment: 0,Default,0:00:00.00,0:00:01.00,,kept
+            Dialogue: 1,Default,0:00:01.00,0:00:02.50,ANNA,{\\c&H0000FF&}Hi, {\\k20}you
+
+            """
+        let result = try Self.patched(file, format: .ass) { _ = TimingEdit(offset: 0.456).apply(to: &$0) }
+        #expect(try result.get() == file.replacingOccurrences(of: "0:00:01.00,0:00:02.50,ANNA", with: "0:00:01.46,0:00:02.96,ANNA"))
+    }
+
     @Test func nothingEditedIsTheFileItself() throws {
         let file = "1\n00:00:01,000-->00:00:02,000\nA\n\n\n2\n00:00:03,000 --> 00:00:04,000\n\nB after a blank line\n"
         #expect(try Self.patched(file, format: .srt) { _ in }.get() == file)
@@ -99,6 +120,10 @@ import Testing
         #expect(
             CaptionPatch.apply(to: Array(file.utf8), original: moved, edited: edited)
                 == .failure(CaptionPatch.Refusal("line 3 is not the timing line read there")))
-        #expect(throws: CaptionPatch.Refusal.self) { try Self.patched("[Script Info]\n", format: .ass) { _ in }.get() }
+        #expect(throws: CaptionPatch.Refusal.self) { try Self.patched("<SAMI><BODY></BODY></SAMI>\n", format: .sami) { _ in }.get() }
+        // ASS: times, not text (its override tags are more than the cue model holds).
+        let ass =
+            "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Text\nDialogue: 0,0:00:01.00,0:00:02.00,Default,{\\fad(9,9)}Hi, you\n"
+        #expect(throws: CaptionPatch.Refusal.self) { try Self.patched(ass, format: .ass) { $0.cues[0].text = "Hi,\nyou" }.get() }
     }
 }

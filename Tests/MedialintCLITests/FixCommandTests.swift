@@ -131,13 +131,25 @@ import Testing
         #expect(try Medialint.run(["shift", "speech.vtt", "--by=0.8", "--in-place"], in: directory).status == 0)
         #expect(try String(contentsOf: directory.appendingPathComponent("speech.vtt"), encoding: .utf8) == vtt)
 
-        for name in ["styled-events.ass", "korean-two-languages.cp949.smi"] {
-            let original = try Data(contentsOf: Medialint.root.appendingPathComponent("Tests/CaptionsTests/Fixtures/formats/\(name)"))
-            try original.write(to: directory.appendingPathComponent(name))
-            let run = try Medialint.run(["shift", name, "--by", "1", "--in-place"], in: directory)
-            #expect(run.status == 2 && run.stderr.contains("\(name): not rewritten: MediaLint writes "), "\(run.stderr)")
-            #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == original)
-        }
+        // ASS: the events' times move, to the centisecond; styles, PlayRes, comments, layers and tags stay.
+        let fixtures = Medialint.root.appendingPathComponent("Tests/CaptionsTests/Fixtures/formats")
+        let ass = try String(contentsOf: fixtures.appendingPathComponent("styled-events.ass"), encoding: .utf8)
+        try ass.write(to: directory.appendingPathComponent("styled.ass"), atomically: true, encoding: .utf8)
+        #expect(try Medialint.run(["shift", "styled.ass", "--by", "1.234", "--in-place"], in: directory).status == 0)
+        let moved = ass.replacingOccurrences(of: "0:00:01.00,0:00:03.50,", with: "0:00:02.23,0:00:04.73,")
+            .replacingOccurrences(of: "0:00:13.00,0:00:15.00,", with: "0:00:14.23,0:00:16.23,")
+        let after = try String(contentsOf: directory.appendingPathComponent("styled.ass"), encoding: .utf8)
+        #expect(after.split(separator: "\n").first { $0.contains("Where were you") } == moved.split(separator: "\n").first { $0.contains("Where were you") })
+        #expect(after.split(separator: "\n").first { $0.contains("A square") } == moved.split(separator: "\n").first { $0.contains("A square") })
+        let untimed = { (text: String) in text.replacing(/Dialogue: 0,[0-9:.]+,[0-9:.]+,/, with: "Dialogue: 0,T,T,") }
+        #expect(untimed(after) == untimed(ass))
+        // A bilingual SAMI is written whole, and would lose its second language: refused, left as it was.
+        let name = "korean-two-languages.cp949.smi"
+        let original = try Data(contentsOf: fixtures.appendingPathComponent(name))
+        try original.write(to: directory.appendingPathComponent(name))
+        let run = try Medialint.run(["shift", name, "--by", "1", "--in-place"], in: directory)
+        #expect(run.status == 2 && run.stderr.contains("\(name): not rewritten: MediaLint writes "), "\(run.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == original)
     }
 
     /// A file in another encoding is rewritten in it: Windows-1252 with CR LF, UTF-16 with its byte order mark — the

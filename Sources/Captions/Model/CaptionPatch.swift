@@ -1,7 +1,9 @@
 /// Edits to a caption file made in its own bytes: the timestamps of each cue whose times changed and the text of each
 /// cue whose text changed are rewritten where they stand, and every other byte — comments, styles, blocks the reader
 /// skipped, blank lines, the byte order mark, the line breaks — comes back as it was. For SRT and WebVTT, whose cues
-/// are lines; a patch is checked by reading it back, which must give the edited cues.
+/// are lines, and the times of ASS/SSA events (to the centisecond the format holds; their text is not rewritten: its
+/// override tags are more than the cue model holds). A patch is checked by reading it back, which must give the edited
+/// cues.
 public enum CaptionPatch {
     /// Why an edit could not be made in place (one line, without the file's name).
     public struct Refusal: Error, Sendable, Equatable {
@@ -10,7 +12,7 @@ public enum CaptionPatch {
     }
 
     /// Whether `format`'s files can be patched.
-    public static func patches(_ format: CaptionFormat) -> Bool { format == .srt || format == .webvtt }
+    public static func patches(_ format: CaptionFormat) -> Bool { format == .srt || format == .webvtt || format == .ass }
 
     /// `bytes` (the file as UTF-8; a byte order mark first is kept) with `edited`'s changes to `original` made in
     /// place. `original` is the document read from `bytes`; `edited` is it with times and texts changed, cue for cue
@@ -28,15 +30,23 @@ public enum CaptionPatch {
                 text: ByteText(bytes: UnsafeBufferPointer(rebasing: all[byteOrderMark...]), collapsesCarriageReturnRuns: original.format == .srt),
                 format: original.format)
             patch.output.append(contentsOf: all[..<byteOrderMark])
-            for (before, after) in zip(original.cues, edited.cues) {
+            // In the file's order (a reader may give cues in time order).
+            for (before, after) in zip(original.cues, edited.cues).sorted(by: { $0.0.line < $1.0.line }) {
                 if let refusal = patch.edit(before, into: after) { return .failure(refusal) }
             }
             patch.copy(upTo: patch.text.count)
             return .success(patch.output)
         }
         guard case .success(let output) = patched else { return patched }
-        // Read back: the patch must be the edited cues and nothing else.
-        guard let reread = try? CaptionFile.read(output, format: original.format), reread.cues == edited.cues else {
+        // Read back: the patch must be the edited cues (at the format's resolution) and nothing else.
+        var expected = edited.cues
+        if original.format == .ass {
+            for index in expected.indices {
+                expected[index].start = expected[index].start.centiseconds
+                expected[index].end = expected[index].end.centiseconds
+            }
+        }
+        guard let reread = try? CaptionFile.read(output, format: original.format), reread.cues == expected else {
             return .failure(Refusal("the edited file would not read back as edited"))
         }
         return .success(output)
@@ -53,6 +63,10 @@ private struct Patcher {
     /// The start of line `lineNumber` (1-based): where looking for the next cue's timing line starts.
     private var lineStart = 0
     private var lineNumber = 1
+    /// ASS: the section the lines passed are in, and the columns of Start and End its `[Events]` `Format` line names.
+    private var section = ""
+    private var startColumn = 1
+    private var endColumn = 2
 
     init(text: ByteText, format: CaptionFormat) {
         self.text = text
@@ -76,10 +90,23 @@ private struct Patcher {
         let target = Int(before.line)
         guard target >= lineNumber else { return CaptionPatch.Refusal("the cues are not in file order (line \(target))") }
         while lineNumber < target, lineStart < text.count {
-            lineStart = text.nextLineStart(after: text.lineEnd(from: lineStart))
+            let end = text.lineEnd(from: lineStart)
+            if format == .ass { observe(lineStart..<end) }
+            lineStart = text.nextLineStart(after: end)
             lineNumber += 1
         }
         let lineEnd = text.lineEnd(from: lineStart)
+        if format == .ass {
+            guard lineNumber == target, let fields = eventFields(lineStart..<lineEnd) else {
+                return CaptionPatch.Refusal("line \(target) is not the event read there")
+            }
+            guard before.text == after.text else {
+                return CaptionPatch.Refusal("the text of an ASS event is not rewritten (line \(target)): its override tags are more than MediaLint reads")
+            }
+            if before.start != after.start { replace(fields[startColumn], with: after.start) }
+            if before.end != after.end { replace(fields[endColumn], with: after.end) }
+            return nil
+        }
         guard lineNumber == target, let arrow = arrow(in: lineStart..<lineEnd) else {
             return CaptionPatch.Refusal("line \(target) is not the timing line read there")
         }
@@ -106,6 +133,47 @@ private struct Patcher {
         return nil
     }
 
+    /// ASS: notes a section header, and the columns of `Start` and `End` in the `[Events]` section's `Format` line.
+    private mutating func observe(_ line: Range<Int>) {
+        let trimmed = self.trimmed(line)
+        guard let first = trimmed.first.map({ text[$0] }) else { return }
+        if first == UInt8(ascii: "[") {
+            section = String(decoding: text.bytes[trimmed], as: UTF8.self).lowercased()
+        } else if section == "[events]", let fields = fields(after: "format:", in: trimmed, limit: .max) {
+            let names = fields.map { String(decoding: text.bytes[$0], as: UTF8.self).lowercased() }
+            if let start = names.firstIndex(of: "start"), let end = names.firstIndex(of: "end") {
+                (startColumn, endColumn) = (start, end)
+            }
+        }
+    }
+
+    /// The trimmed fields of a `Dialogue:` line (up to End, then the rest of the line as one), or nil when it is not one.
+    private func eventFields(_ line: Range<Int>) -> [Range<Int>]? {
+        guard let fields = fields(after: "dialogue:", in: trimmed(line), limit: max(startColumn, endColumn) + 2),
+            fields.count > max(startColumn, endColumn)
+        else { return nil }
+        return fields
+    }
+
+    /// The comma-separated fields after `key` (lower case, matched in any case) at the start of `line`, trimmed; at
+    /// most `limit` of them (the last holds the rest of the line).
+    private func fields(after key: String, in line: Range<Int>, limit: Int) -> [Range<Int>]? {
+        let key = Array(key.utf8)
+        guard line.count >= key.count, zip(text.bytes[line.lowerBound...], key).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { return nil }
+        var fields: [Range<Int>] = []
+        var from = line.lowerBound + key.count
+        var i = from
+        while i < line.upperBound, fields.count < limit - 1 {
+            if text[i] == UInt8(ascii: ",") {
+                fields.append(trimmed(from..<i))
+                from = i + 1
+            }
+            i += 1
+        }
+        fields.append(trimmed(from..<line.upperBound))
+        return fields
+    }
+
     /// Where `-->` starts in `range`, if it is there.
     private func arrow(in range: Range<Int>) -> Int? {
         var i = range.lowerBound
@@ -128,7 +196,13 @@ private struct Patcher {
     private mutating func replace(_ token: Range<Int>, with time: CaptionTime) {
         copy(upTo: token.lowerBound)
         let written = text.bytes[token]
-        if format == .webvtt, written.count(where: { $0 == 0x3A }) == 1, time.milliseconds < 3_600_000 {
+        if format == .ass {
+            // H:MM:SS.cc, to the nearest centisecond.
+            let centiseconds = max(0, (time.milliseconds + 5) / 10)
+            let hours = centiseconds / 360_000, minutes = centiseconds / 6000 % 60, seconds = centiseconds / 100 % 60
+            let digits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
+            output.append(contentsOf: "\(hours):\(digits(minutes)):\(digits(seconds)).\(digits(centiseconds % 100))".utf8)
+        } else if format == .webvtt, written.count(where: { $0 == 0x3A }) == 1, time.milliseconds < 3_600_000 {
             var full: [UInt8] = []
             time.appendFormatted(to: &full, separator: 0x2E)
             output.append(contentsOf: full.dropFirst(3))  // "00:"

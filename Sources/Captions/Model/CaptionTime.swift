@@ -18,6 +18,9 @@ public struct CaptionTime: Sendable, Hashable, Comparable, Codable, CustomString
 
     public static let zero = CaptionTime(milliseconds: 0)
 
+    /// The time to the nearest centisecond (what ASS/SSA and SCC's frames cannot beat).
+    public var centiseconds: CaptionTime { CaptionTime(milliseconds: (max(0, milliseconds) + 5) / 10 * 10) }
+
     /// The end of the whole presentation, for content a file shows until the media ends (TTML content with no end):
     /// 99:59:59.999, the latest time SRT and WebVTT both write. `CaptionDocument.endingPresentation(at:)` puts the
     /// media's end in its place.
