@@ -5,9 +5,9 @@ import Testing
 /// option it names is one a command takes.
 ///
 /// Commands naming `Media/…` run in the repository; the others (`talk.mp4`, `show.vtt`, `site/` …) run in a copy of
-/// `Fixtures/README/`, where `talk.mp4` and the site's media are the samples `Media/speech.mp4` and
-/// `Media/no-audio.mp4`. Examples of one block run in order in the same folder (`sync … --in-place` changes the file
-/// the next example reads). A line `…` in an example stands for any number of lines.
+/// `Examples/readme/`, which holds the files they name, as a reader runs them. Examples of one block run in order in
+/// the same folder (`sync … --in-place` changes the file the next example reads). A line `…` in an example stands for
+/// any number of lines.
 @Suite struct ReadmeExamplesTests {
     struct Example: CustomTestStringConvertible, Sendable {
         let line: Int
@@ -61,19 +61,12 @@ import Testing
         let blocks = try Self.examples()
         #expect(blocks.count >= 7, "the README's console examples were not found")
         #expect(blocks.joined().count >= 8)
-        let fixtures = Medialint.root.appendingPathComponent("Tests/MedialintCLITests/Fixtures/README")
+        let examples = Medialint.root.appendingPathComponent("Examples/readme")
         for block in blocks {
             let directory = try Medialint.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let files = try FileManager.default.contentsOfDirectory(atPath: fixtures.path)
-            for name in files {
-                try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
-            }
-            try FileManager.default.copyItem(atPath: Medialint.media("speech.mp4"), toPath: directory.appendingPathComponent("talk.mp4").path)
-            let siteMedia = directory.appendingPathComponent("site/media")
-            try FileManager.default.createDirectory(at: siteMedia, withIntermediateDirectories: true)
-            for name in ["speech.mp4", "no-audio.mp4"] {
-                try FileManager.default.copyItem(atPath: Medialint.media(name), toPath: siteMedia.appendingPathComponent(name).path)
+            for name in try FileManager.default.contentsOfDirectory(atPath: examples.path) {
+                try FileManager.default.copyItem(at: examples.appendingPathComponent(name), to: directory.appendingPathComponent(name))
             }
             for example in block {
                 let inRepository = example.arguments.contains { $0.hasPrefix("Media/") }
