@@ -96,6 +96,35 @@ import Testing
         #expect(try result.get() == file.replacingOccurrences(of: "0:00:01.00,0:00:02.50,ANNA", with: "0:00:01.46,0:00:02.96,ANNA"))
     }
 
+    /// SAMI: every SYNC moves as the read language's times moved — one of another class between two known times in
+    /// proportion; a fix that would move one SYNC two ways is refused.
+    @Test func aSAMIRetimingMovesEveryLanguagesSyncs() throws {
+        let file = """
+            <SAMI><HEAD><STYLE><!-- .KRCC {lang:ko-KR;} .ENCC {lang:en-US;} --></STYLE></HEAD><BODY>
+            <SYNC Start=1000><P Class=KRCC>하나
+            <SYNC Start=1000><P Class=ENCC>One
+            <SYNC Start=2000><P Class=ENCC>One, later
+            <SYNC Start=3000><P Class=KRCC>둘
+            <SYNC Start=3000><P Class=ENCC>Two
+            <SYNC start="5000"><P Class=KRCC>&nbsp;
+            </BODY></SAMI>
+
+            """
+        let stretched = try Self.patched(file, format: .sami) { document in
+            for index in document.cues.indices {
+                document.cues[index].start.milliseconds *= 2
+                document.cues[index].end.milliseconds *= 2
+            }
+        }
+        #expect(
+            try stretched.get()
+                == file.replacingOccurrences(of: "Start=1000", with: "Start=2000").replacingOccurrences(
+                    of: "Start=2000><P Class=ENCC>One, later", with: "Start=4000><P Class=ENCC>One, later"
+                )
+                .replacingOccurrences(of: "Start=3000", with: "Start=6000").replacingOccurrences(of: "start=\"5000\"", with: "start=\"10000\""))
+        #expect(throws: CaptionPatch.Refusal.self) { try Self.patched(file, format: .sami) { $0.cues[0].end.milliseconds = 2900 }.get() }
+    }
+
     @Test func nothingEditedIsTheFileItself() throws {
         let file = "1\n00:00:01,000-->00:00:02,000\nA\n\n\n2\n00:00:03,000 --> 00:00:04,000\n\nB after a blank line\n"
         #expect(try Self.patched(file, format: .srt) { _ in }.get() == file)
@@ -120,7 +149,9 @@ import Testing
         #expect(
             CaptionPatch.apply(to: Array(file.utf8), original: moved, edited: edited)
                 == .failure(CaptionPatch.Refusal("line 3 is not the timing line read there")))
-        #expect(throws: CaptionPatch.Refusal.self) { try Self.patched("<SAMI><BODY></BODY></SAMI>\n", format: .sami) { _ in }.get() }
+        #expect(throws: CaptionPatch.Refusal.self) {
+            try Self.patched(#"<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="1s" end="2s">A</p></div></body></tt>"#, format: .ttml) { _ in }.get()
+        }
         // ASS: times, not text (its override tags are more than the cue model holds).
         let ass =
             "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Text\nDialogue: 0,0:00:01.00,0:00:02.00,Default,{\\fad(9,9)}Hi, you\n"

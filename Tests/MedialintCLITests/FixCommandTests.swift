@@ -143,13 +143,31 @@ import Testing
         #expect(after.split(separator: "\n").first { $0.contains("A square") } == moved.split(separator: "\n").first { $0.contains("A square") })
         let untimed = { (text: String) in text.replacing(/Dialogue: 0,[0-9:.]+,[0-9:.]+,/, with: "Dialogue: 0,T,T,") }
         #expect(untimed(after) == untimed(ass))
-        // A bilingual SAMI is written whole, and would lose its second language: refused, left as it was.
+        // A bilingual SAMI in CP949: both languages' SYNCs move, and nothing else changes (the encoding neither).
         let name = "korean-two-languages.cp949.smi"
         let original = try Data(contentsOf: fixtures.appendingPathComponent(name))
         try original.write(to: directory.appendingPathComponent(name))
-        let run = try Medialint.run(["shift", name, "--by", "1", "--in-place"], in: directory)
-        #expect(run.status == 2 && run.stderr.contains("\(name): not rewritten: MediaLint writes "), "\(run.stderr)")
-        #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == original)
+        let run = try Medialint.run(["shift", name, "--by", "1.5", "--in-place"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        // (Latin-1 maps each byte to a character and back: the CP949 bytes stay as they are; SYNC tags are ASCII.)
+        var expected = try #require(String(data: original, encoding: .isoLatin1))
+        for (from, to) in [("9000", "10500"), ("6250", "7750"), ("4000", "5500"), ("3500", "5000"), ("1000", "2500")] {
+            expected = expected.replacingOccurrences(of: "<SYNC Start=\(from)>", with: "<SYNC Start=\(to)>")
+        }
+        #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == expected.data(using: .isoLatin1))
+        // A TTML file is written whole, and this one would lose its metadata and language: refused, left as it was.
+        let ttml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xml:lang="en">
+              <head><metadata><ttm:title>News</ttm:title><ttm:copyright>Broadcaster</ttm:copyright></metadata></head>
+              <body><div><p begin="00:00:01.000" end="00:00:02.000">Hello</p></div></body>
+            </tt>
+
+            """
+        try ttml.write(to: directory.appendingPathComponent("news.ttml"), atomically: true, encoding: .utf8)
+        let refused = try Medialint.run(["shift", "news.ttml", "--by", "1", "--in-place"], in: directory)
+        #expect(refused.status == 2 && refused.stderr.contains("news.ttml: not rewritten: MediaLint writes TTML files whole"), "\(refused.stderr)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("news.ttml"), encoding: .utf8) == ttml)
     }
 
     /// A file in another encoding is rewritten in it: Windows-1252 with CR LF, UTF-16 with its byte order mark — the

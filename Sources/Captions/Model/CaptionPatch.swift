@@ -12,7 +12,7 @@ public enum CaptionPatch {
     }
 
     /// Whether `format`'s files can be patched.
-    public static func patches(_ format: CaptionFormat) -> Bool { format == .srt || format == .webvtt || format == .ass }
+    public static func patches(_ format: CaptionFormat) -> Bool { [.srt, .webvtt, .ass, .sami].contains(format) }
 
     /// `bytes` (the file as UTF-8; a byte order mark first is kept) with `edited`'s changes to `original` made in
     /// place. `original` is the document read from `bytes`; `edited` is it with times and texts changed, cue for cue
@@ -24,6 +24,7 @@ public enum CaptionPatch {
         guard original.cues.count == edited.cues.count else {
             return .failure(Refusal("the edit adds or removes cues (\(original.cues.count) → \(edited.cues.count))"))
         }
+        if original.format == .sami { return SAMIRetiming.apply(to: bytes, original: original, edited: edited) }
         let byteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let patched = bytes.withUnsafeBufferPointer { all -> Result<[UInt8], Refusal> in
             var patch = Patcher(
@@ -226,5 +227,85 @@ private struct Patcher {
             }
         }
         return position
+    }
+}
+
+/// SAMI's edits: every `<SYNC Start=…>` moved as the cues' times moved. A time a cue of the language read started or
+/// ended at goes where the edit put it; a time between two of them in proportion, one beyond them by the nearest's
+/// move: the captions of the other languages (a Korean file's English class) move with them. Text, styles and
+/// classes stay as they were. Refused when the edit moves one time two ways (a cue ended early where the next one
+/// starts: SAMI's end is the next SYNC) or changes a cue's text.
+enum SAMIRetiming {
+    static func apply(to bytes: [UInt8], original: CaptionDocument, edited: CaptionDocument) -> Result<[UInt8], CaptionPatch.Refusal> {
+        var moves: [Int64: Int64] = [:]
+        for (before, after) in zip(original.cues, edited.cues) {
+            guard before.text == after.text else {
+                return .failure(CaptionPatch.Refusal("the text of a SAMI caption is not rewritten (line \(before.line))"))
+            }
+            for (old, new) in [(before.start, after.start), (before.end, after.end)] {
+                if let known = moves[old.milliseconds], known != new.milliseconds {
+                    return .failure(
+                        CaptionPatch.Refusal("the edit moves the SYNC at \(old.milliseconds) ms two ways (\(known) and \(new.milliseconds) ms)"))
+                }
+                moves[old.milliseconds] = new.milliseconds
+            }
+        }
+        let points = moves.sorted { $0.key < $1.key }
+        guard !points.isEmpty else { return .success(bytes) }
+        func moved(_ time: Int64) -> Int64 {
+            if let exact = moves[time] { return exact }
+            guard let above = points.firstIndex(where: { $0.key > time }) else { return time + points.last!.value - points.last!.key }
+            guard above > 0 else { return time + points[0].value - points[0].key }
+            let (a, b) = (points[above - 1], points[above])
+            let share = Double(time - a.key) / Double(b.key - a.key)
+            return a.value + Int64((share * Double(b.value - a.value)).rounded())
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 256)
+        var copied = 0
+        var i = 0
+        let n = bytes.count
+        func lower(_ byte: UInt8) -> UInt8 { byte | 0x20 }
+        func matches(_ word: String, at position: Int) -> Bool {
+            let word = Array(word.utf8)
+            return position + word.count <= n && zip(bytes[position...], word).allSatisfy { lower($0) == $1 }
+        }
+        while i < n {
+            guard bytes[i] == UInt8(ascii: "<"), matches("sync", at: i + 1), i + 5 < n, !(lower(bytes[i + 5]) >= 0x61 && lower(bytes[i + 5]) <= 0x7A)
+            else {
+                i += 1
+                continue
+            }
+            // The tag's Start value: digits after `start`, `=`, spaces and a quote.
+            var j = i + 5
+            while j < n, bytes[j] != UInt8(ascii: ">") {
+                if matches("start", at: j), j > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j - 1]) {
+                    var k = j + 5
+                    while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+                    guard k < n, bytes[k] == UInt8(ascii: "=") else { break }
+                    k += 1
+                    while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == UInt8(ascii: "\"") || bytes[k] == UInt8(ascii: "'") { k += 1 }
+                    var end = k
+                    while end < n, bytes[end] >= 0x30, bytes[end] <= 0x39 { end += 1 }
+                    if end > k, end - k <= 15, let time = Int64(String(decoding: bytes[k..<end], as: UTF8.self)) {
+                        output.append(contentsOf: bytes[copied..<k])
+                        output.append(contentsOf: String(max(0, moved(time))).utf8)
+                        copied = end
+                    }
+                    break
+                }
+                j += 1
+            }
+            i = j
+        }
+        output.append(contentsOf: bytes[copied...])
+        // Read back: the language read moved as edited; every other class by the same moves (checked on the default
+        // class, which the file reads as when no language is named).
+        guard let reread = try? SAMIReader().read(output), let before = try? SAMIReader().read(bytes),
+            reread.cues.map({ [$0.start.milliseconds, $0.end.milliseconds] })
+                == before.cues.map({ [moved($0.start.milliseconds), moved($0.end.milliseconds)] }),
+            reread.cues.map(\.text) == before.cues.map(\.text)
+        else { return .failure(CaptionPatch.Refusal("the retimed file would not read back as edited")) }
+        return .success(output)
     }
 }
