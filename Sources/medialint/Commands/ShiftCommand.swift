@@ -47,7 +47,9 @@ struct ShiftCommand: ParsableCommand {
         let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
         if let original {
             let written = try CaptionOutput.rewrite(captions, original: original, edited: document, inPlace: rewrite)
-            Diagnostics.print(document.diagnostics + edits + written, file: captions)
+            // The reader's notes say what the cue model leaves out (an ASS tag "dropped"): the file edited in place
+            // keeps it all, so only its warnings and errors are said.
+            Diagnostics.print(document.diagnostics.filter { $0.severity != .info } + edits + written, file: captions)
             return
         }
         // -o's extension chooses the format written (an EBU STL file, read only, shifts into an SRT file, say).
