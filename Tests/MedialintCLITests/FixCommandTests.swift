@@ -189,6 +189,23 @@ import Testing
         }
     }
 
+    /// A copy in the file's own format (`shift -o`, standard output) keeps its byte order mark and CR LF; a conversion
+    /// writes the other format's way.
+    @Test func aCopyKeepsTheByteOrderMarkAndLineBreaks() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let windows = "\u{FEFF}1\r\n00:00:01,000 --> 00:00:02,000\r\nOne\r\ntwo\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\nThree\r\n"
+        try Data(windows.utf8).write(to: directory.appendingPathComponent("a.srt"))
+        let moved =
+            windows.replacingOccurrences(of: "00:00:01,000 --> 00:00:02,000", with: "00:00:02,000 --> 00:00:03,000")
+            .replacingOccurrences(of: "00:00:03,000 --> 00:00:04,000", with: "00:00:04,000 --> 00:00:05,000") + "\r\n"  // the writer's blank line
+        #expect(try Medialint.run(["shift", "a.srt", "--by", "1", "-o", "b.srt"], in: directory).status == 0)
+        #expect(try Data(contentsOf: directory.appendingPathComponent("b.srt")) == Data(moved.utf8))
+        #expect(try Medialint.run(["shift", "a.srt", "--by", "1"], in: directory).stdout == moved)
+        #expect(try Medialint.run(["convert", "a.srt", "c.vtt"], in: directory).status == 0)
+        #expect(try String(contentsOf: directory.appendingPathComponent("c.vtt"), encoding: .utf8).hasPrefix("WEBVTT\n\n1\n00:00:01.000"))
+    }
+
     /// EBU STL is read, not written: no command that would write it (`shift --in-place`, `shift -o X.stl`,
     /// `sync --in-place`, `lint --fix`) leaves it changed or an empty file behind; `shift -o X.srt` writes SRT.
     @Test func aFormatReadOnlyIsNeverWrittenEmpty() throws {

@@ -1,4 +1,5 @@
 import Captions
+import FileAccess
 import Foundation
 
 /// Writing caption output: a chunk at a time, atomically to a file or to standard output; never over the
@@ -18,10 +19,18 @@ enum CaptionOutput {
             )
         }
         if inPlace == nil { try OutputStream.refuseInputs(path, [input]) }
+        // A copy in the input's own format keeps its byte order mark and CR LF line breaks.
+        let (byteOrderMark, crlf) = format == document.format ? layout(of: input, encoding: document.encoding) : (false, false)
         let backup = try inPlace?.keepBackup(of: path)
         do {
             try OutputStream.write(to: path) { sink in
-                diagnostics = CaptionFile.write(document, as: format) { sink.take(&$0) }
+                var first = true
+                diagnostics = CaptionFile.write(document, as: format) { chunk in
+                    if crlf { chunk = withCRLF(chunk) }
+                    if first, byteOrderMark { chunk.insert(contentsOf: [0xEF, 0xBB, 0xBF], at: 0) }
+                    first = false
+                    sink.take(&chunk)
+                }
             }
         } catch {
             if let backup { unlink(backup) }
@@ -86,6 +95,29 @@ enum CaptionOutput {
         let bytes = (mark ?? []) + encoded
         guard (try? TextDecoding.decode(bytes, encoding: mark == nil ? encoding : nil).utf8) == utf8 else { return nil }
         return bytes
+    }
+
+    /// Whether the caption file at `path` (UTF-8) starts with a byte order mark, and whether its lines end in CR LF
+    /// (most of those in its first 64 KB).
+    private static func layout(of path: String, encoding: String) -> (byteOrderMark: Bool, crlf: Bool) {
+        guard isUTF8(encoding), path != "-", let file = try? RegularFile(path: path) else { return (false, false) }
+        let head = file.read(count: 65_536, at: 0)
+        var crlf = 0, lf = 0
+        for index in head.indices where head[index] == 0x0A {
+            if index > 0, head[index - 1] == 0x0D { crlf += 1 } else { lf += 1 }
+        }
+        return (head.starts(with: [0xEF, 0xBB, 0xBF]), crlf > lf)
+    }
+
+    /// `chunk` with each LF a CR LF (the writers write LF alone).
+    private static func withCRLF(_ chunk: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(chunk.count + chunk.count / 16)
+        for byte in chunk {
+            if byte == 0x0A { out.append(0x0D) }
+            out.append(byte)
+        }
+        return out
     }
 
     /// Whether text read in `encoding` is the file's own bytes.
