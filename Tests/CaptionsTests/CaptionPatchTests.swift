@@ -75,8 +75,9 @@ import Testing
                 """)
     }
 
-    /// An ASS event's times, in the columns its section's Format line names, to the centisecond; the rest of the line,
-    /// comments and other sections as they were.
+    /// An ASS event's times, in the columns its section's Format line names, to the centisecond; the rest of the line
+    /// and other sections as they were. When every event moved (a shift), the `Comment:` lines move with them; a fix of
+    /// one event leaves them.
     @Test func anASSShiftMovesOnlyTheEventsTimes() throws {
         let file = """
             [Script Info]
@@ -93,7 +94,13 @@ import Testing
 
             """
         let result = try Self.patched(file, format: .ass) { _ = TimingEdit(offset: 0.456).apply(to: &$0) }
-        #expect(try result.get() == file.replacingOccurrences(of: "0:00:01.00,0:00:02.50,ANNA", with: "0:00:01.46,0:00:02.96,ANNA"))
+        #expect(
+            try result.get()
+                == file.replacingOccurrences(of: "0:00:01.00,0:00:02.50,ANNA", with: "0:00:01.46,0:00:02.96,ANNA")
+                .replacingOccurrences(of: "0:00:00.00,0:00:01.00,,kept", with: "0:00:00.46,0:00:01.46,,kept"))
+        let twoEvents = file + "Dialogue: 0,Default,0:00:03.00,0:00:04.00,,Two\n"
+        let oneFixed = try Self.patched(twoEvents, format: .ass) { $0.cues[0].end = CaptionTime(milliseconds: 2000) }
+        #expect(try oneFixed.get() == twoEvents.replacingOccurrences(of: "0:00:02.50,ANNA", with: "0:00:02.00,ANNA"))
     }
 
     /// SAMI: every SYNC moves as the read language's times moved — one of another class between two known times in

@@ -131,7 +131,8 @@ import Testing
         #expect(try Medialint.run(["shift", "speech.vtt", "--by=0.8", "--in-place"], in: directory).status == 0)
         #expect(try String(contentsOf: directory.appendingPathComponent("speech.vtt"), encoding: .utf8) == vtt)
 
-        // ASS: the events' times move, to the centisecond; styles, PlayRes, comments, layers and tags stay.
+        // ASS: the events' times move, to the centisecond, and the Comment lines with them; styles, PlayRes, layers and
+        // tags stay.
         let fixtures = Medialint.root.appendingPathComponent("Tests/CaptionsTests/Fixtures/formats")
         let ass = try String(contentsOf: fixtures.appendingPathComponent("styled-events.ass"), encoding: .utf8)
         try ass.write(to: directory.appendingPathComponent("styled.ass"), atomically: true, encoding: .utf8)
@@ -142,7 +143,8 @@ import Testing
         let after = try String(contentsOf: directory.appendingPathComponent("styled.ass"), encoding: .utf8)
         #expect(after.split(separator: "\n").first { $0.contains("Where were you") } == moved.split(separator: "\n").first { $0.contains("Where were you") })
         #expect(after.split(separator: "\n").first { $0.contains("A square") } == moved.split(separator: "\n").first { $0.contains("A square") })
-        let untimed = { (text: String) in text.replacing(/Dialogue: 0,[0-9:.]+,[0-9:.]+,/, with: "Dialogue: 0,T,T,") }
+        #expect(after.contains("Comment: 0,0:00:01.23,0:00:02.23,Default,,0,0,0,,This line is a comment"))
+        let untimed = { (text: String) in text.replacing(/(Dialogue|Comment): 0,[0-9:.]+,[0-9:.]+,/) { "\($0.1): 0,T,T," } }
         #expect(untimed(after) == untimed(ass))
         // A bilingual SAMI in CP949: both languages' SYNCs move, and nothing else changes (the encoding neither).
         let name = "korean-two-languages.cp949.smi"

@@ -31,10 +31,17 @@ public enum CaptionPatch {
                 text: ByteText(bytes: UnsafeBufferPointer(rebasing: all[byteOrderMark...]), collapsesCarriageReturnRuns: original.format == .srt),
                 format: original.format)
             patch.output.append(contentsOf: all[..<byteOrderMark])
+            // ASS: when every event moved (a shift, a sync), the `Comment:` lines move with them.
+            if original.format == .ass, !original.cues.isEmpty, zip(original.cues, edited.cues).allSatisfy({ $0.0.start != $0.1.start }),
+                case .success(let moves) = TimeMoves.of(original.cues, edited.cues)
+            {
+                patch.commentMoves = moves
+            }
             // In the file's order (a reader may give cues in time order).
             for (before, after) in zip(original.cues, edited.cues).sorted(by: { $0.0.line < $1.0.line }) {
                 if let refusal = patch.edit(before, into: after) { return .failure(refusal) }
             }
+            if patch.commentMoves != nil { patch.walkToEnd() }
             patch.copy(upTo: patch.text.count)
             return .success(patch.output)
         }
@@ -68,6 +75,8 @@ private struct Patcher {
     private var section = ""
     private var startColumn = 1
     private var endColumn = 2
+    /// ASS: how the `Comment:` lines' times move (nil: they stay).
+    var commentMoves: TimeMoves?
 
     init(text: ByteText, format: CaptionFormat) {
         self.text = text
@@ -134,18 +143,46 @@ private struct Patcher {
         return nil
     }
 
-    /// ASS: notes a section header, and the columns of `Start` and `End` in the `[Events]` section's `Format` line.
+    /// Passes the lines left (ASS: their comments moved).
+    mutating func walkToEnd() {
+        while lineStart < text.count {
+            let end = text.lineEnd(from: lineStart)
+            observe(lineStart..<end)
+            lineStart = text.nextLineStart(after: end)
+            lineNumber += 1
+        }
+    }
+
+    /// ASS: notes a section header, and the columns of `Start` and `End` in the `[Events]` section's `Format` line;
+    /// moves a `Comment:` line's times with the events' when they all moved.
     private mutating func observe(_ line: Range<Int>) {
         let trimmed = self.trimmed(line)
         guard let first = trimmed.first.map({ text[$0] }) else { return }
         if first == UInt8(ascii: "[") {
             section = String(decoding: text.bytes[trimmed], as: UTF8.self).lowercased()
+        } else if section == "[events]", let moves = commentMoves,
+            let fields = fields(after: "comment:", in: trimmed, limit: max(startColumn, endColumn) + 2), fields.count > max(startColumn, endColumn)
+        {
+            for column in [startColumn, endColumn].sorted() {
+                if let time = Self.assTime(text.bytes[fields[column]]) {
+                    replace(fields[column], with: CaptionTime(milliseconds: moves.moved(time)))
+                }
+            }
         } else if section == "[events]", let fields = fields(after: "format:", in: trimmed, limit: .max) {
             let names = fields.map { String(decoding: text.bytes[$0], as: UTF8.self).lowercased() }
             if let start = names.firstIndex(of: "start"), let end = names.firstIndex(of: "end") {
                 (startColumn, endColumn) = (start, end)
             }
         }
+    }
+
+    /// An ASS time, `H:MM:SS.cc`, in milliseconds.
+    static func assTime(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: ":")
+        guard parts.count == 3, let hours = Int64(parts[0]), let minutes = Int64(parts[1]) else { return nil }
+        let seconds = parts[2].split(separator: ".")
+        guard seconds.count == 2, let whole = Int64(seconds[0]), let hundredths = Int64(seconds[1]), seconds[1].count == 2 else { return nil }
+        return ((hours * 60 + minutes) * 60 + whole) * 1000 + hundredths * 10
     }
 
     /// The trimmed fields of a `Dialogue:` line (up to End, then the rest of the line as one), or nil when it is not one.
@@ -237,29 +274,17 @@ private struct Patcher {
 /// starts: SAMI's end is the next SYNC) or changes a cue's text.
 enum SAMIRetiming {
     static func apply(to bytes: [UInt8], original: CaptionDocument, edited: CaptionDocument) -> Result<[UInt8], CaptionPatch.Refusal> {
-        var moves: [Int64: Int64] = [:]
-        for (before, after) in zip(original.cues, edited.cues) {
-            guard before.text == after.text else {
-                return .failure(CaptionPatch.Refusal("the text of a SAMI caption is not rewritten (line \(before.line))"))
-            }
-            for (old, new) in [(before.start, after.start), (before.end, after.end)] {
-                if let known = moves[old.milliseconds], known != new.milliseconds {
-                    return .failure(
-                        CaptionPatch.Refusal("the edit moves the SYNC at \(old.milliseconds) ms two ways (\(known) and \(new.milliseconds) ms)"))
-                }
-                moves[old.milliseconds] = new.milliseconds
-            }
+        if let changed = zip(original.cues, edited.cues).first(where: { $0.0.text != $0.1.text }) {
+            return .failure(CaptionPatch.Refusal("the text of a SAMI caption is not rewritten (line \(changed.0.line))"))
         }
-        let points = moves.sorted { $0.key < $1.key }
-        guard !points.isEmpty else { return .success(bytes) }
-        func moved(_ time: Int64) -> Int64 {
-            if let exact = moves[time] { return exact }
-            guard let above = points.firstIndex(where: { $0.key > time }) else { return time + points.last!.value - points.last!.key }
-            guard above > 0 else { return time + points[0].value - points[0].key }
-            let (a, b) = (points[above - 1], points[above])
-            let share = Double(time - a.key) / Double(b.key - a.key)
-            return a.value + Int64((share * Double(b.value - a.value)).rounded())
+        let moves: TimeMoves
+        switch TimeMoves.of(original.cues, edited.cues) {
+        case .success(let found): moves = found
+        case .failure(let time):
+            return .failure(CaptionPatch.Refusal("the edit moves the SYNC at \(time) ms two ways"))
         }
+        guard !moves.isEmpty else { return .success(bytes) }
+        let moved = moves.moved
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 256)
         var copied = 0
@@ -307,5 +332,43 @@ enum SAMIRetiming {
             reread.cues.map(\.text) == before.cues.map(\.text)
         else { return .failure(CaptionPatch.Refusal("the retimed file would not read back as edited")) }
         return .success(output)
+    }
+}
+
+/// How an edit moved times: each time a cue started or ended at goes where the edit put it; a time between two of them
+/// in proportion, one beyond them by the nearest's move. For what the cue model does not hold but moves with the cues
+/// (SAMI's other languages, ASS comments).
+struct TimeMoves {
+    private let moves: [Int64: Int64]
+    private let points: [(key: Int64, value: Int64)]
+
+    /// The moves from `before` to `after`, cue for cue; the time (ms) moved two ways when there is one.
+    static func of(_ before: [Cue], _ after: [Cue]) -> Result<TimeMoves, TimeConflict> {
+        var moves: [Int64: Int64] = [:]
+        for (old, new) in zip(before, after) {
+            for (from, to) in [(old.start, new.start), (old.end, new.end)] {
+                if let known = moves[from.milliseconds], known != to.milliseconds { return .failure(TimeConflict(time: from.milliseconds)) }
+                moves[from.milliseconds] = to.milliseconds
+            }
+        }
+        return .success(TimeMoves(moves: moves, points: moves.sorted { $0.key < $1.key }))
+    }
+
+    struct TimeConflict: Error, CustomStringConvertible {
+        let time: Int64
+        var description: String { "\(time)" }
+    }
+
+    var isEmpty: Bool { points.isEmpty }
+
+    /// Where `time` (ms) goes.
+    func moved(_ time: Int64) -> Int64 {
+        if let exact = moves[time] { return exact }
+        guard let last = points.last, let first = points.first else { return time }
+        guard let above = points.firstIndex(where: { $0.key > time }) else { return time + last.value - last.key }
+        guard above > 0 else { return time + first.value - first.key }
+        let (a, b) = (points[above - 1], points[above])
+        let share = Double(time - a.key) / Double(b.key - a.key)
+        return a.value + Int64((share * Double(b.value - a.value)).rounded())
     }
 }
