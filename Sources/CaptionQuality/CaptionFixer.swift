@@ -7,7 +7,8 @@ import Findings
 /// the profile's minimum (opened to it, or closed when opening would leave the cue too short), cues too short to read
 /// (lengthened within the gap before the next cue), and lines longer than the profile allows or more lines than it
 /// allows where the words fit in fewer (the cue's words broken again into the fewest lines, as even as they go, the
-/// bottom line the longer; a dialogue line, starting `-`, stays a line of its own). Every change is listed.
+/// bottom line the longer; a dialogue line, starting `-`, stays a line of its own), and, in SRT and WebVTT, a cue whose
+/// words need more lines split in two. Times made are on the file's time grid. Every change is listed.
 public struct CaptionFixer: Sendable {
     public var profile: QualityProfile
     public var framesPerSecond: Double
@@ -33,6 +34,9 @@ public struct CaptionFixer: Sendable {
         let suppressions = Suppressions(document)
         let gap = CaptionTime(milliseconds: Int64(((profile.minGapFrames ?? 0) / framesPerSecond * 1000).rounded(.up)))
         let minimum = profile.minDuration.map { CaptionTime(milliseconds: Int64(($0 * 1000).rounded(.up))) }
+        // Times made are on the file's grid (ASS's centisecond, a frame): an end that leaves a gap rounds down, one
+        // that lengthens a cue up, so that what is fixed stays fixed once written.
+        let grid = TimeGrid(step: document.timeStep)
         // Cues in time order, place by place (ScreenNeighbours: a sign at the top is not dialogue's neighbour; the
         // file's order kept for cues that start together).
         let groups = ScreenNeighbours.groups(of: fixed.cues) ?? []
@@ -55,7 +59,8 @@ public struct CaptionFixer: Sendable {
                         end > cue.start && (minimum.map { end - cue.start >= $0 } ?? true)
                             && (profile.maxCharactersPerSecond.map { Double(characters) / (end - cue.start).seconds <= $0 + 0.005 } ?? true)
                     }
-                    guard readable(next - gap) || readable(next) else {
+                    let beforeGap = grid.down(next - gap)
+                    guard readable(beforeGap) || readable(next) else {
                         if suppressions.disables(Rule.lintOverlap.id, cue: index) { continue }
                         let shown = (next - cue.start).seconds
                         let speed = shown > 0 ? Double(characters) / shown : .infinity
@@ -67,12 +72,12 @@ public struct CaptionFixer: Sendable {
                                 applied: false))
                         continue
                     }
-                    end = readable(next - gap) ? next - gap : next
+                    end = readable(beforeGap) ? beforeGap : next
                     rule = Rule.lintOverlap.id
                     why = "it overlapped cue \(following + 1)"
                 } else if gap > .zero, next > end, next - end < gap {
                     // A gap too short to see: open it to the minimum, or close it when that would make the cue too short.
-                    let opened = next - gap
+                    let opened = grid.down(next - gap)
                     end = opened > cue.start && (minimum.map { opened - cue.start >= $0 } ?? true) ? opened : next
                     rule = Rule.lintMinGap.id
                     why = end == next ? "closing a gap too short to see" : "leaving the profile's gap before cue \(following + 1)"
@@ -80,8 +85,8 @@ public struct CaptionFixer: Sendable {
             }
             if let minimum, end - cue.start < minimum {
                 // Too short to read: longer, within the gap before the next cue.
-                let room = next.map { $0 > cue.start ? ($0 - cue.start > gap ? $0 - gap : $0) : end } ?? (cue.start + minimum)
-                let longer = min(cue.start + minimum, max(room, end))
+                let room = next.map { $0 > cue.start ? ($0 - cue.start > gap ? grid.down($0 - gap) : $0) : end } ?? grid.up(cue.start + minimum)
+                let longer = min(grid.up(cue.start + minimum), max(room, end))
                 if longer > end {
                     end = longer
                     rule = Rule.lintMinDuration.id
@@ -94,6 +99,7 @@ public struct CaptionFixer: Sendable {
                 changes.append(Change(cue: index + 1, rule: rule, description: "end \(cue.end) → \(end): \(why)"))
             }
         }
+        var splits: [(index: Int, parts: [Cue])] = []
         if let limit = profile.maxCharactersPerLine {
             for index in fixed.cues.indices {
                 let text = fixed.cues[index].text
@@ -107,6 +113,27 @@ public struct CaptionFixer: Sendable {
                 let count = broken.split(separator: "\n").count
                 // Never more lines than the profile allows: a line-length problem is not traded for a max-lines one.
                 if let maximum = profile.maxLines, count > maximum, count > lines.lines.filter({ !$0.words.isEmpty }).count || long {
+                    // Split in two where a subtitler would, when the file can take a new cue and both halves can be read.
+                    switch split(fixed.cues[index], lines: lines, limit: limit, maxLines: maximum, grid: grid, gap: gap, minimum: minimum) {
+                    case .success(let parts) where Self.splits(document.format):
+                        splits.append((index, parts))
+                        changes.append(
+                            Change(
+                                cue: index + 1, rule: rule,
+                                description:
+                                    "split in two (its words need \(count) lines of at most \(limit) characters): \(parts[0].start)–\(parts[0].end) and \(parts[1].start)–\(parts[1].end)"
+                            ))
+                        continue
+                    case .failure(let why) where Self.splits(document.format):
+                        changes.append(
+                            Change(
+                                cue: index + 1, rule: rule,
+                                description:
+                                    "its words need \(count) lines of at most \(limit) characters (at most \(maximum)), and \(why): shorten it",
+                                applied: false))
+                        continue
+                    default: break
+                    }
                     changes.append(
                         Change(
                             cue: index + 1, rule: rule,
@@ -124,8 +151,78 @@ public struct CaptionFixer: Sendable {
                         description: "lines broken again to at most \(limit) characters (\(count) line\(count == 1 ? "" : "s"))"))
             }
         }
+        // A split cue's second half follows it, read from the same line (so a patch knows where it goes).
+        for (index, parts) in splits.reversed() {
+            fixed.cues.replaceSubrange(index...index, with: parts)
+        }
         changes.sort { ($0.cue, $0.rule) < ($1.cue, $1.rule) }
         return (fixed, changes)
+    }
+
+    /// Whether files of `format` take a new cue in a fix (MediaLint patches their blocks in).
+    static func splits(_ format: CaptionFormat) -> Bool { format == .srt || format == .webvtt }
+
+    /// `cue` as two cues of at most `maxLines` lines each, split between the words where a subtitler would (after a
+    /// sentence, then a clause; between speakers; as even as it goes), the time shared by characters, the profile's
+    /// gap between them, on the file's time grid; or why it cannot be.
+    func split(
+        _ cue: Cue, lines: CueLines, limit: Int, maxLines: Int, grid: TimeGrid, gap: CaptionTime, minimum: CaptionTime?
+    ) -> Result<[Cue], SplitRefusal> {
+        guard !cue.text.contains("<"), !cue.text.contains("{") else { return .failure(SplitRefusal("its markup would have to be split too")) }
+        let words = lines.lines.flatMap(\.words)
+        guard words.count > 1 else { return .failure(SplitRefusal("it is one word")) }
+        let text = { (slice: ArraySlice<CueLines.Word>) in slice.map { String($0.text) }.joined(separator: " ") }
+        let characters = { (slice: ArraySlice<CueLines.Word>) in slice.reduce(0) { $0 + $1.visible } }
+        let total = characters(words[...])
+        var best: (at: Int, cost: Int, top: String, bottom: String)?
+        for at in 1..<words.count {
+            let top = CueLines(text(words[..<at])).rebroken(limit: limit), bottom = CueLines(text(words[at...])).rebroken(limit: limit)
+            guard top.split(separator: "\n").count <= maxLines, bottom.split(separator: "\n").count <= maxLines else { continue }
+            // A sentence end is worth a lot of evenness; a dialogue dash starts a speaker's half.
+            let dialogue = CueLines.plain(words[at]).hasPrefix("-") ? -20 : 0
+            let cost = CueLines.breakCost(after: words[at - 1], before: words[at]) * 4 + dialogue + abs(total - 2 * characters(words[..<at])) / 2
+            if best.map({ cost < $0.cost }) ?? true { best = (at, cost, top, bottom) }
+        }
+        guard let best else { return .failure(SplitRefusal("no split gives two cues of \(maxLines) lines")) }
+        let share = Double(characters(words[..<best.at])) / Double(max(1, total))
+        let middle = grid.up(cue.start + CaptionTime(milliseconds: Int64((Double((cue.end - cue.start).milliseconds) * share).rounded())))
+        let firstEnd = middle - cue.start > gap ? grid.down(middle - gap) : middle
+        if let minimum, firstEnd - cue.start < minimum || cue.end - middle < minimum {
+            return .failure(SplitRefusal("a half would be on screen less than \(CaptionLinter.seconds(minimum.seconds))"))
+        }
+        var first = cue, second = cue
+        first.text = best.top
+        first.end = firstEnd
+        second.text = best.bottom
+        second.start = middle
+        second.identifier = ""
+        return .success([first, second])
+    }
+
+    /// Why a cue cannot be split.
+    public struct SplitRefusal: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+/// The times a file can hold: every millisecond, or multiples of a coarser step (the nearest millisecond of each).
+struct TimeGrid {
+    /// Milliseconds between two times; nil: every millisecond.
+    let step: Double?
+
+    init(step seconds: Double?) { step = seconds.map { $0 * 1000 }.flatMap { $0 > 1 ? $0 : nil } }
+
+    /// The latest time on the grid at or before `time`.
+    func down(_ time: CaptionTime) -> CaptionTime { snapped(time, .down) }
+    /// The earliest time on the grid at or after `time`.
+    func up(_ time: CaptionTime) -> CaptionTime { snapped(time, .up) }
+
+    private func snapped(_ time: CaptionTime, _ rule: FloatingPointRoundingRule) -> CaptionTime {
+        guard let step else { return time }
+        // Tolerant of the millisecond the grid's own times were rounded to.
+        let count = (Double(time.milliseconds) / step + (rule == .down ? 0.5 : -0.5) / step).rounded(rule)
+        return CaptionTime(milliseconds: Int64((count * step).rounded()))
     }
 }
 

@@ -215,11 +215,14 @@ extension RuleGuide {
             passing: .lint("talk.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nThis line is quick to read,\nand this one is too.\n")),
         Rule.lintLineLength.id: RuleGuide(
             why: "Long lines are hard to read and may not fit the screen; the style guides set the most characters a line.",
-            fix: "Break the line differently, or shorten it: `medialint lint --fix` breaks long lines again.",
+            fix:
+                "Break the line differently, or shorten it: `medialint lint --fix` breaks long lines again, and splits a cue two lines cannot hold in two (SRT, WebVTT).",
             failing: .lint("talk.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nThis single line is much longer than forty-two characters.\n"),
             passing: .lint("talk.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nThis single line is much longer\nthan forty-two characters.\n")),
         Rule.lintMaxLines.id: RuleGuide(
-            why: "More than two lines cover the picture and take long to read.", fix: "Split the cue in two, or shorten it.",
+            why: "More than two lines cover the picture and take long to read.",
+            fix:
+                "Split the cue in two, or shorten it: `medialint lint --fix` splits one whose words need more lines (SRT, WebVTT), where a subtitler would.",
             failing: .lint("talk.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nOne,\ntwo,\nthree.\n"),
             passing: .lint("talk.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nOne, two, three.\n")),
         Rule.lintMinDuration.id: RuleGuide(

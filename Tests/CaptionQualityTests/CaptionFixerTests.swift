@@ -97,8 +97,9 @@ struct CaptionFixerTests {
     }
 
     /// Lines broken as subtitlers break them: two speakers on one line each get a line, a line ends at a clause's
-    /// end rather than on "the", a name is not split; never into more lines than the profile allows (said instead);
-    /// and a rule turned off for a cue with `NOTE medialint-disable-next` is not fixed in it.
+    /// end rather than on "the", a name is not split; never into more lines than the profile allows (said instead, in
+    /// a format that takes no new cue); and a rule turned off for a cue with `NOTE medialint-disable-next` is not fixed
+    /// in it.
     @Test func linesBreakWhereASubtitlerBreaksThem() {
         #expect(CueLines("- Are you coming tonight? - Yes, I will be there.").rebroken(limit: 42) == "- Are you coming tonight?\n- Yes, I will be there.")
         #expect(CueLines("<i>- Who?</i> <i>- Me, again.</i>").rebroken(limit: 42) == "<i>- Who?</i>\n<i>- Me, again.</i>")
@@ -110,7 +111,7 @@ struct CaptionFixerTests {
 
         let long = String(repeating: "words that will not fit ", count: 5).trimmingCharacters(in: .whitespaces)
         let notes = CaptionDocument(
-            format: .webvtt, notes: [CaptionNote(cuesBefore: 1, text: " medialint-disable-next lint.line-length")],
+            format: .ttml, notes: [CaptionNote(cuesBefore: 1, text: " medialint-disable-next lint.line-length")],
             cues: [Self.cue(1000, 9000, long), Self.cue(10000, 14000, "<i>This single line is much longer</i> than forty-two characters.")])
         let (fixed, changes) = CaptionFixer(profile: .netflix, framesPerSecond: 24).fix(notes)
         #expect(fixed == notes)
@@ -120,6 +121,44 @@ struct CaptionFixerTests {
                     cue: 1, rule: "lint.line-length",
                     description: "its words need 3 lines of at most 42 characters (at most 2): split the cue in two, or shorten it", applied: false)
             ])
+    }
+
+    /// A cue two lines cannot hold is split in two where a subtitler would — after a sentence, between speakers — its
+    /// time shared by characters with the profile's gap between the halves, on the file's time grid; not when a half
+    /// would be too short to read, or its markup would be cut.
+    @Test func aCueTwoLinesCannotHoldIsSplitAtASentenceEnd() {
+        let text = "We got to the station just before midnight. The last train had already gone, so we walked home."
+        var cue = Self.cue(1000, 7000, text)
+        cue.line = 3
+        let (fixed, changes) = CaptionFixer(profile: .netflix, framesPerSecond: 25).fix(CaptionDocument(format: .srt, cues: [cue]))
+        #expect(
+            fixed.cues.map { "\($0.start)–\($0.end) \($0.text)" } == [
+                "00:00:01.000–00:00:03.689 We got to the station\njust before midnight.",
+                "00:00:03.769–00:00:07.000 The last train had already gone,\nso we walked home.",
+            ])
+        #expect(fixed.cues.map(\.line) == [3, 3], "both halves are where the cue was read")
+        #expect(
+            changes.map(\.description) == [
+                "split in two (its words need 3 lines of at most 42 characters): 00:00:01.000–00:00:03.689 and 00:00:03.769–00:00:07.000"
+            ])
+        // Two speakers: a half each. On ASS's centisecond grid the halves' times are its own.
+        let dialogue = "- Did you hear what happened at the station last night? - No, I was asleep at home before ten."
+        let ass = CaptionDocument(format: .webvtt, cues: [Self.cue(2000, 8000, dialogue)])
+        #expect(
+            CaptionFixer(profile: .netflix).fix(ass).document.cues.map(\.text) == [
+                "- Did you hear what happened\nat the station last night?", "- No, I was asleep at home before ten.",
+            ])
+        var grid = CaptionDocument(format: .webvtt, cues: [Self.cue(1000, 7000, text)])
+        grid.timeStep = 0.04
+        #expect(CaptionFixer(profile: .netflix).fix(grid).document.cues.map(\.start.milliseconds) == [1000, 3800])
+        // Halves too short to read, and markup across the split: said, not split.
+        let short = CaptionFixer(profile: .netflix).fix(CaptionDocument(format: .srt, cues: [Self.cue(1000, 2200, text)]))
+        #expect(short.document.cues.count == 1 && short.changes.map(\.applied) == [false])
+        #expect(
+            short.changes.first?.description
+                == "its words need 3 lines of at most 42 characters (at most 2), and a half would be on screen less than 0.834 s: shorten it")
+        let styled = CaptionFixer(profile: .netflix).fix(CaptionDocument(format: .srt, cues: [Self.cue(1000, 7000, "<i>\(text)</i>")]))
+        #expect(styled.document.cues.count == 1 && styled.changes.first?.description.contains("its markup would have to be split too") == true)
     }
 
     @Test func wrappingIsEvenAndBottomHeavy() {

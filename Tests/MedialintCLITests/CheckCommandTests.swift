@@ -79,7 +79,7 @@ import Testing
     }
 
     /// Every caption format is a caption file of the library, with or without a video beside it: a folder of SAMI,
-    /// ASS, SBV and EBU STL files is linted file by file and stored; a 3D model's `.stl` is not taken for captions.
+    /// TTML, SCC, ASS, SBV and EBU STL files is linted file by file and stored; a 3D model's `.stl` is not taken for captions.
     @Test func everyCaptionFormatIsLintedOnItsOwn() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -94,11 +94,11 @@ import Testing
         let results = try #require(json["results"] as? [[String: Any]])
         #expect(
             results.map { "\($0["file"] ?? "") \($0["check"] ?? "") \($0["verdict"] ?? "")" } == [
-                "./korean-two-languages.cp949.smi lint warn", "./styled-events.ass lint warn", "./teletext-subtitles.stl lint warn",
-                "./two-cues.sbv lint pass",
+                "./korean-two-languages.cp949.smi lint warn", "./news-regions.ttml lint pass", "./news-two-channels.scc lint pass",
+                "./styled-events.ass lint warn", "./teletext-subtitles.stl lint warn", "./two-cues.sbv lint pass",
             ])
         let stored = try Medialint.run(["report", "--db", "store.sqlite", "--format", "jsonl"], in: directory)
-        #expect(stored.stdout.split(separator: "\n").count == 5, "four results and the summary")
+        #expect(stored.stdout.split(separator: "\n").count == 7, "six results and the summary")
     }
 
     @Test func jsonLinesStreamAsFilesFinish() throws {

@@ -158,19 +158,88 @@ import Testing
             expected = expected.replacingOccurrences(of: "<SYNC Start=\(from)>", with: "<SYNC Start=\(to)>")
         }
         #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == expected.data(using: .isoLatin1))
-        // A TTML file is written whole, and this one would lose its metadata and language: refused, left as it was.
-        let ttml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xml:lang="en">
-              <head><metadata><ttm:title>News</ttm:title><ttm:copyright>Broadcaster</ttm:copyright></metadata></head>
-              <body><div><p begin="00:00:01.000" end="00:00:02.000">Hello</p></div></body>
-            </tt>
+    }
 
-            """
-        try ttml.write(to: directory.appendingPathComponent("news.ttml"), atomically: true, encoding: .utf8)
-        let refused = try Medialint.run(["shift", "news.ttml", "--by", "1", "--in-place"], in: directory)
-        #expect(refused.status == 2 && refused.stderr.contains("news.ttml: not rewritten: MediaLint writes TTML files whole"), "\(refused.stderr)")
-        #expect(try String(contentsOf: directory.appendingPathComponent("news.ttml"), encoding: .utf8) == ttml)
+    /// Each rich format made here goes through every rewrite — `shift --in-place` there and back, `sync --in-place`
+    /// to a reference, `lint --fix` and `check --fix` — and comes back byte for byte but for the times fixed: the
+    /// TTML's metadata, styles, regions and frame, second and tick times; the SCC's CC2 channel and CR LF; the ASS's
+    /// styles, signs, comments and tags; the bilingual CP949 SAMI. A second fix changes nothing.
+    @Test func everyFormatComesBackButForWhatIsFixed() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixtures = Medialint.root.appendingPathComponent("Tests/CaptionsTests/Fixtures/formats")
+        for name in ["news-regions.ttml", "news-two-channels.scc", "styled-events.ass", "korean-two-languages.cp949.smi"] {
+            let original = try Data(contentsOf: fixtures.appendingPathComponent(name))
+            let file = directory.appendingPathComponent(name)
+            try original.write(to: file)
+            for by in ["2.002", "-2.002"] {
+                let run = try Medialint.run(["shift", name, "--by=\(by)", "--in-place"], in: directory)
+                #expect(run.status == 0, "\(name): \(run.stderr)")
+            }
+            #expect(try Data(contentsOf: file) == original, "\(name): shifted there and back")
+            // Late by 2 s against the same captions in SRT: the sync puts every time back.
+            #expect(try Medialint.run(["convert", name, "reference.srt"], in: directory).status == 0)
+            #expect(try Medialint.run(["shift", name, "--by=2.002", "--in-place"], in: directory).status == 0)
+            let sync = try Medialint.run(["sync", "--reference", "reference.srt", name, "--in-place"], in: directory)
+            // (ASS holds centiseconds: its shift was 2 s.)
+            #expect(sync.stderr.contains("\(name): times moved by -\(name.hasSuffix(".ass") ? "2.000" : "2.002") s"), "\(name): \(sync.stderr)")
+            #expect(!sync.stderr.contains("dropped"), "nothing is dropped from the file: \(sync.stderr)")
+            #expect(try Data(contentsOf: file) == original, "\(name): synced back")
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("reference.srt"))
+        }
+        // Fixes: a TTML paragraph overlapping the next ends before it on the document's frames; an SCC caption too short
+        // to read lasts longer by its Erase line. Only those times change, by `lint --fix` and by `check --fix` alike.
+        let ttml = try String(contentsOf: fixtures.appendingPathComponent("news-regions.ttml"), encoding: .utf8)
+        let scc = try String(contentsOf: fixtures.appendingPathComponent("news-two-channels.scc"), encoding: .utf8)
+        let cases = [
+            (
+                "overlap.ttml", ttml.replacingOccurrences(of: #"end="00:00:03:12""#, with: #"end="00:00:03:18""#),
+                ttml.replacingOccurrences(of: #"end="00:00:03:12""#, with: #"end="00:00:03:12""#)
+            ),
+            (
+                "short.scc", scc.replacingOccurrences(of: "00:00:10;00\t", with: "00:00:08;12\t"),
+                scc.replacingOccurrences(of: "00:00:10;00\t", with: "00:00:08;25\t")
+            ),
+        ]
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("library"), withIntermediateDirectories: true)
+        for (name, broken, fixed) in cases {
+            for command in [["lint", name, "--fix"], ["check", "library", "--fix", "--no-store"]] {
+                let path = command[0] == "lint" ? name : "library/\(name)"
+                try broken.write(to: directory.appendingPathComponent(path), atomically: true, encoding: .utf8)
+                let run = try Medialint.run(command, in: directory)
+                #expect(run.stderr.contains("\(path): fixed cue"), "\(command): \(run.stderr)")
+                #expect(try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8) == fixed, "\(command)")
+                let again = try Medialint.run(command, in: directory)
+                #expect(!again.stderr.contains("fixed cue"), "a second fix changes nothing: \(again.stderr)")
+                try FileManager.default.removeItem(at: directory.appendingPathComponent(path))
+            }
+        }
+    }
+
+    /// A cue two lines cannot hold is split in two by `lint --fix`: a new block after it, SRT's numbers counted again,
+    /// CR LF kept; every word kept, and a second fix changes nothing.
+    @Test func aCueTooLongForTwoLinesIsSplit() throws {
+        let directory = try Medialint.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let srt =
+            "1\r\n00:00:01,000 --> 00:00:07,000\r\nWe got to the station just before midnight. The last train had already gone, so we walked home.\r\n\r\n"
+            + "2\r\n00:00:08,000 --> 00:00:09,000\r\nShort one.\r\n"
+        try Data(srt.utf8).write(to: directory.appendingPathComponent("long.srt"))
+        let run = try Medialint.run(["lint", "long.srt", "--fix"], in: directory)
+        #expect(
+            run.stderr.contains(
+                "long.srt: fixed cue 1: split in two (its words need 3 lines of at most 42 characters): 00:00:01.000–00:00:03.685 and 00:00:03.769–00:00:07.000"
+            ),
+            "\(run.stderr)")
+        let fixed = try String(decoding: Data(contentsOf: directory.appendingPathComponent("long.srt")), as: UTF8.self)
+        #expect(
+            fixed
+                == "1\r\n00:00:01,000 --> 00:00:03,685\r\nWe got to the station\r\njust before midnight.\r\n\r\n"
+                + "2\r\n00:00:03,769 --> 00:00:07,000\r\nThe last train had already gone,\r\nso we walked home.\r\n\r\n"
+                + "3\r\n00:00:08,000 --> 00:00:09,000\r\nShort one.\r\n")
+        #expect(
+            Self.words(fixed.replacingOccurrences(of: "\r\n", with: "\n")) == Self.words(srt.replacingOccurrences(of: "\r\n", with: "\n")), "every word kept")
+        #expect(try !Medialint.run(["lint", "long.srt", "--fix"], in: directory).stderr.contains("fixed cue"))
     }
 
     /// A file in another encoding is rewritten in it: Windows-1252 with CR LF, UTF-16 with its byte order mark — the
@@ -191,8 +260,8 @@ import Testing
         }
     }
 
-    /// A copy in the file's own format (`shift -o`, standard output) keeps its byte order mark and CR LF; a conversion
-    /// writes the other format's way.
+    /// A copy in the file's own format (`shift -o`, standard output) is the file with its edits: byte order mark, CR LF,
+    /// styles and tags as they were; a conversion writes the other format's way.
     @Test func aCopyKeepsTheByteOrderMarkAndLineBreaks() throws {
         let directory = try Medialint.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -200,12 +269,21 @@ import Testing
         try Data(windows.utf8).write(to: directory.appendingPathComponent("a.srt"))
         let moved =
             windows.replacingOccurrences(of: "00:00:01,000 --> 00:00:02,000", with: "00:00:02,000 --> 00:00:03,000")
-            .replacingOccurrences(of: "00:00:03,000 --> 00:00:04,000", with: "00:00:04,000 --> 00:00:05,000") + "\r\n"  // the writer's blank line
+            .replacingOccurrences(of: "00:00:03,000 --> 00:00:04,000", with: "00:00:04,000 --> 00:00:05,000")
         #expect(try Medialint.run(["shift", "a.srt", "--by", "1", "-o", "b.srt"], in: directory).status == 0)
         #expect(try Data(contentsOf: directory.appendingPathComponent("b.srt")) == Data(moved.utf8))
         #expect(try Medialint.run(["shift", "a.srt", "--by", "1"], in: directory).stdout == moved)
         #expect(try Medialint.run(["convert", "a.srt", "c.vtt"], in: directory).status == 0)
         #expect(try String(contentsOf: directory.appendingPathComponent("c.vtt"), encoding: .utf8).hasPrefix("WEBVTT\n\n1\n00:00:01.000"))
+        // A styled ASS copied with its times moved: its styles, comments and tags kept, and nothing said dropped.
+        let ass = try String(contentsOf: Medialint.root.appendingPathComponent("Tests/CaptionsTests/Fixtures/formats/styled-events.ass"), encoding: .utf8)
+        try ass.write(to: directory.appendingPathComponent("styled.ass"), atomically: true, encoding: .utf8)
+        let copy = try Medialint.run(["shift", "styled.ass", "--by", "1", "-o", "later.ass"], in: directory)
+        #expect(copy.status == 0 && !copy.stderr.contains("dropped"), "\(copy.stderr)")
+        let later = try String(contentsOf: directory.appendingPathComponent("later.ass"), encoding: .utf8)
+        #expect(later.contains("0:00:12.00,0:00:14.00,Default,,0,0,0,,{\\pos(960,540)\\c&H0000FF&\\fad(200,200)}Centre of the screen"), "\(later)")
+        let untimed = { (text: String) in text.replacing(/(Dialogue|Comment): 0,[0-9:.]+,[0-9:.]+,/) { "\($0.1): 0,T,T," } }
+        #expect(untimed(later) == untimed(ass))
     }
 
     /// EBU STL is read, not written: no command that would write it (`shift --in-place`, `shift -o X.stl`,

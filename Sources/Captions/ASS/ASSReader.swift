@@ -30,6 +30,7 @@ public struct ASSReader: Sendable {
         var dropped: [String: (count: Int, cue: Int)] = [:]
         var document = try TextDecoding.withUTF8(buffer, encoding: encoding) { (text, found) throws(CaptionError) in
             var document = CaptionDocument(format: .ass, encoding: found.encoding)
+            document.timeStep = 0.01
             var section = ""
             var legacy = false  // SSA v4.00: its alignment numbering
             var playRes = (x: 384.0, y: 288.0), playResSet = (x: false, y: false)

@@ -94,6 +94,9 @@ public struct CaptionDocument: Sendable, Equatable {
     public var diagnostics: [CaptionDiagnostic]
     /// The text encoding the file was read in (`utf-8`, `utf-16le`, `windows-1252` …).
     public var encoding: String
+    /// The seconds between the times the file can hold, when coarser than a millisecond: ASS's centisecond, the frame
+    /// of SCC, EBU STL and a TTML document timed in frames. Nil: milliseconds. A fix puts the times it makes on it.
+    public var timeStep: Double?
 
     public init(
         format: CaptionFormat, header: String = "", headerBlocks: [HeaderBlock] = [], notes: [CaptionNote] = [],

@@ -33,7 +33,9 @@ public struct SCCReader: Sendable {
                 let others = channelsWithCaptions.filter { $0 != channel }.map(\.description).joined(separator: ", ")
                 notes.append(CaptionDiagnostic(line: 0, rule: "scc.channel", severity: .info, message: "read \(channel); \(others) also has captions"))
             }
-            return CaptionDocument(format: .scc, cues: cues, diagnostics: notes, encoding: "ascii")
+            var document = CaptionDocument(format: .scc, cues: cues, diagnostics: notes, encoding: "ascii")
+            document.timeStep = Double(SMPTETimecode.rate.per) / Double(SMPTETimecode.rate.frames)
+            return document
         }
     }
 

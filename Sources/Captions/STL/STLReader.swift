@@ -33,6 +33,7 @@ public struct STLReader: Sendable {
             throw CaptionError(rule: "stl.gsi", message: "unknown character code table \"\(table)\" (00 Latin, 01 Cyrillic, 02 Arabic, 03 Greek, 04 Hebrew)")
         }
         var document = CaptionDocument(format: .stl, encoding: characters.name)
+        document.timeStep = 1 / frameRate
         let blocks = (bytes.count - Self.gsiSize) / Self.ttiSize
         if (bytes.count - Self.gsiSize) % Self.ttiSize != 0 {
             document.diagnostics.append(

@@ -18,18 +18,6 @@ enum TTMLMarkupScan {
         func isNameEnd(_ byte: UInt8) -> Bool {
             byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
         }
-        @inline(__always) func skip(until terminator: [UInt8]) {
-            while index < count {
-                if bytes[index] == 0x0A { line += 1 }
-                if bytes[index] == terminator[0], index + terminator.count <= count,
-                    terminator.indices.allSatisfy({ bytes[index + $0] == terminator[$0] })
-                {
-                    index += terminator.count
-                    return
-                }
-                index += 1
-            }
-        }
         while index < count {
             let byte = bytes[index]
             index += 1
@@ -38,26 +26,13 @@ enum TTMLMarkupScan {
                 continue
             }
             guard byte == UInt8(ascii: "<"), index < count else { continue }
+            if skipNonElement(bytes, &index, &line) { continue }
             switch bytes[index] {
-            case UInt8(ascii: "?"): skip(until: Array("?>".utf8))
-            case UInt8(ascii: "!"):
-                if index + 2 < count, bytes[index + 1] == UInt8(ascii: "-"), bytes[index + 2] == UInt8(ascii: "-") {
-                    skip(until: Array("-->".utf8))
-                } else if index + 7 < count, bytes[index + 1] == UInt8(ascii: "[") {
-                    skip(until: Array("]]>".utf8))
-                } else {
-                    // <!DOCTYPE …> with an internal subset in brackets, or any other declaration.
-                    var depth = 0
-                    while index < count {
-                        let next = bytes[index]
-                        index += 1
-                        if next == 0x0A { line += 1 }
-                        if next == UInt8(ascii: "[") { depth += 1 }
-                        if next == UInt8(ascii: "]") { depth -= 1 }
-                        if next == UInt8(ascii: ">"), depth <= 0 { break }
-                    }
+            case UInt8(ascii: "/"):
+                while index < count, bytes[index] != UInt8(ascii: ">") {
+                    if bytes[index] == 0x0A { line += 1 }
+                    index += 1
                 }
-            case UInt8(ascii: "/"): skip(until: Array(">".utf8))
             default:
                 let tagLine = line
                 // The element's name, up to white space, `>` or `/`: a paragraph when its local name is `p`.
@@ -84,5 +59,49 @@ enum TTMLMarkupScan {
             }
         }
         return (nil, paragraphs)
+    }
+
+    /// At `index`, just after a `<`: skips a processing instruction, a comment, a CDATA section or a declaration
+    /// (`<!DOCTYPE …>` with an internal subset in brackets), counting the lines passed; false, `index` unmoved, when
+    /// what follows is a tag.
+    static func skipNonElement<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ index: inout Int, _ line: inout Int) -> Bool
+    where Bytes.Index == Int {
+        let count = bytes.endIndex
+        func skip(until terminator: String) {
+            let terminator = Array(terminator.utf8)
+            while index < count {
+                if bytes[index] == terminator[0], index + terminator.count <= count,
+                    terminator.indices.allSatisfy({ bytes[index + $0] == terminator[$0] })
+                {
+                    index += terminator.count
+                    return
+                }
+                if bytes[index] == 0x0A { line += 1 }
+                index += 1
+            }
+        }
+        guard index < count else { return false }
+        if bytes[index] == UInt8(ascii: "?") {
+            skip(until: "?>")
+        } else if bytes[index] == UInt8(ascii: "!") {
+            if index + 2 < count, bytes[index + 1] == UInt8(ascii: "-"), bytes[index + 2] == UInt8(ascii: "-") {
+                skip(until: "-->")
+            } else if index + 1 < count, bytes[index + 1] == UInt8(ascii: "[") {
+                skip(until: "]]>")
+            } else {
+                var depth = 0
+                while index < count {
+                    let next = bytes[index]
+                    index += 1
+                    if next == 0x0A { line += 1 }
+                    if next == UInt8(ascii: "[") { depth += 1 }
+                    if next == UInt8(ascii: "]") { depth -= 1 }
+                    if next == UInt8(ascii: ">"), depth <= 0 { break }
+                }
+            }
+        } else {
+            return false
+        }
+        return true
     }
 }

@@ -349,7 +349,11 @@ extension TTMLParsing {
             headerBlocks.append(.style("::cue(.\(CaptionConverter.strikeClass)) { text-decoration: line-through; }"))
         }
         CaptionDiagnostic.cap(&diagnostics)
-        return CaptionDocument(format: .ttml, headerBlocks: headerBlocks, cues: cues, diagnostics: diagnostics, encoding: "utf-8")
+        var document = CaptionDocument(format: .ttml, headerBlocks: headerBlocks, cues: cues, diagnostics: diagnostics, encoding: "utf-8")
+        // Times in frames or ticks are on their grid (the coarser, when a document uses both).
+        let steps = [timeUses.contains(.frames) ? 1 / timing.effectiveFrameRate : nil, timeUses.contains(.ticks) ? 1 / timing.effectiveTickRate : nil]
+        document.timeStep = steps.compactMap { $0 }.filter { $0 > 0.001 }.max()
+        return document
     }
 
     /// IMSC 1.1 §7.12.1: at most 4 regions presented at once, none overlapping.

@@ -41,6 +41,8 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
     var usedPixels = false
     /// Whether some cue's text is struck through (its STYLE rule is added).
     var usesStrike = false
+    /// What the document's time expressions use (frames, ticks).
+    var timeUses: TTMLTiming.Uses = []
     /// Namespace kinds by URI (looked up for every attribute).
     var kinds: [String: TTMLNamespace.Kind] = [:]
     var prefixes: [String: [String]] = ["xml": [TTMLNamespace.xml]]
@@ -501,6 +503,7 @@ final class TTMLParsing: NSObject, XMLParserDelegate {
     func time(_ value: String, _ parser: XMLParser) -> Int64? {
         var uses: TTMLTiming.Uses = []
         let milliseconds = timing.milliseconds(of: value, uses: &uses)
+        timeUses.formUnion(uses)
         if uses.contains(.wallClock) { violation(parser, "wall-clock times are not permitted") }
         if uses.contains(.frames), !timing.hasFrameRate { violation(parser, "frames are used without `ttp:frameRate` on `tt`") }
         if uses.contains(.ticks), timing.tickRate == nil { violation(parser, "ticks are used without `ttp:tickRate` on `tt`") }

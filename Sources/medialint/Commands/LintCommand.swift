@@ -26,11 +26,12 @@ struct LintCommand: ParsableCommand {
             'NOTE medialint-disable-next lint.min-duration' (the next cue only); without rule ids, every rule. \
             --disable turns rules off everywhere.
 
-            --fix rewrites each caption file (atomically, in its own format, UTF-8) with what can be fixed without \
-            touching a word: an overlap ends the earlier cue before the next (with the profile's gap when there \
-            is room), a gap too short is opened to the profile's or closed, a cue too short to read is lengthened \
-            within the gap before the next, and lines too long are broken again (the fewest lines, as even as they \
-            go). Every change is listed on standard error; the report is of the fixed file.
+            --fix rewrites each caption file (atomically, in its own format and encoding, every byte it does not fix \
+            kept) with what can be fixed without touching a word: an overlap ends the earlier cue before the next \
+            (with the profile's gap when there is room), a gap too short is opened to the profile's or closed, a cue \
+            too short to read is lengthened within the gap before the next, lines too long are broken again (the \
+            fewest lines, as even as they go), and a cue two lines cannot hold is split in two (SRT, WebVTT). Every \
+            change is listed on standard error; the report is of the fixed file.
 
             Frame-based rules use --fps, else the media's frame rate (--media), else 24. \
             Formats: text, json, jsonl, sarif (SARIF 2.1.0 for GitHub code scanning), junit. \

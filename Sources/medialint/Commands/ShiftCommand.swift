@@ -42,10 +42,14 @@ struct ShiftCommand: ParsableCommand {
 
     func run() throws {
         var document = try input.read(captions)
-        defer { KeptUntilExit.keep(document) }
-        let original = inPlace ? document : nil
+        // The document as read: what the edits are made to, in the file's own bytes, in place or in a copy.
+        let original = document
+        defer {
+            KeptUntilExit.keep(document)
+            KeptUntilExit.keep(original)
+        }
         let edits = TimingEdit(offset: by, scale: scale.value).apply(to: &document)
-        if let original {
+        if inPlace {
             let written = try CaptionOutput.rewrite(captions, original: original, edited: document, inPlace: rewrite)
             // The reader's notes say what the cue model leaves out (an ASS tag "dropped"): the file edited in place
             // keeps it all, so only its warnings and errors are said.
@@ -55,8 +59,9 @@ struct ShiftCommand: ParsableCommand {
         // -o's extension chooses the format written (an EBU STL file, read only, shifts into an SRT file, say).
         let format = outputPath.flatMap { CaptionFormat(pathExtension: ($0 as NSString).pathExtension) } ?? document.format
         let written = try CaptionOutput.write(
-            document, as: format, to: inPlace ? captions : outputPath ?? "-",
-            input: captions, inPlace: inPlace ? rewrite : nil)
-        Diagnostics.print(document.diagnostics + edits + written, file: captions)
+            document, as: format, to: outputPath ?? "-", input: captions, original: input.track == nil ? original : nil)
+        // A copy in the file's own format is the file with the edits: the reader's notes are not about it.
+        let copied = format == original.format && input.track == nil && CaptionPatch.patches(format)
+        Diagnostics.print(document.diagnostics.filter { !copied || $0.severity != .info } + edits + written, file: captions)
     }
 }

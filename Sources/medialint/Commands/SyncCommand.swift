@@ -68,7 +68,7 @@ struct SyncCommand: ParsableCommand {
         let sources: [CaptionSource]
         do {
             info = try MediaProbe.probe(media, closedCaptions: true)
-            sources = try captionInput.sources(of: media, info: info, file: captions)
+            sources = try captionInput.sources(of: media, info: info, file: captions, quietNotes: fixing.rewrite.inPlace)
             try output.refuse(inputs: sources.compactMap(\.file))  // the sidecars found are inputs too
             if fixing.isRequested { try fixing.refuse(sources, of: media) }
             speech = try detectSpeech(info)
@@ -127,7 +127,8 @@ struct SyncCommand: ParsableCommand {
         let original = try captionInput.read(reference)
         Diagnostics.print(original.diagnostics, file: reference)
         let document = try captionInput.read(media)
-        Diagnostics.print(document.diagnostics, file: media)
+        // In place, the reader's notes (what the cue model leaves out) are not the file's: the file keeps it.
+        Diagnostics.print(document.diagnostics.filter { !fixing.rewrite.inPlace || $0.severity != .info }, file: media)
         // The result is the caption file's: it is what fails, and what a fix rewrites.
         let outcome = check.check(reference: original, path: media, captions: document, source: media)
         let fixed = fixing.isRequested ? try fixing.write(outcome, document: document, to: fixing.fix ?? media, input: media) : outcome.result

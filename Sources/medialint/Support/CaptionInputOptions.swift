@@ -50,12 +50,13 @@ struct CaptionInputOptions: ParsableArguments {
 extension CaptionInputOptions {
     /// The caption sources of the media at `media` (described by `info`): the caption `file` given, else the track
     /// asked for, else every sidecar file and embedded text track. A caption file that cannot be read is a source with
-    /// its problem (said on standard error), like a sidecar's.
-    func sources(of media: String, info: MediaInfo, file: String?) throws -> [CaptionSource] {
+    /// its problem (said on standard error), like a sidecar's. With `quietNotes` (the file is rewritten in place), the
+    /// reader's notes — what the cue model leaves out, which the file keeps — are not said.
+    func sources(of media: String, info: MediaInfo, file: String?, quietNotes: Bool = false) throws -> [CaptionSource] {
         if let file {
             do {
                 let document = try read(file)
-                Diagnostics.print(document.diagnostics, file: file)
+                Diagnostics.print(document.diagnostics.filter { !quietNotes || $0.severity != .info }, file: file)
                 return [CaptionSource(origin: .file(file), document: document)]
             } catch let error as CLIError {
                 Console.error(error.message)

@@ -7,9 +7,11 @@ import Foundation
 enum CaptionOutput {
     /// Writes `document` in `format` to `path` (`-`: standard output); returns the writer's diagnostics. Onto `input`
     /// only with `inPlace` (which keeps its backup first, when asked for, and removes it again if the write fails).
+    /// Given the `original` read from the caption file `input`, a copy in its own format is the input patched
+    /// (`CaptionPatch`): every byte but the edits as the input has it.
     static func write(
         _ document: CaptionDocument, as format: CaptionFormat, to path: String, input: String,
-        inPlace: InPlaceOptions? = nil
+        inPlace: InPlaceOptions? = nil, original: CaptionDocument? = nil
     ) throws -> [CaptionDiagnostic] {
         var diagnostics: [CaptionDiagnostic] = []
         // Refused before anything is opened: a file in a format MediaLint does not write is never replaced by nothing.
@@ -19,6 +21,17 @@ enum CaptionOutput {
             )
         }
         if inPlace == nil { try OutputStream.refuseInputs(path, [input]) }
+        if let original, format == original.format, CaptionFormat(pathExtension: (input as NSString).pathExtension) == format,
+            CaptionPatch.patches(format)
+        {
+            switch patched(input, original: original, edited: document, writtenTo: path) {
+            case .success(var bytes):
+                try OutputStream.write(to: path) { sink in sink.take(&bytes) }
+                return []
+            case .failure(let refusal):
+                Console.note("\(path): written whole by MediaLint's \(format.displayName) writer, not copied from \(input) with the edits (\(refusal.reason))")
+            }
+        }
         // A copy in the input's own format keeps its byte order mark and CR LF line breaks.
         let (byteOrderMark, crlf) = format == document.format ? layout(of: input, encoding: document.encoding) : (false, false)
         let backup = try inPlace?.keepBackup(of: path)
@@ -47,32 +60,24 @@ enum CaptionOutput {
         guard original.format.isWritable else {
             throw CLIError("\(path): \(original.format.displayName) is read, not written: nothing was written")
         }
-        let raw: [UInt8]
-        do throws(CaptionError) { raw = try CaptionFile.readBytes(path) } catch { throw CLIError("\(path): \(error.message)") }
-        // The text as the reader saw it: the file itself when UTF-8 (its byte order mark kept), else decoded.
-        let text = isUTF8(original.encoding) ? raw : ((try? TextDecoding.decode(raw, encoding: original.encoding).utf8) ?? [])
         var bytes: [UInt8]
         var diagnostics: [CaptionDiagnostic] = []
         if CaptionPatch.patches(original.format) {
-            switch CaptionPatch.apply(to: text, original: original, edited: edited) {
+            switch patched(path, original: original, edited: edited, writtenTo: path) {
             case .success(let patched): bytes = patched
             case .failure(let refusal): throw CLIError("\(path): not rewritten: \(refusal.reason); nothing was written")
             }
         } else {
+            let raw: [UInt8]
+            do throws(CaptionError) { raw = try CaptionFile.readBytes(path) } catch { throw CLIError("\(path): \(error.message)") }
+            let text = isUTF8(original.encoding) ? raw : ((try? TextDecoding.decode(raw, encoding: original.encoding).utf8) ?? [])
             guard CaptionFile.encode(original, as: original.format).bytes == text else {
                 throw CLIError(
                     "\(path): not rewritten: MediaLint writes \(original.format.displayName) files whole, and this one would lose what it does not read (styles, comments, other languages, metadata …); nothing was written (convert it to SRT or WebVTT to edit it)"
                 )
             }
             (bytes, diagnostics) = CaptionFile.encode(edited, as: original.format)
-        }
-        // Back in the file's own encoding (and byte order mark), when every character has a place in it.
-        if !isUTF8(original.encoding) {
-            if let encoded = reencoded(bytes, like: raw, encoding: original.encoding) {
-                bytes = encoded
-            } else {
-                Console.note("\(path): written in UTF-8 (it was \(original.encoding), which cannot hold the edited text)")
-            }
+            bytes = inEncoding(bytes, like: raw, of: original, writtenTo: path)
         }
         let backup = try inPlace.keepBackup(of: path)
         do {
@@ -82,6 +87,27 @@ enum CaptionOutput {
             throw error
         }
         return diagnostics
+    }
+
+    /// The caption file at `path`, read as `original`, with `edited`'s changes made in its own bytes (`CaptionPatch`),
+    /// back in its own encoding and byte order mark when every character has a place in it (else UTF-8, said).
+    private static func patched(
+        _ path: String, original: CaptionDocument, edited: CaptionDocument, writtenTo target: String
+    ) -> Result<[UInt8], CaptionPatch.Refusal> {
+        let raw: [UInt8]
+        do throws(CaptionError) { raw = try CaptionFile.readBytes(path) } catch { return .failure(CaptionPatch.Refusal(error.message)) }
+        // The text as the reader saw it: the file itself when UTF-8 (its byte order mark kept), else decoded.
+        let text = isUTF8(original.encoding) ? raw : ((try? TextDecoding.decode(raw, encoding: original.encoding).utf8) ?? [])
+        return CaptionPatch.apply(to: text, original: original, edited: edited).map { inEncoding($0, like: raw, of: original, writtenTo: target) }
+    }
+
+    /// `utf8` back in the encoding `original` was read in from `raw` (and its byte order mark), when every character
+    /// has a place in it; else as it is, said.
+    private static func inEncoding(_ utf8: [UInt8], like raw: [UInt8], of original: CaptionDocument, writtenTo target: String) -> [UInt8] {
+        guard !isUTF8(original.encoding) else { return utf8 }
+        if let encoded = reencoded(utf8, like: raw, encoding: original.encoding) { return encoded }
+        Console.note("\(target): written in UTF-8 (it was \(original.encoding), which cannot hold the edited text)")
+        return utf8
     }
 
     /// `utf8` in `encoding`, after the byte order mark `raw` starts with (UTF-16 and UTF-32); nil when the encoding cannot

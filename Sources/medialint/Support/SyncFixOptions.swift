@@ -60,7 +60,7 @@ struct SyncFixOptions: ParsableArguments {
         let written =
             rewrite.inPlace
             ? try CaptionOutput.rewrite(path, original: document, edited: correction.document, inPlace: rewrite)
-            : try CaptionOutput.write(correction.document, as: format, to: path, input: input)
+            : try CaptionOutput.write(correction.document, as: format, to: path, input: input, original: document)
         // Said once the file is written: a fix that could not be written moved nothing.
         Console.note(correction.changed ? "\(path): \(correction.summary)" : "\(path): the timing is within the tolerance; written unchanged")
         Diagnostics.print(correction.diagnostics + written, file: path)
