@@ -132,6 +132,34 @@ import Testing
         #expect(throws: CaptionPatch.Refusal.self) { try Self.patched(file, format: .sami) { $0.cues[0].end.milliseconds = 2900 }.get() }
     }
 
+    /// SAMI: a caption's text broken again where its paragraph's text stands, with the file's own `<BR>`; the other
+    /// language's paragraph at the same SYNC untouched. A paragraph with markup is refused.
+    @Test func aSAMITextIsBrokenAgainInItsParagraph() throws {
+        let file = """
+            <SAMI><HEAD><STYLE><!-- .KRCC {lang:ko-KR;} .ENCC {lang:en-US;} --></STYLE></HEAD><BODY>
+            <SYNC Start=1000><P Class=KRCC>하나<BR>둘
+            <SYNC Start=1000><P Class=ENCC>One long English line
+            <SYNC Start=3000><P Class=ENCC><i>Styled</i> words
+            <SYNC Start=5000><P Class=ENCC>&nbsp;
+            </BODY></SAMI>
+
+            """
+        let bytes = Array(file.utf8)
+        let english = try SAMIReader(language: "ENCC").read(bytes)
+        var edited = english
+        edited.cues[0].text = "One long\nEnglish line"
+        edited.cues[0].end.milliseconds = 2900
+        edited.cues[1].start.milliseconds = 2900
+        let result = CaptionPatch.apply(to: bytes, original: english, edited: edited).map { String(decoding: $0, as: UTF8.self) }
+        #expect(
+            try result.get()
+                == file.replacingOccurrences(of: "One long English line", with: "One long<BR>English line").replacingOccurrences(
+                    of: "Start=3000", with: "Start=2900"))
+        var styled = english
+        styled.cues[1].text = "<i>Styled</i>\nwords"
+        #expect(throws: CaptionPatch.Refusal.self) { try CaptionPatch.apply(to: bytes, original: english, edited: styled).get() }
+    }
+
     static func fixture(_ name: String) throws -> String {
         try String(contentsOf: Fixtures.directory.appendingPathComponent("formats/\(name)"), encoding: .utf8)
     }

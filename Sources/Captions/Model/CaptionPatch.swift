@@ -1,9 +1,9 @@
 /// Edits to a caption file made in its own bytes: the timestamps of each cue whose times changed and the text of each
 /// cue whose text changed are rewritten where they stand, and every other byte — comments, styles, blocks the reader
-/// skipped, blank lines, the byte order mark, the line breaks — comes back as it was. For SRT and WebVTT, whose cues
-/// are lines, and the times of ASS/SSA events (to the centisecond the format holds; their text is not rewritten: its
-/// override tags are more than the cue model holds). A patch is checked by reading it back, which must give the edited
-/// cues.
+/// skipped, blank lines, the byte order mark, the line breaks — comes back as it was. SRT and WebVTT (a split cue a new
+/// block after it), ASS/SSA events (times to the centisecond; a plain text broken again with `\N`), SAMI
+/// (`SAMIRetiming`), TTML (`TTMLRetiming`) and SCC (`SCCRetiming`). A patch is checked by reading it back, which must
+/// give the edited cues; what a format cannot carry in place is refused, with the reason.
 public enum CaptionPatch {
     /// Why an edit could not be made in place (one line, without the file's name).
     public struct Refusal: Error, Sendable, Equatable {
@@ -372,111 +372,5 @@ private struct Patcher {
             }
         }
         return position
-    }
-}
-
-/// SAMI's edits: every `<SYNC Start=…>` moved as the cues' times moved. A time a cue of the language read started or
-/// ended at goes where the edit put it; a time between two of them in proportion, one beyond them by the nearest's
-/// move: the captions of the other languages (a Korean file's English class) move with them. Text, styles and
-/// classes stay as they were. Refused when the edit moves one time two ways (a cue ended early where the next one
-/// starts: SAMI's end is the next SYNC) or changes a cue's text.
-enum SAMIRetiming {
-    static func apply(to bytes: [UInt8], original: CaptionDocument, edited: CaptionDocument) -> Result<[UInt8], CaptionPatch.Refusal> {
-        if let changed = zip(original.cues, edited.cues).first(where: { $0.0.text != $0.1.text }) {
-            return .failure(CaptionPatch.Refusal("the text of a SAMI caption is not rewritten (line \(changed.0.line))"))
-        }
-        let moves: TimeMoves
-        switch TimeMoves.of(original.cues, edited.cues) {
-        case .success(let found): moves = found
-        case .failure(let time):
-            return .failure(CaptionPatch.Refusal("the edit moves the SYNC at \(time) ms two ways"))
-        }
-        guard !moves.isEmpty else { return .success(bytes) }
-        let moved = moves.moved
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 256)
-        var copied = 0
-        var i = 0
-        let n = bytes.count
-        func lower(_ byte: UInt8) -> UInt8 { byte | 0x20 }
-        func matches(_ word: String, at position: Int) -> Bool {
-            let word = Array(word.utf8)
-            return position + word.count <= n && zip(bytes[position...], word).allSatisfy { lower($0) == $1 }
-        }
-        while i < n {
-            guard bytes[i] == UInt8(ascii: "<"), matches("sync", at: i + 1), i + 5 < n, !(lower(bytes[i + 5]) >= 0x61 && lower(bytes[i + 5]) <= 0x7A)
-            else {
-                i += 1
-                continue
-            }
-            // The tag's Start value: digits after `start`, `=`, spaces and a quote.
-            var j = i + 5
-            while j < n, bytes[j] != UInt8(ascii: ">") {
-                if matches("start", at: j), j > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j - 1]) {
-                    var k = j + 5
-                    while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
-                    guard k < n, bytes[k] == UInt8(ascii: "=") else { break }
-                    k += 1
-                    while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == UInt8(ascii: "\"") || bytes[k] == UInt8(ascii: "'") { k += 1 }
-                    var end = k
-                    while end < n, bytes[end] >= 0x30, bytes[end] <= 0x39 { end += 1 }
-                    if end > k, end - k <= 15, let time = Int64(String(decoding: bytes[k..<end], as: UTF8.self)) {
-                        output.append(contentsOf: bytes[copied..<k])
-                        output.append(contentsOf: String(max(0, moved(time))).utf8)
-                        copied = end
-                    }
-                    break
-                }
-                j += 1
-            }
-            i = j
-        }
-        output.append(contentsOf: bytes[copied...])
-        // Read back: the language read moved as edited; every other class by the same moves (checked on the default
-        // class, which the file reads as when no language is named).
-        guard let reread = try? SAMIReader().read(output), let before = try? SAMIReader().read(bytes),
-            reread.cues.map({ [$0.start.milliseconds, $0.end.milliseconds] })
-                == before.cues.map({ [moved($0.start.milliseconds), moved($0.end.milliseconds)] }),
-            reread.cues.map(\.text) == before.cues.map(\.text)
-        else { return .failure(CaptionPatch.Refusal("the retimed file would not read back as edited")) }
-        return .success(output)
-    }
-}
-
-/// How an edit moved times: each time a cue started or ended at goes where the edit put it; a time between two of them
-/// in proportion, one beyond them by the nearest's move. For what the cue model does not hold but moves with the cues
-/// (SAMI's other languages, ASS comments).
-struct TimeMoves {
-    private let moves: [Int64: Int64]
-    private let points: [(key: Int64, value: Int64)]
-
-    /// The moves from `before` to `after`, cue for cue; the time (ms) moved two ways when there is one.
-    static func of(_ before: [Cue], _ after: [Cue]) -> Result<TimeMoves, TimeConflict> {
-        var moves: [Int64: Int64] = [:]
-        for (old, new) in zip(before, after) {
-            for (from, to) in [(old.start, new.start), (old.end, new.end)] {
-                if let known = moves[from.milliseconds], known != to.milliseconds { return .failure(TimeConflict(time: from.milliseconds)) }
-                moves[from.milliseconds] = to.milliseconds
-            }
-        }
-        return .success(TimeMoves(moves: moves, points: moves.sorted { $0.key < $1.key }))
-    }
-
-    struct TimeConflict: Error, CustomStringConvertible {
-        let time: Int64
-        var description: String { "\(time)" }
-    }
-
-    var isEmpty: Bool { points.isEmpty }
-
-    /// Where `time` (ms) goes.
-    func moved(_ time: Int64) -> Int64 {
-        if let exact = moves[time] { return exact }
-        guard let last = points.last, let first = points.first else { return time }
-        guard let above = points.firstIndex(where: { $0.key > time }) else { return time + last.value - last.key }
-        guard above > 0 else { return time + first.value - first.key }
-        let (a, b) = (points[above - 1], points[above])
-        let share = Double(time - a.key) / Double(b.key - a.key)
-        return a.value + Int64((share * Double(b.value - a.value)).rounded())
     }
 }
