@@ -138,7 +138,7 @@ public struct CaptionFixer: Sendable {
                         Change(
                             cue: index + 1, rule: rule,
                             description:
-                                "its words need \(count) lines of at most \(limit) characters (at most \(maximum)): split the cue in two, or shorten it",
+                                "its words need \(count) lines of at most \(limit) characters (at most \(maximum)): split the cue in two, or shorten it (a fix splits cues in SRT and WebVTT files, not in \(document.format.displayName))",
                             applied: false))
                     continue
                 }

@@ -119,7 +119,9 @@ struct CaptionFixerTests {
             changes == [
                 CaptionFixer.Change(
                     cue: 1, rule: "lint.line-length",
-                    description: "its words need 3 lines of at most 42 characters (at most 2): split the cue in two, or shorten it", applied: false)
+                    description:
+                        "its words need 3 lines of at most 42 characters (at most 2): split the cue in two, or shorten it (a fix splits cues in SRT and WebVTT files, not in TTML)",
+                    applied: false)
             ])
     }
 

@@ -188,9 +188,13 @@ import Testing
             try FileManager.default.removeItem(at: directory.appendingPathComponent("reference.srt"))
         }
         // Fixes: a TTML paragraph overlapping the next ends before it on the document's frames; an SCC caption too short
-        // to read lasts longer by its Erase line. Only those times change, by `lint --fix` and by `check --fix` alike.
-        let ttml = try String(contentsOf: fixtures.appendingPathComponent("news-regions.ttml"), encoding: .utf8)
-        let scc = try String(contentsOf: fixtures.appendingPathComponent("news-two-channels.scc"), encoding: .utf8)
+        // to read lasts longer by its Erase line; an ASS event overlapping the next ends before it to the centisecond; a
+        // SAMI caption too short to read lasts longer, the English clear at the same SYNC with it (CP949 kept). Only
+        // those times change, by `lint --fix` and by `check --fix` alike.
+        let text = { (name: String) in try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .isoLatin1) }
+        let (ttml, scc, ass, sami) = try (
+            text("news-regions.ttml"), text("news-two-channels.scc"), text("styled-events.ass"), text("korean-two-languages.cp949.smi")
+        )
         let cases = [
             (
                 "overlap.ttml", ttml.replacingOccurrences(of: #"end="00:00:03:12""#, with: #"end="00:00:03:18""#),
@@ -200,15 +204,24 @@ import Testing
                 "short.scc", scc.replacingOccurrences(of: "00:00:10;00\t", with: "00:00:08;12\t"),
                 scc.replacingOccurrences(of: "00:00:10;00\t", with: "00:00:08;25\t")
             ),
+            (
+                "overlap.ass", ass.replacingOccurrences(of: "0:00:03.50,Default,ANNA", with: "0:00:03.80,Default,ANNA"),
+                ass.replacingOccurrences(of: "0:00:03.50,Default,ANNA", with: "0:00:03.41,Default,ANNA")
+            ),
+            (
+                "short.cp949.smi", sami.replacingOccurrences(of: "Start=3500", with: "Start=1300"),
+                sami.replacingOccurrences(of: "Start=3500", with: "Start=1834")
+            ),
         ]
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("library"), withIntermediateDirectories: true)
         for (name, broken, fixed) in cases {
             for command in [["lint", name, "--fix"], ["check", "library", "--fix", "--no-store"]] {
                 let path = command[0] == "lint" ? name : "library/\(name)"
-                try broken.write(to: directory.appendingPathComponent(path), atomically: true, encoding: .utf8)
+                // (Latin-1 maps each byte to a character and back: CP949 bytes stay as they are.)
+                try broken.write(to: directory.appendingPathComponent(path), atomically: true, encoding: .isoLatin1)
                 let run = try Medialint.run(command, in: directory)
                 #expect(run.stderr.contains("\(path): fixed cue"), "\(command): \(run.stderr)")
-                #expect(try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8) == fixed, "\(command)")
+                #expect(try String(contentsOf: directory.appendingPathComponent(path), encoding: .isoLatin1) == fixed, "\(command)")
                 let again = try Medialint.run(command, in: directory)
                 #expect(!again.stderr.contains("fixed cue"), "a second fix changes nothing: \(again.stderr)")
                 try FileManager.default.removeItem(at: directory.appendingPathComponent(path))
