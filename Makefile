@@ -14,14 +14,17 @@ RELEASE_BIN  := $(RELEASE_DIR)/medialint
 # SQLite): a release build installs only these. TEST_PACKAGES are
 # for the tests, `make bench` and Media/generate.sh: FFmpeg's CLI and sox (espeak-ng's voices, from BUILD_PACKAGES); festival, its voices and the
 # recorded game music (asc-music, hyperrogue-music, singularity-music) make the test programmes of the sync tests
-# (TestSupport/Programmes*.swift); recorded video nobody here made — music visualisations (lebiniou-data) and a game's
+# (TestSupport/Programmes*.swift), and recorded people — a telephone voice's prompts with their words
+# (asterisk-core-sounds-en, -en-wav), a LibriVox reader (pocketsphinx-testdata) — with recorded effects
+# (sound-theme-freedesktop) make the programme of real voices (TestSupport/Programmes+Recorded.swift); recorded video nobody here made — music visualisations (lebiniou-data) and a game's
 # cut-scenes (planetblupi-common) — is what the flash verdicts are re-encoded from (ChecksTests/FlashMetamorphicTests);
 # Chromium opens the HTML report headless; python3-venv holds the caption readers the tests take as second opinions
 # (OPINIONS, from PyPI).
 BUILD_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev \
                   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pkg-config libsqlite3-dev espeak-ng
 TEST_PACKAGES  := ffmpeg sox time chromium festival festvox-us-slt-hts festvox-kallpc16k festvox-kdlpc16k \
-                  asc-music hyperrogue-music singularity-music lebiniou-data planetblupi-common strace python3-venv
+                  asc-music hyperrogue-music singularity-music lebiniou-data planetblupi-common strace python3-venv \
+                  asterisk-core-sounds-en asterisk-core-sounds-en-wav pocketsphinx-testdata sound-theme-freedesktop
 
 # A one-node Slurm cluster for the scale-out test (Tests/MedialintCLITests/SlurmClusterTests.swift, `make test-slurm`).
 SLURM_PACKAGES := slurmctld slurmd slurm-client munge

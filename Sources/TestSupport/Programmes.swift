@@ -28,6 +28,13 @@ package struct Programme: Sendable {
         /// festival's, long stretches of digital silence, instrumental interludes of recorded game music, a sung
         /// song captioned `♪ … ♪` over its backing, a street.
         case travel
+        /// A help line of recorded people (`Layout.recorded`): a telephone voice's prompts, a LibriVox reader, recorded
+        /// music and effects. Not in `allCases`, the programmes of synthetic voices: the checks are measured on it on
+        /// their own.
+        case recorded
+
+        /// The programmes of synthetic voices.
+        package static let allCases: [Kind] = [.magazine, .drama, .lecture, .conversation, .travel]
     }
 
     /// A spoken sentence: who says it and where its speech starts and ends (media seconds).
@@ -97,7 +104,7 @@ package struct Programme: Sendable {
     package static func make(_ kind: Kind, in directory: URL, minutes: Double? = nil, seed: UInt64 = 17) throws -> Programme {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let minutes = minutes ?? kind.defaultMinutes
-        let layout = Layout.of(kind, minutes: minutes, seed: seed)
+        let layout = try Layout.of(kind, minutes: minutes, seed: seed)
         // Named by what is said and played when too: a changed running order is a new programme, never an old file.
         let name = "\(kind.rawValue)-\(Int((minutes * 60).rounded()))s-\(seed)-\(FNV1a.hex("v\(recipeVersion) \(layout.items)").prefix(8))"
         let media = directory.appendingPathComponent(name + ".m4a").path
@@ -273,6 +280,8 @@ struct Layout {
         case track(path: String, from: Double, seconds: Double, belowSpeech: Double, under: Bool, caption: String?)
         /// A sung line (festival's singing mode): syllables with notes and beats at `bpm`; captioned `♪ text ♪`.
         case sung(text: String, notes: [Note], bpm: Int)
+        /// A recorded sentence (`RecordedSpeech`): its file, its words and who says it.
+        case recorded(path: String, text: String, speaker: String)
     }
 
     /// A sung syllable.
@@ -295,15 +304,16 @@ struct Layout {
     private var sentences: SentenceMaker
 
     /// The running order of the programme of `kind` (nil minutes: its default length).
-    static func of(_ kind: Programme.Kind, minutes: Double?, seed: UInt64) -> Layout {
+    static func of(_ kind: Programme.Kind, minutes: Double?, seed: UInt64) throws -> Layout {
         let seconds = (minutes ?? kind.defaultMinutes) * 60
-        var layout = Layout(seed: seed &* 3 &+ UInt64(Programme.Kind.allCases.firstIndex(of: kind)!))
+        var layout = Layout(seed: seed &* 3 &+ UInt64(Programme.Kind.allCases.firstIndex(of: kind) ?? 5))
         switch kind {
         case .magazine: layout.magazine(seconds: seconds)
         case .drama: layout.drama(seconds: seconds)
         case .lecture: layout.lecture(seconds: seconds)
         case .conversation: layout.conversation(seconds: seconds)
         case .travel: layout.travel(seconds: seconds)
+        case .recorded: try layout.recorded(seconds: seconds)
         }
         return layout
     }
@@ -550,6 +560,11 @@ extension Layout {
                     let name = path.contains("/music/") ? "music" : ((path as NSString).lastPathComponent as NSString).deletingPathExtension
                     placed.sounds.append(Programme.Sound(name: name, start: time, end: Double(cursor) / Double(rate), caption: caption))
                 }
+            case .recorded(let path, let text, let speaker):
+                let samples = try RecordedSpeech.samples(RecordedSpeech.Clip(path: path, text: text, speaker: speaker), cache: cache)
+                placed.speech.append((cursor, samples))
+                cursor += samples.count
+                placed.lines.append(Programme.Line(text: text, speaker: speaker, start: time, end: Double(cursor) / Double(rate)))
             case .sung(let text, let notes, let bpm):
                 let samples = try Singer.sing(notes, bpm: bpm, cache: cache)
                 placed.speech.append((cursor, samples))
@@ -790,10 +805,11 @@ extension Programme {
         testLock.lock()
         defer { testLock.unlock() }
         if let programme = made[kind] { return programme }
-        let layout = Layout.of(kind, minutes: nil, seed: 17)
+        let layout = try Layout.of(kind, minutes: nil, seed: 17)
         let recipe =
             "Programme v\(recipeVersion) \(kind) \(layout.items) music from \(layout.musicStart) s of \(musicTracks)"
             + (kind == .conversation || kind == .travel ? " ambience \(String(describing: layout.ambience)) voices \(voices.map(\.name))" : "")
+            + (kind == .recorded ? " recordings \(RecordedSpeech.fingerprint(layout.recordings))" : "")
         let folder = try TestMediaCache.folder("programme-\(kind.rawValue)", recipe: recipe, tools: ["festival", "espeak-ng", "sox", "ffmpeg"]) {
             _ = try make(kind, in: $0)
         }
@@ -822,7 +838,7 @@ extension Programme.Kind {
     package var defaultMinutes: Double {
         switch self {
         case .lecture: 7
-        case .travel: 4.5
+        case .travel, .recorded: 4.5
         default: 3.5
         }
     }

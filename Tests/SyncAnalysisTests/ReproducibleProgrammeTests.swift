@@ -39,4 +39,18 @@ import Testing
         #expect(differing.isEmpty, "made differently the second time: \(differing)")
         #expect(first.lines.map(\.start) == second.lines.map(\.start) && first.lines.map(\.end) == second.lines.map(\.end))
     }
+
+    /// The programme of recorded people (telephone prompts and a reader resampled from 8 and 16 kHz, recorded effects
+    /// decoded from Ogg), 30 s of it, made twice.
+    @Test func aRecordedProgrammeMadeTwiceIsTheSameBytes() throws {
+        let folder = try TemporaryFolder.make("reproducible-recorded")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try Programme.make(.recorded, in: folder.appendingPathComponent("first"), minutes: 0.5)
+        _ = try Programme.make(.recorded, in: folder.appendingPathComponent("second"), minutes: 0.5)
+        #expect(first.lines.contains { $0.speaker == "ALLISON" })
+        let made = try fingerprints(of: folder.appendingPathComponent("first"))
+        #expect(made.keys.contains { $0.hasPrefix("/parts/recorded-") })
+        let again = try fingerprints(of: folder.appendingPathComponent("second"))
+        #expect(made == again, "made differently the second time: \(made.keys.filter { made[$0] != again[$0] }.sorted())")
+    }
 }
