@@ -98,8 +98,8 @@ extension Layout {
         }
     }
 
-    /// A help line on the radio, of recorded people: Allison's telephone prompts — one of them a 25 s menu, long talk
-    /// with short pauses — and the LibriVox reader between them, over recorded music 18 dB down; music alone to open,
+    /// A help line on the radio, of recorded people: Allison's telephone prompts — one of them a 30 s menu, long talk
+    /// with short pauses, and once seven prompts run together — and the LibriVox reader between them, over recorded music 18 dB down; music alone to open,
     /// close and half-way, a sustained instrumental interlude, and recorded effects between the turns (one captioned).
     mutating func recorded(seconds: Double) throws {
         bedBelowSpeech = 18
@@ -124,11 +124,13 @@ extension Layout {
                 spoken += 21.2
                 interlude = true
             }
-            // Every third turn the reader, while his sentences last; else one to three prompts.
+            // Every third turn the reader, while his sentences last; else one to three prompts — once, seven in a row
+            // with only a breath between them (0.12–0.3 s), as long talk is captioned: a cue a sentence.
             let reader = turn % 3 == 2 && !readings.isEmpty
-            for _ in 0..<(reader ? 1 : Int.random(in: 1...3, using: &random)) {
+            let runOn = turn == 4
+            for _ in 0..<(reader ? 1 : runOn ? 7 : Int.random(in: 1...3, using: &random)) {
                 guard let clip = reader ? readings.removeFirst() : prompts.popLast() else { break }
-                let gap = Double.random(in: 0.4...1.3, using: &random)
+                let gap = runOn ? Double.random(in: 0.12...0.3, using: &random) : Double.random(in: 0.4...1.3, using: &random)
                 items.append((gap, .recorded(path: clip.path, text: clip.text, speaker: clip.speaker)))
                 spoken += gap + Self.estimate(clip.text)
             }

@@ -34,12 +34,12 @@ import Testing
         #expect(right.allSatisfy { !flags.contains($0) }, "a right cue flagged: \(right)")
         #expect(try #require(status["another programme's"]).allSatisfy { $0 == .wrongText })
         #expect(try #require(status["moved"]).allSatisfy { $0 != .matched }, "\(status["moved"] ?? [])")
-        // Not yet (measured when written: added words 2 of 4, the next line's text 1 of 2, right cues unverifiable 4 of
-        // 19 — an 8 kHz voice's words are often not heard well enough to judge).
         let added = try #require(status["added word"]), neighbour = try #require(status["the next line's"])
-        withKnownIssue("on recorded voices, words added, a neighbour's text and right cues are not all judged") {
+        #expect(neighbour.allSatisfy { flags.contains($0) }, "\(neighbour)")
+        // Not yet (measured when written: a word added found in 4 cues of 5; 3 right cues of 21 unverifiable — an 8 kHz
+        // voice's words are not always heard well enough to judge).
+        withKnownIssue("on recorded voices, a word added is missed, and right cues are left unverifiable") {
             #expect(added.allSatisfy { flags.contains($0) }, "\(added)")
-            #expect(neighbour.allSatisfy { flags.contains($0) }, "\(neighbour)")
             #expect(Double(right.filter { $0 == .unverifiable }.count) <= 0.05 * Double(right.count), "\(right)")
         }
     }
