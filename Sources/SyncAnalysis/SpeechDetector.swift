@@ -160,7 +160,7 @@ public struct SpeechDetector: Sendable {
     /// Speech held after the energy drops, and gaps bridged, in seconds.
     public var hangover: Double = 0.10
     public var bridge: Double = 0.15
-    /// Whether loud sound must also sound like speech (`SpeechLikeness`): voiced, with syllabic rhythm and a
+    /// Whether loud sound must also sound like speech (`SpeechLikeness`): voiced, with a changing spectrum, syllabic rhythm and a
     /// moving pitch. Off: every frame loud enough is speech (music and effects too).
     public var requiresSpeechLikeness = true
 
@@ -170,6 +170,7 @@ public struct SpeechDetector: Sendable {
     private var start: Double?
     private var filter: BandPass
     private var pitch: PitchTracker
+    private var envelope: EnvelopeChange
     private var frameSum: Double = 0
     private var frameFill = 0
 
@@ -178,6 +179,7 @@ public struct SpeechDetector: Sendable {
         frameLength = sampleRate / 100
         filter = BandPass(sampleRate: Double(sampleRate), low: 300, high: 3400)
         pitch = PitchTracker(sampleRate: sampleRate)
+        envelope = EnvelopeChange(sampleRate: sampleRate)
     }
 
     /// Adds samples whose first one plays at `time` seconds; gaps in time are filled with silence.
@@ -190,6 +192,8 @@ public struct SpeechDetector: Sendable {
             energies.append(-120)
         }
         pitch.pad(toFrames: energies.count)
+        envelope.pad(toFrames: energies.count)
+        samples.withUnsafeBufferPointer { envelope.add($0, frameLength: frameLength, filled: frameFill) }
         // The filter and frame state live in locals for the loop (no access to `self` per sample).
         var filter = self.filter
         var pitch = self.pitch
@@ -217,7 +221,15 @@ public struct SpeechDetector: Sendable {
 
     /// Per 10 ms frame: the speech band's level (dB), voicing (0–1), pitch period (s) and speech likeness (0–1).
     public func features() -> (level: [Float], voicing: [Float], period: [Float], likeness: [Float]) {
-        (energies, pitch.voicing, pitch.period, SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period))
+        (
+            energies, pitch.voicing, pitch.period,
+            SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period, change: envelope.change)
+        )
+    }
+
+    /// Per frame, what its speech likeness is made of (for fitting the model).
+    func likenessWindows() -> [SpeechLikeness.Window] {
+        SpeechLikeness.windows(energies: energies, voicing: pitch.voicing, period: pitch.period, change: envelope.change)
     }
 
     /// The speech timeline.
@@ -269,7 +281,7 @@ public struct SpeechDetector: Sendable {
         }
         var likeness: [Float] = []
         if requiresSpeechLikeness {
-            likeness = SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period)
+            likeness = SpeechLikeness.scores(energies: energies, voicing: pitch.voicing, period: pitch.period, change: envelope.change)
         }
         // Onsets from the frames above the threshold themselves, before any smoothing; where loud sound is not
         // speech-like, it starts no speech.

@@ -9,7 +9,8 @@ extension SyncCommand {
             With no CAPTIONS, every caption source of the media is checked: the sidecar files next to it \
             (NAME.vtt, NAME.srt, NAME.en.srt, NAME.en-US.vtt …) and its embedded text subtitle tracks. The audio \
             is decoded once (16 kHz mono) and speech found by its level and by sounding like speech (voiced, with \
-            syllabic rhythm and a gliding pitch: music and effects are not speech); the captions are fitted as \
+            syllabic rhythm, a gliding pitch and a spectrum whose shape keeps changing: music, chimes and effects \
+            are not speech); the captions are fitted as \
             media time = scale × caption time + offset (common frame-rate ratios and any stretch within ±5%, \
             offsets within ±60 s), split into parts where the offset changes (any number of edits, either way), \
             then checked cue by cue: where a cue says its speech starts, a short word or a sung line is voiced \
