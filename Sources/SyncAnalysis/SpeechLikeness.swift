@@ -28,7 +28,16 @@ enum SpeechLikeness {
     /// Every statistic is a sum over a sliding window kept as it moves, so the work and the memory (a few bytes
     /// a frame) grow only with the length of the audio.
     static func scores(energies: [Float], voicing: [Float], period: [Float], change: [Float]) -> [Float] {
-        windows(energies: energies, voicing: voicing, period: period, change: change).map(score)
+        var scores = [Float](repeating: 0, count: energies.count)
+        forEachWindow(energies: energies, voicing: voicing, period: period, change: change) { scores[$0] = score($1) }
+        return scores
+    }
+
+    /// Per frame, the window around it (`Window`), for fitting the model.
+    static func windows(energies: [Float], voicing: [Float], period: [Float], change: [Float]) -> [Window] {
+        var windows = [Window](repeating: Window(), count: energies.count)
+        forEachWindow(energies: energies, voicing: voicing, period: period, change: change) { windows[$0] = $1 }
+        return windows
     }
 
     /// What the score is made of, over the second around a frame.
@@ -55,10 +64,13 @@ enum SpeechLikeness {
         return Float(1 / (1 + exp(-z)))
     }
 
-    /// Per frame, the window around it (`Window`).
-    static func windows(energies: [Float], voicing: [Float], period: [Float], change: [Float]) -> [Window] {
+    /// Calls `body` with each frame and the window around it, in order (nothing kept per frame but what the sliding
+    /// sums need).
+    static func forEachWindow(
+        energies: [Float], voicing: [Float], period: [Float], change: [Float], _ body: (Int, Window) -> Void
+    ) {
         let count = energies.count
-        guard count > 0 else { return [] }
+        guard count > 0 else { return }
         // Per frame: voiced; a pair of voiced frames whose pitch holds (under 0.2%) or glides (0.5–6%; more is a
         // jump); the start of a voiced run of at least 40 ms (a syllable).
         let voiced: UInt8 = 1, pair: UInt8 = 2, held: UInt8 = 4, gliding: UInt8 = 8, runStart: UInt8 = 16
@@ -112,7 +124,6 @@ enum SpeechLikeness {
             syllabic[i] = Float(band * band)
             varying[i] = Float(all * all)
         }
-        var windows = [Window](repeating: Window(), count: count)
         var counts = [0, 0, 0, 0, 0]  // voiced, pairs, held, gliding, run starts in the window
         var syllabicSum = 0.0, varyingSum = 0.0, changeSum = 0.0
         var low = 0, high = 0
@@ -143,10 +154,11 @@ enum SpeechLikeness {
             let syllables = Double(counts[4]) / n * Double(window)
             let varyingPower = max(0, varyingSum) / n, syllabicPower = max(0, syllabicSum) / n
             let modulation = varyingPower > 1e-6 ? min(1, syllabicPower / varyingPower) : 0
-            windows[i] = Window(
-                voicedShare: voicedShare, motion: motion, spread: Double(spread[i]), modulation: modulation, syllables: syllables,
-                envelopeChange: max(0, changeSum) / n, possible: voicedShare >= 0.12 && motion >= -0.3)
+            body(
+                i,
+                Window(
+                    voicedShare: voicedShare, motion: motion, spread: Double(spread[i]), modulation: modulation, syllables: syllables,
+                    envelopeChange: max(0, changeSum) / n, possible: voicedShare >= 0.12 && motion >= -0.3))
         }
-        return windows
     }
 }
