@@ -29,16 +29,16 @@ public struct CaptionsCheck: Sendable {
                     index: track.index, language: track.language, hearingImpaired: track.dispositions.contains("hearing_impaired"),
                     text: track.subtitle?.isText == true || track.kind == .video)
             },
-            audioDescriptionTracks: descriptions.map(\.index), transcripts: transcripts, speechSeconds: speech?.timeline.totalSpeech)
+            audioDescriptionTracks: descriptions.map(\.index), transcripts: transcripts, speechSeconds: speech?.timeline.clearSpeechSeconds)
         if let speechError {
             findings.append(Rule.mediaUnreadable.finding(severity: .error, message: "the audio cannot be decoded: \(speechError.reason)"))
         }
         let hasVideo = info.hasPictureVideo
-        if let speech, speech.timeline.totalSpeech >= 1 {
-            let seconds = String(format: "%.1f", speech.timeline.totalSpeech)
+        // Speech that clearly sounds like it: music, a chime or an effect alone is not (`clearSpeech`).
+        if let speechSeconds = speech?.timeline.clearSpeechSeconds, speechSeconds >= 1 {
+            let seconds = String(format: "%.1f", speechSeconds)
             if hasVideo, !hasCaptions {
-                findings.append(
-                    CaptionPresence.missingCaptions(speechSeconds: speech.timeline.totalSpeech, unread: CaptionSidecars.findUnread(for: path)))
+                findings.append(CaptionPresence.missingCaptions(speechSeconds: speechSeconds, unread: CaptionSidecars.findUnread(for: path)))
             } else if !hasVideo, !hasCaptions, transcripts.isEmpty {
                 findings.append(
                     Rule.transcriptMissing.finding(
@@ -89,7 +89,7 @@ public enum CaptionPresence {
                 file: path, check: .captions, verdict: .unverified,
                 findings: [Rule.captionsMissing.finding(severity: .info, message: "\(nowhere); the media has no audio to tell whether captions are needed")])
         }
-        let seconds = speech.timeline.totalSpeech
+        let seconds = speech.timeline.clearSpeechSeconds
         let metrics = CaptionsMetrics(speechSeconds: seconds)
         if seconds < 1 {
             return CheckResult(

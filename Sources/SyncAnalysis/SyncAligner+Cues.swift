@@ -147,3 +147,13 @@ extension SyncAligner {
         return found
     }
 }
+
+extension SpeechTimeline {
+    /// The stretches that clearly sound like speech, judged as `SyncAligner`'s uncaptioned speech is with no cue at all
+    /// (a second or more, clearly speech-like, its level varying as speech does, not beside music): what says media
+    /// has speech (`captions.missing`, `transcript.missing`), which music or a chime alone must not.
+    public var clearSpeech: [(start: Double, end: Double)] { SyncAligner().uncaptionedSpeech(self, captions: [], sounds: []) }
+
+    /// Seconds of speech (frames of `mask`) in `clearSpeech`.
+    public var clearSpeechSeconds: Double { clearSpeech.reduce(0) { $0 + speech(from: $1.start, to: $1.end) } }
+}
