@@ -155,6 +155,14 @@ import Testing
             try result.get()
                 == file.replacingOccurrences(of: "One long English line", with: "One long<BR>English line").replacingOccurrences(
                     of: "Start=3000", with: "Start=2900"))
+        // A file whose style sheet names no classes (read as its first class), `</P>` closing its paragraphs.
+        let bare = "<SAMI><BODY>\n<SYNC Start=2000><P Class=ENCC>One long English line</P>\n<SYNC Start=3500><P Class=ENCC>&nbsp;</P>\n</BODY></SAMI>\n"
+        let bareDocument = try SAMIReader().read(Array(bare.utf8))
+        var bareEdited = bareDocument
+        bareEdited.cues[0].text = "One long\nEnglish line"
+        #expect(
+            try CaptionPatch.apply(to: Array(bare.utf8), original: bareDocument, edited: bareEdited).map { String(decoding: $0, as: UTF8.self) }.get()
+                == bare.replacingOccurrences(of: "One long English", with: "One long<br>English"))
         var styled = english
         styled.cues[1].text = "<i>Styled</i>\nwords"
         #expect(throws: CaptionPatch.Refusal.self) { try CaptionPatch.apply(to: bytes, original: english, edited: styled).get() }

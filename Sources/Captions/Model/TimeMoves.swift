@@ -1,3 +1,5 @@
+import Basics
+
 /// How an edit moved times: each time a cue started or ended at goes where the edit put it; a time between two of them
 /// in proportion, one beyond them by the nearest's move. For what the cue model does not hold but moves with the cues
 /// (SAMI's other languages, ASS comments).
@@ -24,14 +26,20 @@ struct TimeMoves {
 
     var isEmpty: Bool { points.isEmpty }
 
-    /// Where `time` (ms) goes.
+    /// Where `time` (ms) goes (saturating: times near the ends of `Int64` do not trap).
     func moved(_ time: Int64) -> Int64 {
         if let exact = moves[time] { return exact }
         guard let last = points.last, let first = points.first else { return time }
-        guard let above = points.firstIndex(where: { $0.key > time }) else { return time + last.value - last.key }
-        guard above > 0 else { return time + first.value - first.key }
-        let (a, b) = (points[above - 1], points[above])
-        let share = Double(time - a.key) / Double(b.key - a.key)
-        return a.value + Int64((share * Double(b.value - a.value)).rounded())
+        // The first point after `time`, by halves: a file's every time is looked up.
+        var low = 0, high = points.count
+        while low < high {
+            let middle = (low + high) / 2
+            if points[middle].key > time { high = middle } else { low = middle + 1 }
+        }
+        let point = low == points.count ? last : low == 0 ? first : nil
+        if let point { return Int64(saturating: (Double(time) + Double(point.value) - Double(point.key)).rounded()) }
+        let (a, b) = (points[low - 1], points[low])
+        let share = (Double(time) - Double(a.key)) / (Double(b.key) - Double(a.key))
+        return Int64(saturating: (Double(a.value) + share * (Double(b.value) - Double(a.value))).rounded())
     }
 }

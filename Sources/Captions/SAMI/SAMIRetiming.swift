@@ -17,7 +17,10 @@ enum SAMIRetiming {
         case .failure(let refusal): return .failure(refusal)
         case .success(let (output, className)):
             // The language read comes back with the edited texts, and the times moved after.
-            guard let reread = try? SAMIReader(language: className).read(output), reread.cues.map(\.text) == edited.cues.map(\.text) else {
+            // (By its class; a file whose style sheet names no classes is read as its first class.)
+            guard let reread = (try? SAMIReader(language: className).read(output)) ?? (try? SAMIReader().read(output)),
+                reread.cues.map(\.text) == edited.cues.map(\.text)
+            else {
                 return .failure(CaptionPatch.Refusal("the edited file would not read back as edited"))
             }
             return retimed(output, original: textEdited, edited: edited)
@@ -27,12 +30,13 @@ enum SAMIRetiming {
     /// `bytes` with the text of each cue of `edits` (before, after) written in place of its paragraph's; and the class
     /// of those paragraphs.
     private static func rewritten(_ bytes: [UInt8], _ edits: [(Cue, Cue)]) -> Result<([UInt8], String?), CaptionPatch.Refusal> {
-        let paragraphs = Self.paragraphs(bytes)
+        let paragraphs = Dictionary(grouping: Self.paragraphs(bytes), by: \.start)
         let lineBreak = Self.lineBreakTag(bytes)
         var replacements: [(Range<Int>, [UInt8])] = []
         var className: String?
         for (before, after) in edits {
-            let matches = paragraphs.filter { $0.start == before.start.milliseconds && $0.lines == before.text.split(separator: "\n").map(String.init) }
+            let lines = before.text.split(separator: "\n").map(String.init)
+            let matches = (paragraphs[before.start.milliseconds] ?? []).filter { $0.lines == lines }
             guard matches.count == 1, let paragraph = matches.first, after.text.allSatisfy({ $0 != "<" && $0 != "&" }) else {
                 return .failure(
                     CaptionPatch.Refusal("the text of the SAMI caption at \(before.start) is not rewritten: it is not plain text in one paragraph"))

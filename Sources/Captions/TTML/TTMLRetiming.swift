@@ -26,14 +26,16 @@ enum TTMLRetiming {
         {
             moves = found
         }
-        // Each changed cue's paragraph: one whose tag spans the cue's line and whose times are the cue's.
+        // Each changed cue's paragraph: one whose tag spans the cue's line and whose times are the cue's (looked up by
+        // its begin: a shift changes every cue).
+        var paragraphs: [Int64: [Int]] = [:]
+        for (index, element) in document.elements.enumerated() where element.name == "p" { paragraphs[element.begin, default: []].append(index) }
         var newTimes: [Int: (begin: Int64, end: Int64)] = [:]
         for (before, after) in changedCues {
             guard
-                let element = document.elements.indices.first(where: {
+                let element = paragraphs[before.start.milliseconds]?.first(where: {
                     let element = document.elements[$0]
-                    return element.name == "p" && element.lines.contains(Int(before.line)) && element.begin == before.start.milliseconds
-                        && (element.end ?? element.begin) == before.end.milliseconds
+                    return element.lines.contains(Int(before.line)) && (element.end ?? element.begin) == before.end.milliseconds
                 })
             else {
                 return .failure(
