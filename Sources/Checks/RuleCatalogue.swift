@@ -67,8 +67,9 @@ extension Rule {
             "A stretch of speech in the audio with no caption on screen: a second or more that sounds like speech (voiced, rising and falling by syllables); music, however voiced, and sound right beside it are not.",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
     public static let syncCueOverSilence = Rule(
-        "sync.cue-over-silence", title: "dialogue caption over silence",
-        description: "A dialogue caption shown where the audio has no speech and no voiced sound at all (a short word or a sung line counts).",
+        "sync.cue-over-silence", title: "dialogue caption where nobody speaks",
+        description:
+            "A dialogue caption shown where the audio has no speech: silence, or music or a sound however voiced. A short word said alone (a second of voiced sound at most, with no music around it) counts as speech, and so does the voice under a sung line (♪ … ♪).",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2"], helpURL: RuleSource.wcagCaptions, defaultSeverity: .warning)
     public static let syncCueOffset = Rule(
         "sync.cue-offset", title: "single captions off their speech",

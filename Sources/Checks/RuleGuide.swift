@@ -172,7 +172,7 @@ extension RuleGuide {
                 ]),
             passing: RuleExample(["sync", "talk.mp4", "talk.srt"], files: [talk, ("talk.srt", speechSRT)])),
         Rule.syncCueOverSilence.id: RuleGuide(
-            why: "A dialogue caption over silence is on screen when nothing is said: usually a timing error.",
+            why: "A dialogue caption over silence or over music alone is on screen when nothing is said: usually a timing error.",
             fix: "Move the cue onto its speech, or mark it as a sound ([music]) when it describes one."),
         Rule.syncCueOffset.id: RuleGuide(
             why: "A single caption far from its speech, in a file otherwise in time, is easy to miss by eye.",

@@ -173,14 +173,21 @@ public struct SyncCheck: Sendable {
         }
         let corrected = !fix.main.isIdentity(within: tolerance) || report.parts.count > 1
         let end = duration.map { mediaStart + $0 } ?? .infinity
-        for index in report.cuesOverSilence {
+        // No speech under a dialogue cue: over silence, or over music or a sound that is not a word — unless the cue is
+        // a sung line (`♪ … ♪`), whose voice is the music's.
+        let overMusic = Set(
+            report.cuesOverMusic.filter { index in
+                !captions.cues[dialogue[index].index].plainText(in: captions.format).contains { "♪♫♬♩".contains($0) }
+            })
+        for index in (report.cuesOverSilence + overMusic).sorted() {
             let cue = captions.cues[dialogue[index].index]
             guard cue.start.seconds < end else { continue }
+            let under = overMusic.contains(index) ? ", only music or other sound" : ""
             findings.append(
                 Rule.syncCueOverSilence.finding(
                     severity: .warning,
                     message:
-                        "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(corrected ? " once the timing is corrected" : "")",
+                        "cue \(dialogue[index].index + 1) (\(Self.time(cue.start.seconds))) has no speech under it\(under)\(corrected ? " once the timing is corrected" : "")",
                     start: cue.start.seconds, end: cue.end.seconds, line: Self.line(of: cue), guidelines: Self.guidelines,
                     data: .object([
                         ("cue", .integer(Int64(dialogue[index].index + 1))),

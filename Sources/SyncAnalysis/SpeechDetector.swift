@@ -34,6 +34,9 @@ public struct SpeechTimeline: Sendable {
     /// 1 where the sound is above the speech threshold and voiced, whether or not it sounds like speech over a second
     /// (a short word in a pause, a sung line, an instrument's note), held over 100 ms; empty without levels.
     public var voicedSound: [UInt8] = []
+    /// Per frame, how much the spectrum's shape changes (`EnvelopeChange`, dB): a voice's formants move, a tone's do
+    /// not. Empty without levels.
+    public var shapeChange: [Float] = []
 
     /// A timeline from its speech mask; `onsets` default to the starts of the mask's segments.
     public init(
@@ -104,6 +107,35 @@ public struct SpeechTimeline: Sendable {
         var frames = 0
         for i in a..<b where voicedSound[i] == 1 { frames += 1 }
         return Double(frames) / Self.framesPerSecond
+    }
+
+    /// The share of voiced sound in the frames without speech within `reach` seconds before `start` and after `end`
+    /// (a bed or an interlude going on around a cue); 0 when fewer than half a second of such frames are there.
+    public func voicedShare(around start: Double, _ end: Double, reach: Double = 2) -> Double {
+        guard !voicedSound.isEmpty else { return 0 }
+        let count = min(mask.count, voicedSound.count)
+        var frames = 0, voiced = 0
+        let before = min(frame(at: start - reach), count)..<min(frame(at: start), count)
+        let after = min(frame(at: end), count)..<min(frame(at: end + reach), count)
+        for range in [before, after] {
+            for i in range where mask[i] == 0 {
+                frames += 1
+                voiced += Int(voicedSound[i])
+            }
+        }
+        return frames >= 50 ? Double(voiced) / Double(frames) : 0
+    }
+
+    /// The median change of the spectrum's shape (`shapeChange`, dB) over the voiced-sound frames between `from` and
+    /// `to` (media seconds); 0 when none.
+    public func shapeChangeOfVoicedSound(from: Double, to: Double) -> Double {
+        let a = frame(at: from), b = min(frame(at: to), voicedSound.count, shapeChange.count)
+        guard b > a else { return 0 }
+        var changes: [Float] = []
+        for i in a..<b where voicedSound[i] == 1 { changes.append(shapeChange[i]) }
+        guard !changes.isEmpty else { return 0 }
+        changes.sort()
+        return Double(changes[changes.count / 2])
     }
 
     /// The mean speech likeness of the speech frames from frame `from` to `to` (1 without likeness scores).
@@ -318,6 +350,7 @@ public struct SpeechDetector: Sendable {
         timeline.levels = energies
         timeline.voicing = pitch.voicing
         timeline.voicedSound = voiced
+        timeline.shapeChange = envelope.change
         return timeline
     }
 }

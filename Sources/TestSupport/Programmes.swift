@@ -818,6 +818,22 @@ extension Programme {
         return programme
     }
 
+    /// Where a caption would be shown while nobody speaks: the middle 0.6 s of each pause of 1.2 s or more between
+    /// lines, and the middle (up to 2 s) of each stretch of music and each effect of 0.6 s or more that no line
+    /// overlaps; each named for the messages of a test.
+    package var placesWhereNobodySpeaks: [(start: Double, end: Double, name: String)] {
+        var places: [(start: Double, end: Double, name: String)] = []
+        for (line, next) in zip(lines, lines.dropFirst()) where next.start - line.end >= 1.2 {
+            let middle = (line.end + next.start) / 2
+            places.append((middle - 0.3, middle + 0.3, String(format: "a pause at %.1f s", middle)))
+        }
+        for sound in sounds where sound.end - sound.start >= 0.6 {
+            let middle = (sound.start + sound.end) / 2, half = min(1, (sound.end - sound.start) / 2)
+            places.append((middle - half, middle + half, String(format: "%@ at %.1f s", sound.name, sound.start)))
+        }
+        return places.filter { place in !lines.contains { $0.start < place.end + 0.2 && $0.end > place.start - 0.2 } }.sorted { $0.start < $1.start }
+    }
+
     /// How far each cue of `document` that carries a line starts from that line's speech (seconds; positive: late).
     package func startErrors(of document: CaptionDocument) -> [Double] {
         document.cues.compactMap { cue in line(ofCueText: cue.plainText(in: document.format)).map { cue.start.seconds - $0.start } }

@@ -137,6 +137,25 @@ import Testing
         #expect(silent.count == 1 && silent.first?.severity == .warning, "\(outcome.result.findings.map(\.message))")
     }
 
+    /// Music in the longest pause (voiced sound that holds its shape, on the timeline in memory): a dialogue cue there
+    /// has no speech under it, only music — a warning; a sung line there (`♪ … ♪`) is the music's voice — none.
+    @Test func aDialogueCueOverMusicButNotASungLine() throws {
+        let pauses = zip(Self.sentences, Self.sentences.dropFirst()).map { ($0.end, $1.start) }
+        let pause = try #require(pauses.max { $0.1 - $0.0 < $1.1 - $1.0 })
+        var timeline = try SpeechClips.timeline()
+        let frames = timeline.frame(at: pause.0 + 0.1)..<timeline.frame(at: pause.1 - 0.1)
+        for frame in frames {
+            timeline.voicedSound[frame] = 1
+            timeline.shapeChange[frame] = 3
+        }
+        let middle = (pause.0 + pause.1) / 2
+        let spoken = try check(extra: [(middle - 0.3, middle + 0.3, "Nobody says this.")], timeline: timeline)
+        let found = spoken.result.findings.filter { $0.rule == "sync.cue-over-silence" }
+        #expect(found.map(\.message) == ["cue 23 (\(CaptionTime(seconds: middle - 0.3).webVTTString)) has no speech under it, only music or other sound"])
+        let sung = try check(extra: [(middle - 0.3, middle + 0.3, "♪ Nobody says this ♪")], timeline: timeline)
+        #expect(sung.result.findings.isEmpty, "\(sung.result.findings.map(\.message))")
+    }
+
     /// A cut part-way: a break (not an offset) with the offsets on both sides and the cue where the second part starts.
     @Test func aCutPartWayIsABreak() throws {
         let cut = Self.sentences[14].start - 0.3

@@ -58,10 +58,44 @@ import Testing
         let report = aligned.report
         #expect(abs(report.offsetSeconds) <= 0.05 && abs(report.driftRatio - 1) <= 2.5e-4, "\(report.offsetSeconds) \(report.driftRatio)")
         #expect(report.breaks.isEmpty && report.uncaptionedSpeech.isEmpty && report.cuesOverSilence.isEmpty, "\(report.uncaptionedSpeech)")
+        // Only a sung line's cue may have no speech under it, only music (the voice is the music's).
+        let sung = aligned.dialogue.indices.filter { aligned.captions.cues[aligned.dialogue[$0]].plainText(in: .srt).contains("♪") }
+        #expect(Set(report.cuesOverMusic).isSubset(of: sung), "\(report.cuesOverMusic) \(sung)")
         #expect(report.onsets.allSatisfy { ($0?.offset ?? 0).magnitude <= 0.3 })
         // (The drama's music is all captioned; the conversation's plays under the dialogue.)
         #expect(aligned.programme.sounds.contains { $0.isMusic && $0.caption == nil } || kind == .drama || kind == .conversation)
         if kind == .drama { #expect(aligned.programme.sounds.filter { !$0.isMusic && $0.caption == nil }.count >= 5) }
+    }
+
+    /// A dialogue cue where nobody speaks is found, whatever sounds there — in each pause between lines (0.6 s), over
+    /// each stretch of music and each effect no line overlaps (up to 2 s) — as over silence or over music; and no cue
+    /// of the real dialogue with them. On the synthetic programmes and the one of recorded people.
+    @Test(arguments: Programme.Kind.allCases.filter { $0 != .conversation } + [.recorded])
+    func aCueWhereNobodySpeaksIsFound(kind: Programme.Kind) throws {
+        let aligned = try align(kind, .inSync)
+        var cues = DialogueCues.of(aligned.captions).map { (start: $0.start, end: $0.end, placed: "") }
+        let places = aligned.programme.placesWhereNobodySpeaks
+        #expect(places.count >= 8, "\(places.count)")
+        cues += places.map { ($0.start, $0.end, $0.name) }
+        cues.sort { $0.start < $1.start }
+        let report = SyncAligner().align(
+            cues: cues.map { ($0.start, $0.end) }, sounds: DialogueCues.sounds(of: aligned.captions).map { ($0.start, $0.end) },
+            speech: Self.timelines.withLock { $0[kind]! })
+        #expect(abs(report.offsetSeconds) <= 0.05 && report.breaks.isEmpty)
+        let found = Set(report.cuesOverSilence + report.cuesOverMusic)
+        let placed = Set(cues.indices.filter { !cues[$0].placed.isEmpty })
+        // Known: where the detector takes a tenth or more of the cue's time for speech (travel's dense instrumentals,
+        // footsteps, the login chime: its frame-level precision), or a word-like effect (a phone's warble, an
+        // explosion), the cue is not found.
+        let missed = placed.sorted().filter { !found.contains($0) }
+        #expect(missed.count * 3 <= placed.count, "\(missed.map { cues[$0].placed })")
+        for index in missed {
+            withKnownIssue("a cue where nobody speaks is not found: \(cues[index].placed), speech \(report.cueSpeechCoverage[index])") {
+                Issue.record("not found")
+            }
+        }
+        let sung = Set(cues.indices.filter { index in aligned.programme.lines.contains { $0.speaker == "SINGER" && abs($0.start - cues[index].start) < 0.01 } })
+        #expect(found.subtracting(sung).isSubset(of: placed), "\(found.subtracting(placed).map { cues[$0] })")
     }
 
     /// A constant offset or a frame-rate drift is measured to ±0.1 s and ±0.00025, with no break, and the fix puts every
