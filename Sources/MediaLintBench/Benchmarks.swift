@@ -22,7 +22,7 @@ enum Benchmarks {
     static let all: [(name: String, run: @Sendable () throws -> BenchmarkReport)] = [
         ("decode", decodeLuma), ("flash", flash), ("captions", captions), ("sync", sync), ("quality", quality), ("library", library),
         ("convert", convert), ("shapes", shapes), ("reports", reports), ("hostile", hostile), ("scale", scale),
-        ("programmes", programmes), ("formats", broadcastFormats), ("accuracy", accuracy),
+        ("programmes", programmes), ("formats", broadcastFormats), ("accuracy", accuracy), ("recorded", recorded),
         ("caption-formats", captionFormats), ("merge", merge),
     ]
 

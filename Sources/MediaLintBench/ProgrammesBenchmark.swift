@@ -207,3 +207,51 @@ extension Benchmarks {
         return report
     }
 }
+
+// MARK: - Issue 51: recorded people
+
+extension Benchmarks {
+    /// `medialint sync` and `medialint accuracy` on an hour of the programme of recorded people (telephone prompts at
+    /// 8 kHz and a LibriVox reader over recorded music; captions 1.5 s late, every word right): CPU time and peak memory
+    /// against decoding alone in the same run, the offset found and how many right cues accuracy flags.
+    static func recorded() throws -> BenchmarkReport {
+        var report = BenchmarkReport(title: "medialint sync and accuracy on an hour of recorded speech — issue 51")
+        let path = programmeDirectory.appendingPathComponent("recorded-3600s-2026.m4a").path
+        if !FileManager.default.fileExists(atPath: path) {
+            print("generating an hour of the recorded programme: telephone prompts and a reader over asc-music, AAC (a few minutes, once) …")
+        }
+        let hour = try Programme.make(.recorded, in: programmeDirectory, minutes: 60, seed: 2026)
+        let captions = try hour.writeCaptions(.shifted(1.5), named: "recorded-3600s-2026-late.srt", in: programmeDirectory)
+        let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
+        let decoding = ["-nostdin", "-v", "error", "-i", hour.media, "-vn", "-f", "null", "-"]
+        func result(_ arguments: [String]) throws -> CheckResult? {
+            let output = try Measure.runCapturing(medialint, arguments, allowedStatuses: [0, 1]).output
+            return try JSONValue.parse(output)["results"].flatMap { value -> CheckResult? in
+                guard case .array(let results) = value, let first = results.first else { return nil }
+                return try CheckResult(json: first)
+            }
+        }
+        let sync = ["sync", hour.media, captions, "--format", "json"]
+        let (syncRun, reference) = try Measure.compare(ours: (medialint, sync), reference: ("ffmpeg", decoding), repetitions: 3, allowedStatuses: [0, 1])
+        let offset = try result(sync)?.metrics(as: SyncMetrics.self)?.offsetSeconds ?? .nan
+        let accuracy = ["accuracy", hour.media, captions, "--format", "json"]
+        let (accuracyRun, _) = try Measure.compare(ours: (medialint, accuracy), reference: ("ffmpeg", decoding), repetitions: 2, allowedStatuses: [0, 1])
+        let metrics = try result(accuracy)?.metrics(as: AccuracyMetrics.self)
+        let flagged = metrics.map { $0.wrongText + $0.wordsUnmatched + $0.offTime } ?? -1, checked = metrics?.checked ?? 0
+        let unverifiable = metrics?.unverifiable ?? -1
+        report.lines += [
+            "an hour (\(hour.lines.count) recorded sentences, \(String(format: "%.0f", hour.duration)) s; captions 1.5 s late, every word right):",
+            "  medialint sync      \(format(syncRun.seconds)) s   \(format(syncRun.cpuSeconds)) s CPU   peak \(mib(syncRun.peakMemoryMiB))   found offset \(String(format: "%+.3f", offset)) s",
+            "  medialint accuracy  \(format(accuracyRun.seconds)) s   \(format(accuracyRun.cpuSeconds)) s CPU   peak \(mib(accuracyRun.peakMemoryMiB))   \(checked) cues checked, \(flagged) flagged, \(unverifiable) unverifiable",
+            "  reference           \(format(reference.seconds)) s   \(format(reference.cpuSeconds)) s CPU   (ffmpeg -i media -vn -f null -: decoding alone)",
+        ]
+        report.check(
+            "sync: an hour in \(format(syncRun.cpuSeconds)) s CPU ≤ 3 s + decoding (\(format(reference.cpuSeconds)) s)",
+            syncRun.cpuSeconds <= 3 + reference.cpuSeconds)
+        report.check("sync: offset \(String(format: "%+.3f", offset)) s within 0.1 s of +1.5 s", abs(offset - 1.5) <= 0.1)
+        report.check("accuracy: an hour in \(format(accuracyRun.cpuSeconds)) s CPU ≤ 60 s", accuracyRun.cpuSeconds <= 60)
+        report.check("accuracy: peak memory \(mib(accuracyRun.peakMemoryMiB)) < 150 MB", accuracyRun.peakMemoryMiB * 1_048_576 < 150_000_000)
+        report.check("accuracy: right cues flagged \(flagged) of \(checked) ≤ 5%", flagged >= 0 && checked > 0 && Double(flagged) <= 0.05 * Double(checked))
+        return report
+    }
+}

@@ -4,7 +4,7 @@ import MediaIO
 // `make bench`: MediaLint's speed against reference tools measured in the same run, on this machine.
 // Each benchmark prints our time, the reference's time, their ratio and the target from its issue.
 //
-//   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, flash, captions, sync, quality, library,
+//   MediaLintBench [NAME…]            run every benchmark, or the named ones (decode, flash, captions, sync, quality, library, recorded,
 //                                     convert, shapes, reports, hostile, scale, programmes, formats)
 //   MediaLintBench decode-luma FILE   decode FILE's video to luma planes (a worker the benchmarks time)
 //   MediaLintBench parse-captions F   parse a caption file 3 times, print the best seconds and cues (a worker)
@@ -43,7 +43,7 @@ do {
     case "speech-features" where arguments.count == 3:
         try Workers.speechFeatures(of: arguments[1], to: arguments[2])
     case nil, "decode", "flash", "captions", "sync", "quality", "library", "convert", "shapes", "reports", "hostile", "scale", "programmes", "formats",
-        "accuracy", "caption-formats", "merge":
+        "accuracy", "caption-formats", "merge", "recorded":
         let results = try Benchmarks.run(only: Set(arguments))
         exit(results.allSatisfy(\.metTarget) ? 0 : 1)
     default:

@@ -5,7 +5,7 @@ public enum ESpeakPhonemes {
     public static func arpabet(_ line: some StringProtocol) -> String? {
         var phones: [String] = []
         for token in line.split(separator: " ") {
-            let bare = String(token.filter { !"',%=_|".contains($0) })
+            let bare = String(token.filter { !"',%=_|;".contains($0) })
             guard !bare.isEmpty else { continue }
             if let mapped = table[bare] ?? table[String(bare.filter { !$0.isNumber && $0 != "#" })] {
                 phones += mapped.split(separator: " ").map(String.init)

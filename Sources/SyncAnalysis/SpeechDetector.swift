@@ -206,6 +206,9 @@ public struct SpeechDetector: Sendable {
     private var frameSum: Double = 0
     private var frameFill = 0
 
+    /// What `pitch` holds while `add` works on its own copy.
+    private static let idlePitch = PitchTracker(sampleRate: 16_000)
+
     public init(sampleRate: Int = 16_000) {
         self.sampleRate = sampleRate
         frameLength = sampleRate / 100
@@ -227,8 +230,10 @@ public struct SpeechDetector: Sendable {
         envelope.pad(toFrames: energies.count)
         samples.withUnsafeBufferPointer { envelope.add($0, frameLength: frameLength, filled: frameFill) }
         // The filter and frame state live in locals for the loop (no access to `self` per sample).
+        // (The tracker's arrays are left to the local alone, or every chunk would copy them whole on its first frame.)
         var filter = self.filter
         var pitch = self.pitch
+        self.pitch = Self.idlePitch
         var sum = frameSum, fill = frameFill
         let length = frameLength
         for sample in samples {

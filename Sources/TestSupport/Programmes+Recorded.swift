@@ -103,8 +103,8 @@ extension Layout {
     /// close and half-way, a sustained instrumental interlude, and recorded effects between the turns (one captioned).
     mutating func recorded(seconds: Double) throws {
         bedBelowSpeech = 18
-        var prompts = try RecordedSpeech.prompts()
-        var readings = try RecordedSpeech.readings()
+        let allPrompts = try RecordedSpeech.prompts(), allReadings = try RecordedSpeech.readings()
+        var prompts = allPrompts, readings = allReadings
         // The long menu early on; the rest drawn in a seeded order.
         if let menu = prompts.firstIndex(where: { $0.path.hasSuffix("/basic-pbx-ivr-main.wav") }) {
             let clip = prompts.remove(at: menu)
@@ -118,7 +118,12 @@ extension Layout {
         var effect = 0
         var turn = 0
         var interlude = false
-        while spoken < seconds - 10, !prompts.isEmpty {
+        while spoken < seconds - 10 {
+            // A programme longer than the recordings (the hour of `make bench`) hears them again, in another order.
+            if prompts.isEmpty {
+                prompts = allPrompts.shuffled(using: &random)
+                readings = allReadings.shuffled(using: &random)
+            }
             if !interlude, spoken > seconds / 2 {
                 items.append((1.2, .track(path: Self.sustained, from: 30, seconds: 20, belowSpeech: 4, under: false, caption: nil)))
                 spoken += 21.2

@@ -48,4 +48,74 @@ import Testing
             #expect(added.allSatisfy { flags.contains($0) }, "\(added)")
         }
     }
+
+    /// Every cue wrong in its turn, four passes over the programme (a quarter of the cues wrong in each, every one
+    /// once): half of them say another programme's sentence, half the sentence two cues on; the rest are right. Right
+    /// cues are flagged or not verified in ≤ 5% of judgments (the 30 s menu, too long to align, aside). Known (issue 51's targets, measured when written):
+    /// another programme's sentence caught in 15 of 18 cues (target 90%), the text two on in 11 of 16 (target 85%; four
+    /// of the five missed are not verified: more words than the time holds, or the menu's 30 s text).
+    @Test func everyCueWrongInTurn() throws {
+        let programme = try Programme.forTests(.recorded)
+        let others = try Programme.forTests(.magazine).lines.map(\.text)
+        let lines = programme.lines
+        let samples = try programme.samples()
+        let aligner = try WordAligner()
+        let texts = lines.map(\.text) + others
+        let unknown = Set(texts.flatMap { SpokenWords.of($0) }.filter { !aligner.knows($0) })
+        for (word, phones) in AccuracyCheck.pronunciations(of: unknown.sorted()) { _ = aligner.add(word, phones: phones) }
+        let flags: Set<CueAccuracy.Status> = [.wrongText, .wordsUnmatched, .offTime]
+        var other = (caught: 0, of: 0), ahead = (caught: 0, of: 0), right = (flagged: 0, unverifiable: 0, of: 0)
+        var missed: [String] = []
+        for round in 0..<4 {
+            var captions = lines.map { CaptionedSpeech(start: $0.start, end: $0.end, text: $0.text) }
+            var kinds: [Int: String] = [:]
+            for index in captions.indices where index % 4 == round {
+                if index / 4 % 2 == 0 || index + 2 >= lines.count {
+                    captions[index].text = others[(index * 7) % others.count]
+                    kinds[index] = "another programme's"
+                } else {
+                    captions[index].text = lines[index + 2].text
+                    kinds[index] = "two on"
+                }
+            }
+            let result = samples.withUnsafeBufferPointer { CaptionAccuracyCheck().check(captions, samples: $0, aligner: aligner) }
+            for cue in result.cues {
+                switch kinds[cue.cue] {
+                case "another programme's"?:
+                    other.of += 1
+                    if flags.contains(cue.status) {
+                        other.caught += 1
+                    } else {
+                        missed.append("\(cue.cue) other: \(cue.status) \(cue.reason.map { "\($0)" } ?? "")")
+                    }
+                case "two on"?:
+                    ahead.of += 1
+                    if flags.contains(cue.status) {
+                        ahead.caught += 1
+                    } else {
+                        missed.append("\(cue.cue) two on: \(cue.status) \(cue.reason.map { "\($0)" } ?? "")")
+                    }
+                default:
+                    right.of += 1
+                    if flags.contains(cue.status) {
+                        right.flagged += 1
+                        missed.append("\(cue.cue) right: \(cue.status)")
+                    }
+                    if cue.status == .unverifiable, cue.reason != .tooLong(30) {
+                        right.unverifiable += 1
+                        missed.append("\(cue.cue) right: unverifiable")
+                    }
+                }
+            }
+        }
+        #expect(other.of + ahead.of == lines.count && right.of == 3 * lines.count)
+        #expect(
+            Double(right.flagged + right.unverifiable) <= 0.05 * Double(right.of),
+            "right cues flagged \(right.flagged), unverifiable \(right.unverifiable) of \(right.of): \(missed)")
+        #expect(other.caught >= 15 && ahead.caught >= 11, "\(missed)")
+        withKnownIssue("on recorded voices, wrong text is caught in fewer cues than the targets") {
+            #expect(Double(other.caught) >= 0.9 * Double(other.of), "another programme's text caught \(other.caught) of \(other.of): \(missed)")
+            #expect(Double(ahead.caught) >= 0.85 * Double(ahead.of), "text two on caught \(ahead.caught) of \(ahead.of): \(missed)")
+        }
+    }
 }

@@ -11,6 +11,7 @@ import Testing
         ("dZ 'V dZ", "JH AH JH"),  // judge
         ("b 'aI t", "B AY T"),
         ("T 'O: t", "TH AO T"),
+        ("p ,i: b ,i: ; 'E k s", "P IY B IY EH K S"),  // pbx, spelt: letters parted by `;`
     ])
     func mapped(espeak: String, arpabet: String) {
         #expect(ESpeakPhonemes.arpabet(espeak) == arpabet)
