@@ -12,6 +12,13 @@ import TestSupport
 extension Benchmarks {
     static var programmeDirectory: URL { mediaDirectory.appendingPathComponent("programmes") }
 
+    /// Prints `message` when no programme whose name starts with `prefix` has been made yet (its name ends in its
+    /// recipe's hash).
+    static func announceIfNotMade(_ prefix: String, _ message: String) {
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: programmeDirectory.path)) ?? []
+        if !made.contains(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".m4a") && !$0.contains(".partial") }) { print(message) }
+    }
+
     static func programmes() throws -> BenchmarkReport {
         var report = BenchmarkReport(title: "medialint sync on programmes with music, effects and edits — issue 17")
         try hourOfProgramme(&report)
@@ -23,10 +30,7 @@ extension Benchmarks {
     /// An hour of the magazine (four voices over a music bed 20 dB down), its captions 1.5 s late: time and peak
     /// memory against decoding alone, and the offset found.
     static func hourOfProgramme(_ report: inout BenchmarkReport) throws {
-        let path = programmeDirectory.appendingPathComponent("magazine-3600s-2026.m4a").path
-        if !FileManager.default.fileExists(atPath: path) {
-            print("generating an hour of the magazine programme: festival voices over asc-music, AAC (several minutes, once) …")
-        }
+        announceIfNotMade("magazine-3600s-2026-", "generating an hour of the magazine programme: festival voices over asc-music, AAC (several minutes, once) …")
         let hour = try Programme.make(.magazine, in: programmeDirectory, minutes: 60, seed: 2026)
         let captions = try hour.writeCaptions(.shifted(1.5), named: "magazine-3600s-2026-late.srt", in: programmeDirectory)
         let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
@@ -216,10 +220,8 @@ extension Benchmarks {
     /// against decoding alone in the same run, the offset found and how many right cues accuracy flags.
     static func recorded() throws -> BenchmarkReport {
         var report = BenchmarkReport(title: "medialint sync and accuracy on an hour of recorded speech — issue 51")
-        let path = programmeDirectory.appendingPathComponent("recorded-3600s-2026.m4a").path
-        if !FileManager.default.fileExists(atPath: path) {
-            print("generating an hour of the recorded programme: telephone prompts and a reader over asc-music, AAC (a few minutes, once) …")
-        }
+        announceIfNotMade(
+            "recorded-3600s-2026-", "generating an hour of the recorded programme: telephone prompts and a reader over asc-music, AAC (a few minutes, once) …")
         let hour = try Programme.make(.recorded, in: programmeDirectory, minutes: 60, seed: 2026)
         let captions = try hour.writeCaptions(.shifted(1.5), named: "recorded-3600s-2026-late.srt", in: programmeDirectory)
         let medialint = URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("medialint").path
