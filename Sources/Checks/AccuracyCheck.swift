@@ -233,8 +233,9 @@ public struct AccuracyCheck: Sendable {
             case .matched: continue
             case .wrongText where programme.mismatched: continue
             case .wrongText:
+                let tooMany: String? = if case .tooManyWords = accuracy.reason { "\(accuracy.reason!) in its time" } else { nil }
                 let how =
-                    accuracy.wordsOf.map { "they are cue \($0 + 1)'s, said in its time" }
+                    tooMany ?? accuracy.wordsOf.map { "they are cue \($0 + 1)'s, said in its time" }
                     ?? accuracy.deviation.map { String(format: "they fit the speech %.1f spreads worse than the programme's captions fit theirs", -$0) }
                     ?? "they cannot be fitted to the speech there"
                 var data: [(String, JSONValue)] = [("cue", .integer(Int64(number))), ("text", .string(text))]

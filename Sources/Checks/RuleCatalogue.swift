@@ -91,7 +91,7 @@ extension Rule {
     public static let accuracyWrongText = Rule(
         "accuracy.wrong-text", title: "caption text that is not what is said",
         description:
-            "A caption's words are not what is spoken in its time: forced onto the speech there, they cannot be fitted at all, or fit far worse than the programme's other captions fit theirs (another programme's text, a neighbouring caption's).",
+            "A caption's words are not what is spoken in its time: forced onto the speech there, they cannot be fitted at all, or fit far worse than the programme's other captions fit theirs (another programme's text, a neighbouring caption's); or there are more of them than its time can hold.",
         guidelines: ["WCAG 1.2.2", "KWCAG 1.2", "47 CFR 79.1(j)"], helpURL: RuleSource.fccCaptionQuality, defaultSeverity: .error)
     public static let accuracyWordsUnmatched = Rule(
         "accuracy.words-unmatched", title: "caption words not said",

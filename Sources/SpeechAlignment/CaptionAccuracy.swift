@@ -71,7 +71,8 @@ public struct CueAccuracy: Sendable, Equatable {
     /// The cue's place in the cues checked.
     public var cue: Int
     public var status: Status
-    /// Why the cue could not be verified (`unverifiable` only).
+    /// Why the cue could not be verified (`unverifiable`), or why its text is wrong without a search (`wrongText`: more
+    /// words than its time holds).
     public var reason: Unverified?
     /// The words aligned, at media times.
     public var words: [AlignedWord]
@@ -188,8 +189,13 @@ public struct CaptionAccuracyCheck: Sendable {
         if !unknown.isEmpty { return .unverifiable(index, .unknownWords(unknown)) }
         let seconds = cue.end - cue.start
         if seconds > longestCue { return .unverifiable(index, .tooLong(longestCue)) }
-        // Speech runs at about three words a second; more than eight (at least twenty words) is not speech to align.
-        if Double(words.count) > max(20, 8 * seconds) { return .unverifiable(index, .tooManyWords(words.count, seconds: seconds)) }
+        // Speech runs at about three words a second; more than eight (at least twenty words) cannot be what is said in
+        // the cue's time: wrong text, not searched (the reason says why).
+        if Double(words.count) > max(20, 8 * seconds) {
+            var wrong = CueAccuracy.unverifiable(index, .tooManyWords(words.count, seconds: seconds))
+            wrong.status = .wrongText
+            return wrong
+        }
         guard samples.count >= WordAligner.sampleRate / 10, let alignment = aligner.align(samples, words: words) else {
             return .unverifiable(index, .noAudio)
         }
@@ -257,7 +263,11 @@ public struct CaptionAccuracyCheck: Sendable {
             // Wrong text fits badly in its worst words and as a whole; right text under a burst of noise, only in part.
             // A cue with a word not said must fit as well as the programme's cues without it.
             let unmatchedRestFitsBadly = results[i].status == .wordsUnmatched && deviation < -spreads
-            if unmatchedRestFitsBadly || (deviation < -spreads && overall.deviation(of: whole) < -spreads) {
+            // Or its words fit far worse as a whole (a spread past wrong text's), the worst of them below the programme's
+            // too: on a recorded voice, a short or common wrong text fits its worst words nearly as well as right
+            // text, but leaves the rest of the speech to the silence model.
+            let wholeFitsFarWorse = overall.deviation(of: whole) < -(spreads + 1) && deviation < -1
+            if unmatchedRestFitsBadly || wholeFitsFarWorse || (deviation < -spreads && overall.deviation(of: whole) < -spreads) {
                 results[i].status = .wrongText
                 results[i].unmatched = []
             }

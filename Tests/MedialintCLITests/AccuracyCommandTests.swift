@@ -98,7 +98,9 @@ import Testing
             .write(toFile: wordy, atomically: true, encoding: .utf8)
         let long = try Medialint.run(["accuracy", "Media/speech.mp4", wordy], timeout: 60)
         #expect(
-            long.status == 0 && long.stdout.contains("cue 4 (00:00:09.500–00:00:11.728) not verified: 5000 words in 2 s: more than can be said"),
+            long.status == 1
+                && long.stdout.contains(
+                    "cue 4 (00:00:09.500–00:00:11.728): its words are not what is said: 5000 words in 2 s: more than can be said in its time"),
             "\(long.stdout)")
     }
 
