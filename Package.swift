@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "CaptionsTests", dependencies: ["Basics", "Captions", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
         .testTarget(name: "FlashDetectionTests", dependencies: ["FlashDetection", "TestSupport"]),
         .testTarget(name: "SpeechAlignmentTests", dependencies: ["SpeechAlignment", "TestSupport", "TestTraits"]),
-        .testTarget(name: "SyncAnalysisTests", dependencies: ["SyncAnalysis", "Captions", "TestSupport", "TestTraits"]),
+        .testTarget(name: "SyncAnalysisTests", dependencies: ["SyncAnalysis", "Captions", "TestSupport", "TestTraits"], exclude: ["Fixtures"]),
         .testTarget(name: "CaptionQualityTests", dependencies: ["CaptionQuality", "Captions", "Findings"], exclude: ["Fixtures"]),
         .testTarget(name: "TranscriptsTests", dependencies: ["Transcripts", "Captions"]),
         .testTarget(name: "AutoplayTests", dependencies: ["Autoplay", "Captions"]),

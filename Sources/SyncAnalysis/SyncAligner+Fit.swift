@@ -34,6 +34,9 @@ extension SyncAligner {
         return (largest + log(terms.reduce(0) { $0 + exp($1 - largest) })) / log(10)
     }
 
+    /// How far apart two cue times must move (seconds) for a fit to tell them apart: the window an onset counts in.
+    static let onsetResolution = 0.1
+
     /// A line grown from a starting fit: cue starts are paired with onsets near it and the line refitted, a
     /// few times over (so a fit that holds for part of the file extends to all of it when the line is right).
     /// Inliers: pairs within 0.1 s of the final line.
@@ -46,6 +49,19 @@ extension SyncAligner {
             pairs = pair(cues, onsets, scale: fit.scale, shift: fit.shift)
             guard pairs.count >= 3 else { break }
             fit = robustLine(pairs.map { ($0.caption, $0.media) }, fallbackScale: fit.scale)
+        }
+        // A ratio that moves the cues less against a common one than onsets can be placed is not measured: that common
+        // ratio (no drift if it can be none), and the shift the pairs give at it — a few tightly fitting onsets of a
+        // short file otherwise report a drift of 1/400 that is not there.
+        let span = (cues.map(\.start).max() ?? 0) - (cues.map(\.start).min() ?? 0)
+        let alike = Self.commonScales.filter { abs(fit.scale - $0) * span < Self.onsetResolution }
+        if let common = alike.contains(1) ? 1 : alike.min(by: { abs($0 - fit.scale) < abs($1 - fit.scale) }),
+            abs(fit.scale - common) > 1e-12, pairs.count >= 3
+        {
+            let offsets = pairs.map { $0.media - common * $0.caption }
+            let middle = median(offsets)
+            let close = offsets.filter { abs($0 - middle) <= 0.1 }
+            fit = (common, median(close.isEmpty ? offsets : close))
         }
         let inliers = pairs.filter { abs(fit.scale * $0.caption + fit.shift - $0.media) <= 0.1 }.count
         return (fit, pairs, inliers)
