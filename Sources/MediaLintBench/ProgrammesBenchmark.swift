@@ -233,6 +233,8 @@ extension Benchmarks {
                 return try CheckResult(json: first)
             }
         }
+        // The programme runs a little past the hour asked for: CPU is given per hour of it.
+        func perHour(_ seconds: Double) -> Double { seconds * 3600 / hour.duration }
         let sync = ["sync", hour.media, captions, "--format", "json"]
         let (syncRun, reference) = try Measure.compare(ours: (medialint, sync), reference: ("ffmpeg", decoding), repetitions: 3, allowedStatuses: [0, 1])
         let offset = try result(sync)?.metrics(as: SyncMetrics.self)?.offsetSeconds ?? .nan
@@ -248,10 +250,10 @@ extension Benchmarks {
             "  reference           \(format(reference.seconds)) s   \(format(reference.cpuSeconds)) s CPU   (ffmpeg -i media -vn -f null -: decoding alone)",
         ]
         report.check(
-            "sync: an hour in \(format(syncRun.cpuSeconds)) s CPU ≤ 3 s + decoding (\(format(reference.cpuSeconds)) s)",
-            syncRun.cpuSeconds <= 3 + reference.cpuSeconds)
+            "sync: \(format(perHour(syncRun.cpuSeconds))) s CPU an hour ≤ 3 s + decoding (\(format(perHour(reference.cpuSeconds))) s)",
+            perHour(syncRun.cpuSeconds - reference.cpuSeconds) <= 3)
         report.check("sync: offset \(String(format: "%+.3f", offset)) s within 0.1 s of +1.5 s", abs(offset - 1.5) <= 0.1)
-        report.check("accuracy: an hour in \(format(accuracyRun.cpuSeconds)) s CPU ≤ 60 s", accuracyRun.cpuSeconds <= 60)
+        report.check("accuracy: \(format(perHour(accuracyRun.cpuSeconds))) s CPU an hour ≤ 60 s", perHour(accuracyRun.cpuSeconds) <= 60)
         report.check("accuracy: peak memory \(mib(accuracyRun.peakMemoryMiB)) < 150 MB", accuracyRun.peakMemoryMiB * 1_048_576 < 150_000_000)
         report.check("accuracy: right cues flagged \(flagged) of \(checked) ≤ 5%", flagged >= 0 && checked > 0 && Double(flagged) <= 0.05 * Double(checked))
         return report
