@@ -7,6 +7,8 @@ public enum AccuracyAudio: Sendable {
     case file(String, stream: Int?)
     /// An HLS package's audio: each run of its segments decoded as one stream and placed where the playlist plays it.
     case package(HLSPackage)
+    /// Audio decoded already (by `MediaSpeech.detect`, with the same options), read back from its spool.
+    case spooled(AudioSpool)
 
     func open() throws(MediaError) -> any TimedAudio {
         switch self {
@@ -14,6 +16,8 @@ public enum AccuracyAudio: Sendable {
             try AudioSampleStream(path: path, options: Self.options(stream: stream))
         case .package(let package):
             PackageAudio(runs: package.placements(of: package.audioFiles))
+        case .spooled(let spool):
+            spool.chunks()
         }
     }
 
@@ -28,6 +32,7 @@ protocol TimedAudio: AnyObject {
 }
 
 extension AudioSampleStream: TimedAudio {}
+extension AudioSpool.Reader: TimedAudio {}
 
 /// An HLS package's audio runs one after the other, their chunks on the presentation's timeline.
 final class PackageAudio: TimedAudio {

@@ -34,12 +34,14 @@ public struct AccuracyCheck: Sendable {
 
     /// Checks `captions` (named `source`) against the audio of `path` (stream `audioStream`, nil: the main one). `fix`
     /// is the sync check's retiming of the captions (nil: their times as they are); `language` the captions' language
-    /// when known (BCP 47).
+    /// when known (BCP 47). `speech`, when given, is that stream's speech: its kept audio is read instead of decoding
+    /// the media again.
     public func check(
-        path: String, media: MediaInfo, captions: CaptionDocument, source: String, fix: SyncFix?, language: String?, audioStream: Int? = nil
+        path: String, media: MediaInfo, captions: CaptionDocument, source: String, fix: SyncFix?, language: String?, audioStream: Int? = nil,
+        speech: MediaSpeech? = nil
     ) throws(MediaError) -> Outcome {
         try check(
-            audio: .file(path, stream: audioStream), path: path, duration: media.duration,
+            audio: speech?.audio.map { .spooled($0) } ?? .file(path, stream: audioStream), path: path, duration: media.duration,
             hasAudio: audioStream != nil || !media.streams(of: .audio).isEmpty, captions: captions, source: source, fix: fix, language: language)
     }
 
@@ -175,7 +177,8 @@ public struct AccuracyCheck: Sendable {
                 bufferStart += Double(drop) / rate
             }
         }
-        while let chunk = try audio.nextChunk() {
+        // Read until the last window is done: no further.
+        while next < order.count, let chunk = try audio.nextChunk() {
             if buffer.isEmpty { bufferStart = chunk.time }
             var gap = chunk.time - (bufferStart + Double(buffer.count) / rate)
             if gap > 600 || !gap.isFinite {

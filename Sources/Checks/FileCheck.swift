@@ -175,7 +175,9 @@ public struct FileCheck: Sendable {
             // Decoding audio is a fifth of the work when there is video to decode too.
             let share = info.hasPictureVideo ? 0.2 : 1.0
             let report = progress.map { report in { @Sendable (seconds: Double) in report(total > 0 ? min(1, seconds / total) * share : 0) } }
-            do { speech = try MediaSpeech.detect(path: path, progress: report) } catch { speechError = error }
+            // Accuracy reads the audio again: kept when there are captions it will check.
+            let keepAudio = accuracy != nil && sources.contains { $0.document != nil }
+            do { speech = try MediaSpeech.detect(path: path, keepAudio: keepAudio, progress: report) } catch { speechError = error }
         }
         var presence = captions.run(path: path, media: info, sources: sources, speech: speech, speechError: speechError)
         presence.seconds = (clock.now - start).inSeconds
@@ -194,7 +196,9 @@ public struct FileCheck: Sendable {
             results.append(
                 CheckResult.timed {
                     do throws(MediaError) {
-                        return try accuracy.check(path: path, media: info, captions: document, source: source.label, fix: fix, language: source.language).result
+                        return try accuracy.check(
+                            path: path, media: info, captions: document, source: source.label, fix: fix, language: source.language, speech: speech
+                        ).result
                     } catch {
                         return CheckResult.unreadable(file: path, check: .accuracy, reason: error.reason)
                     }

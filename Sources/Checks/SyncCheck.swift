@@ -12,11 +12,15 @@ public struct MediaSpeech: Sendable {
     public var stream: StreamInfo
     /// Packets the decoder rejected.
     public var decodeErrors: Int
+    /// The decoded audio (16 kHz mono), when it was asked to be kept and could be: what `AccuracyCheck` reads instead
+    /// of decoding the media again.
+    public var audio: AudioSpool?
 
-    /// Decodes audio stream `streamIndex` (nil: the main one) of `path` to 16 kHz mono and finds the speech.
-    /// `progress` is told the seconds decoded so far.
+    /// Decodes audio stream `streamIndex` (nil: the main one) of `path` to 16 kHz mono and finds the speech;
+    /// `keepAudio` keeps the decoded audio in a temporary file as well (`audio`). `progress` is told the seconds
+    /// decoded so far.
     public static func detect(
-        path: String, streamIndex: Int? = nil,
+        path: String, streamIndex: Int? = nil, keepAudio: Bool = false,
         progress: ((Double) -> Void)? = nil
     ) throws(MediaError) -> MediaSpeech {
         // Decoding and resampling run on a thread of their own, the detector on this one.
@@ -26,11 +30,14 @@ public struct MediaSpeech: Sendable {
                 streamIndex: streamIndex, sampleRate: 16_000,
                 resamplingFilterSize: 8))
         var detector = SpeechDetector(sampleRate: 16_000)
+        let spool = keepAudio ? AudioSpoolWriter() : nil
         while let chunk = try reader.nextChunk() {
             detector.add(chunk.samples, at: chunk.time)
+            spool?.append(chunk)
             progress?(chunk.time)
         }
-        return MediaSpeech(timeline: detector.finish(), stream: reader.stream, decodeErrors: reader.decodeErrorCount)
+        return MediaSpeech(
+            timeline: detector.finish(), stream: reader.stream, decodeErrors: reader.decodeErrorCount, audio: spool?.finish())
     }
 }
 

@@ -102,7 +102,7 @@ struct AccuracyCommand: ParsableCommand {
                 check.progress = { progress.update(done: $0, total: info.duration) }
                 let outcome = try check.check(
                     path: media, media: info, captions: document, source: source.label, fix: fix, language: language ?? source.language,
-                    audioStream: audioStream)
+                    audioStream: audioStream, speech: speech)
                 results.append(outcome.result)
                 timed.append(outcome)
             } catch {
@@ -151,6 +151,6 @@ struct AccuracyCommand: ParsableCommand {
     private func detectSpeech(_ info: MediaInfo) throws -> MediaSpeech {
         let progress = ProgressLine(label: "sync \(media)")
         defer { progress.finish() }
-        return try MediaSpeech.detect(path: media, streamIndex: audioStream) { progress.update(done: $0, total: info.duration) }
+        return try MediaSpeech.detect(path: media, streamIndex: audioStream, keepAudio: true) { progress.update(done: $0, total: info.duration) }
     }
 }
