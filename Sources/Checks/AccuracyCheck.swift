@@ -121,27 +121,40 @@ public struct AccuracyCheck: Sendable {
     ) throws(MediaError) -> ProgrammeAccuracy {
         var results = [CueAccuracy?](repeating: nil, count: cues.count)
         var decoys: [Double] = []
+        let precision = alignment.firstPassPrecision(cueCount: cues.count)
         try Self.forEachWindow(cues.map { alignment.window(of: $0) }, of: audio.open()) { index, samples, time in
             progress?(time + Double(samples.count) / Double(WordAligner.sampleRate))
             if otherLanguage.contains(index) {
                 results[index] = .unverifiable(index, .otherLanguage)
                 return
             }
-            let aligned = alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner)
+            let aligned = alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner, precision: precision)
             results[index] = aligned
             if let decoy = alignment.decoy(for: index, in: cues), !otherLanguage.contains(decoy),
-                let fit = alignment.decoyFit(cues[decoy].text, samples: samples, in: aligned, aligner: aligner)
+                let fit = alignment.decoyFit(cues[decoy].text, samples: samples, in: aligned, aligner: aligner, precision: precision)
             {
                 decoys.append(fit)
             }
         }
-        let judged = alignment.judge(results.enumerated().map { index, result in result ?? .unverifiable(index, .noAudio) }, decoys: decoys)
+        var first = results.enumerated().map { index, result in result ?? .unverifiable(index, .noAudio) }
+        // Screened: the cues not clearly right searched again exactly, as the audio is read once more.
+        var shift: ScreeningShift?
+        if precision == .screening {
+            let again = alignment.rechecks(first, decoys: decoys, cues: cues)
+            var exact: [Int: CueAccuracy] = [:]
+            try Self.forEachWindow(again.map { alignment.window(of: cues[$0]) }, of: audio.open()) { k, samples, time in
+                exact[again[k]] = alignment.align(cues[again[k]], index: again[k], samples: samples, at: time, aligner: aligner)
+            }
+            (first, shift) = alignment.rescored(first, exact: exact, cues: cues)
+        }
+        let judged = alignment.judge(first, decoys: decoys)
         let windows = alignment.relocationWindows(judged, cues: cues)
         guard !windows.isEmpty else { return alignment.place(judged, cues: cues, relocated: [:]) }
         var relocated: [Int: [CueAccuracy]] = [:]
         try Self.forEachWindow(windows.map(\.window), of: audio.open()) { k, samples, time in
             let index = windows[k].cue
-            relocated[index, default: []].append(alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner))
+            let found = alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner)
+            relocated[index, default: []].append(shift.map { found.onScreeningScale($0) } ?? found)
         }
         return alignment.place(judged, cues: cues, relocated: relocated)
     }

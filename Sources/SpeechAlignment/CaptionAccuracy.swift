@@ -98,6 +98,29 @@ public struct CueAccuracy: Sendable, Equatable {
     }
 }
 
+/// How a programme's exact scores stand to its screening ones (`SearchPrecision`), per frame: the median differences
+/// of the worst third's scores and of the whole's, over cues searched both ways.
+public struct ScreeningShift: Sendable, Equatable {
+    public var worst: Double
+    public var overall: Double
+}
+
+extension CueAccuracy {
+    /// This exact search's scores on the screening scale: less `shift` (the worst third's, and the whole's and each
+    /// word's), so that they are judged with the screened cues.
+    public func onScreeningScale(_ shift: ScreeningShift) -> CueAccuracy {
+        var moved = self
+        moved.score = score.map { $0 - shift.worst }
+        moved.overallScore = overallScore.map { $0 - shift.overall }
+        moved.words = words.map { word in
+            var word = word
+            word.scorePerFrame -= shift.overall
+            return word
+        }
+        return moved
+    }
+}
+
 /// What checking a programme's captions found: each cue, and whether the captions as a whole are what is said.
 public struct ProgrammeAccuracy: Sendable, Equatable {
     /// Per cue checked, in their order.
@@ -140,6 +163,13 @@ public struct CaptionAccuracyCheck: Sendable {
     public var relocationMargin = 3.0
     /// The most cues searched again (those judged wrong text, from the first).
     public var mostRelocated = 100
+    /// Programmes of at least this many cues are screened: the first pass searches at `.screening` precision, and the
+    /// cues it does not find clearly right are searched again exactly (`rechecks`), with forty more to put the two on
+    /// one scale — which pays only over a few hundred cues.
+    public var leastCuesToScreen = 200
+    /// A screened cue is searched again exactly unless it matched with its worst words no more than this many spreads
+    /// below the programme's.
+    public var recheckSpreads = 1.0
     /// A cue shown more than this (seconds) before its first word is said is off time (`offTime`)…
     public var earlyTolerance = 1.0
     /// …and one shown more than this after it.
@@ -156,22 +186,73 @@ public struct CaptionAccuracyCheck: Sendable {
             let to = min(samples.count, max(from, Int((window.end * rate).rounded())))
             return (UnsafeBufferPointer(rebasing: samples[from..<to]), Double(from) / rate)
         }
+        let precision = firstPassPrecision(cueCount: cues.count)
         var aligned: [CueAccuracy] = []
         var decoys: [Double] = []
         for (index, cue) in cues.enumerated() {
             let (window, time) = audio(window(of: cue))
-            aligned.append(align(cue, index: index, samples: window, at: time, aligner: aligner))
-            if let decoy = decoy(for: index, in: cues), let fit = decoyFit(cues[decoy].text, samples: window, in: aligned[index], aligner: aligner) {
+            aligned.append(align(cue, index: index, samples: window, at: time, aligner: aligner, precision: precision))
+            if let decoy = decoy(for: index, in: cues),
+                let fit = decoyFit(cues[decoy].text, samples: window, in: aligned[index], aligner: aligner, precision: precision)
+            {
                 decoys.append(fit)
             }
+        }
+        var shift: ScreeningShift?
+        if precision == .screening {
+            var exact: [Int: CueAccuracy] = [:]
+            for index in rechecks(aligned, decoys: decoys, cues: cues) {
+                let (window, time) = audio(window(of: cues[index]))
+                exact[index] = align(cues[index], index: index, samples: window, at: time, aligner: aligner)
+            }
+            (aligned, shift) = rescored(aligned, exact: exact, cues: cues)
         }
         let judged = judge(aligned, decoys: decoys)
         var relocated: [Int: [CueAccuracy]] = [:]
         for (index, stretch) in relocationWindows(judged, cues: cues) {
             let (window, time) = audio(stretch)
-            relocated[index, default: []].append(align(cues[index], index: index, samples: window, at: time, aligner: aligner))
+            let found = align(cues[index], index: index, samples: window, at: time, aligner: aligner)
+            relocated[index, default: []].append(shift.map { found.onScreeningScale($0) } ?? found)
         }
         return place(judged, cues: cues, relocated: relocated)
+    }
+
+    /// How closely the first pass searches a programme of `cueCount` cues.
+    public func firstPassPrecision(cueCount: Int) -> SearchPrecision {
+        cueCount >= leastCuesToScreen ? .screening : .exact
+    }
+
+    /// After a screening first pass (`first`, and the `decoys` fitted in it): the cues to search again exactly. Those
+    /// not clearly right (not matched, or matched with the worst words more than `recheckSpreads` below the
+    /// programme's) and, to measure how exact scores stand to screening ones, the matched cues that had a decoy (spread
+    /// through the programme). None when the captions as a whole are not what is said: the decoys decide that.
+    public func rechecks(_ first: [CueAccuracy], decoys: [Double], cues: [CaptionedSpeech]) -> [Int] {
+        let judged = judge(first, decoys: decoys)
+        guard !judged.mismatched else { return [] }
+        return judged.cues.filter { cue in
+            guard cue.status != .unverifiable else { return false }
+            let doubtful = cue.status != .matched || (cue.deviation ?? 0) < -recheckSpreads
+            return doubtful || (first[cue.cue].status == .matched && decoy(for: cue.cue, in: cues) != nil)
+        }.map(\.cue)
+    }
+
+    /// The first pass's results with the cues searched again (`exact`, by cue) put in their place, their scores on the
+    /// screening search's scale: less the median difference between the two searches' scores of the cues that had a
+    /// decoy and matched both ways (nil when fewer than eight did: then every screened score is left as it was).
+    public func rescored(_ first: [CueAccuracy], exact: [Int: CueAccuracy], cues: [CaptionedSpeech]) -> ([CueAccuracy], ScreeningShift?) {
+        let pairs = exact.compactMap { index, found -> (worst: Double, overall: Double)? in
+            guard decoy(for: index, in: cues) != nil, first[index].status == .matched, found.status == .matched,
+                let screenedWorst = first[index].score, let screenedOverall = first[index].overallScore, let worst = found.score,
+                let overall = found.overallScore
+            else { return nil }
+            return (worst - screenedWorst, overall - screenedOverall)
+        }
+        guard pairs.count >= 8 else { return (first, nil) }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let shift = ScreeningShift(worst: median(pairs.map(\.worst)), overall: median(pairs.map(\.overall)))
+        var results = first
+        for (index, found) in exact { results[index] = found.onScreeningScale(shift) }
+        return (results, shift)
     }
 
     /// The stretch of audio (media seconds) searched for a cue's words: its time and the margin either side.
@@ -181,7 +262,10 @@ public struct CaptionAccuracyCheck: Sendable {
 
     /// The first pass, for one cue (`index` in the cues checked): its words forced onto `samples`, the audio of its
     /// `window` (which starts at media time `time`). Its fit is scored; whether that fit is good enough is `judge`'s.
-    public func align(_ cue: CaptionedSpeech, index: Int, samples: UnsafeBufferPointer<Float>, at time: Double, aligner: WordAligner) -> CueAccuracy {
+    public func align(
+        _ cue: CaptionedSpeech, index: Int, samples: UnsafeBufferPointer<Float>, at time: Double, aligner: WordAligner,
+        precision: SearchPrecision = .exact
+    ) -> CueAccuracy {
         let words = SpokenWords.of(cue.text)
         if cue.text.contains("♪") { return .unverifiable(index, .sung) }
         if words.isEmpty { return .unverifiable(index, .describesSound) }
@@ -196,7 +280,7 @@ public struct CaptionAccuracyCheck: Sendable {
             wrong.status = .wrongText
             return wrong
         }
-        guard samples.count >= WordAligner.sampleRate / 10, let alignment = aligner.align(samples, words: words) else {
+        guard samples.count >= WordAligner.sampleRate / 10, let alignment = aligner.align(samples, words: words, precision: precision) else {
             return .unverifiable(index, .noAudio)
         }
         var result = CueAccuracy.unverifiable(index, .noAudio)
@@ -207,7 +291,9 @@ public struct CaptionAccuracyCheck: Sendable {
             result.status = .matched
             result.score = Self.worstThird(alignment.words)
             result.overallScore = alignment.scorePerFrame
-        } else if words.count >= Self.fewestToSplit, let (missing, partial) = Self.withoutOneWord(words, samples: samples, aligner: aligner) {
+        } else if words.count >= Self.fewestToSplit,
+            let (missing, partial) = Self.withoutOneWord(words, samples: samples, aligner: aligner, precision: precision)
+        {
             // The words cannot all be fitted, but all the others can: that one is not said there (if the others fit as
             // well as the programme's cues do: `judge`).
             result.status = .wordsUnmatched
@@ -317,10 +403,13 @@ public struct CaptionAccuracyCheck: Sendable {
     /// cue: its worst third's score, minus infinity when it cannot be fitted at all. Nil when it is not to be counted:
     /// no words the aligner knows, or audio under music or noise too loud (the window's contrast, as `cue` measured it
     /// when it was aligned).
-    public func decoyFit(_ text: String, samples: UnsafeBufferPointer<Float>, in cue: CueAccuracy, aligner: WordAligner) -> Double? {
+    public func decoyFit(
+        _ text: String, samples: UnsafeBufferPointer<Float>, in cue: CueAccuracy, aligner: WordAligner, precision: SearchPrecision = .exact
+    ) -> Double? {
         let words = SpokenWords.of(text)
         guard !words.isEmpty, !text.contains("♪"), words.allSatisfy({ aligner.knows($0) }), samples.count >= WordAligner.sampleRate / 10,
-            (cue.contrast ?? Self.contrast(samples) ?? .infinity) >= leastContrast, let alignment = aligner.align(samples, words: words)
+            (cue.contrast ?? Self.contrast(samples) ?? .infinity) >= leastContrast,
+            let alignment = aligner.align(samples, words: words, precision: precision)
         else { return nil }
         return alignment.completed ? Self.worstThird(alignment.words) ?? -.infinity : -.infinity
     }
@@ -480,7 +569,9 @@ public struct CaptionAccuracyCheck: Sendable {
     /// The word of `words` (from the middle out, at most a dozen looked at) without which the rest fits `samples` best,
     /// and that fit: every reading with one of them left out searched at once (one search, not one a word), nil when
     /// none can be fitted whole.
-    static func withoutOneWord(_ words: [String], samples: UnsafeBufferPointer<Float>, aligner: WordAligner) -> (Int, WordAlignment)? {
+    static func withoutOneWord(
+        _ words: [String], samples: UnsafeBufferPointer<Float>, aligner: WordAligner, precision: SearchPrecision
+    ) -> (Int, WordAlignment)? {
         let middle = words.count / 2
         let order = (0..<words.count).sorted { abs($0 - middle) < abs($1 - middle) }.prefix(12)
         let readings = order.map { missing in
@@ -488,7 +579,8 @@ public struct CaptionAccuracyCheck: Sendable {
             rest.remove(at: missing)
             return rest
         }
-        guard let found = aligner.align(samples, anyOf: readings), let choice = found.choice, found.alignment.completed else { return nil }
+        guard let found = aligner.align(samples, anyOf: readings, precision: precision), let choice = found.choice, found.alignment.completed
+        else { return nil }
         return (order[choice], found.alignment)
     }
 

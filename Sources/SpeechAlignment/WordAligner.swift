@@ -61,9 +61,19 @@ public struct WordAlignment: Sendable, Equatable {
     public var frames: Int
 }
 
+/// How closely a search scores the audio against the acoustic model.
+public enum SearchPrecision: Sendable, Hashable {
+    /// Every frame's nearest Gaussians found afresh.
+    case exact
+    /// Every third frame's found afresh, the two between scored on the Gaussians nearest the frame before (PocketSphinx's
+    /// `-ds 3`): a third less work, and scores a little less steady — for a first look after which the doubtful cases
+    /// are searched again exactly.
+    case screening
+}
+
 /// Forces a text onto audio with PocketSphinx: a one-rule grammar of the text's words in order (silences and breaths
-/// allowed between them), searched over 16 kHz mono samples. One aligner is one decoder: use it from one thread at a
-/// time (make one per thread).
+/// allowed between them), searched over 16 kHz mono samples. One aligner is one decoder, made again when a search asks
+/// for another precision (group the searches of each): use it from one thread at a time (make one per thread).
 public final class WordAligner {
     /// The sample rate the models expect.
     public static let sampleRate = 16_000
@@ -73,7 +83,11 @@ public final class WordAligner {
     public let model: AcousticModel
     /// Alignments already made (nil: none kept): the same words on the same audio are not searched again.
     public var memo: AlignmentMemo?
-    private let decoder: OpaquePointer
+    private var decoder: OpaquePointer
+    /// How closely `decoder` searches.
+    private var precision = SearchPrecision.exact
+    /// Words added (with their phones), for a decoder made again.
+    private var added: [(word: String, phones: String)] = []
     private var grammars = 0
 
     public init(model: AcousticModel = .englishUS) throws(AlignmentError) {
@@ -81,18 +95,34 @@ public final class WordAligner {
             throw AlignmentError("no acoustic model at \(model.folder) (Debian: apt-get install pocketsphinx-en-us)")
         }
         self.model = model
-        medialint_ps_quiet()
-        let arguments = [
-            "-hmm", model.folder, "-dict", model.dictionary, "-samprate", "16000",
-            // Frame times must stay where the audio is: no silence removal before the search.
-            "-remove_silence", "no", "-remove_noise", "yes", "-logfn", "/dev/null",
-        ]
-        var pointers = arguments.map { strdup($0) }
-        defer { pointers.forEach { free($0) } }
-        guard let decoder = pointers.withUnsafeMutableBufferPointer({ medialint_ps_init(Int32($0.count), $0.baseAddress) }) else {
+        guard let decoder = Self.decoder(model, precision: .exact) else {
             throw AlignmentError("PocketSphinx could not load the acoustic model at \(model.folder)")
         }
         self.decoder = decoder
+    }
+
+    private static func decoder(_ model: AcousticModel, precision: SearchPrecision) -> OpaquePointer? {
+        medialint_ps_quiet()
+        let arguments =
+            [
+                "-hmm", model.folder, "-dict", model.dictionary, "-samprate", "16000",
+                // Frame times must stay where the audio is: no silence removal before the search.
+                "-remove_silence", "no", "-remove_noise", "yes", "-logfn", "/dev/null",
+            ] + (precision == .screening ? ["-ds", "3"] : [])
+        var pointers = arguments.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeMutableBufferPointer { medialint_ps_init(Int32($0.count), $0.baseAddress) }
+    }
+
+    /// The decoder of searches at `precision`: made again (with the words added) when the one there searches at
+    /// another (one at a time: each holds the model and the dictionary). The one there when another cannot be made.
+    private func decoder(for precision: SearchPrecision) -> OpaquePointer {
+        guard precision != self.precision, let made = Self.decoder(model, precision: precision) else { return decoder }
+        for (word, phones) in added { _ = ps_add_word(made, word, phones, 1) }
+        ps_free(decoder)
+        decoder = made
+        self.precision = precision
+        return made
     }
 
     deinit { ps_free(decoder) }
@@ -106,24 +136,30 @@ public final class WordAligner {
 
     /// Adds `word` with its phones (CMU ARPAbet, space-separated: `HH AH L OW`) for the words aligned after.
     public func add(_ word: String, phones: String) -> Bool {
-        ps_add_word(decoder, word, phones, 1) >= 0
+        guard ps_add_word(decoder, word, phones, 1) >= 0 else { return false }
+        added.append((word, phones))
+        return true
     }
 
     /// Forces `words` (lower case, each known to the dictionary) onto `samples` (16 kHz mono, −1…1). Nil when the
     /// decoder refuses the grammar (a word it does not know).
-    public func align(_ samples: UnsafeBufferPointer<Float>, words: [String]) -> WordAlignment? {
+    public func align(_ samples: UnsafeBufferPointer<Float>, words: [String], precision: SearchPrecision = .exact) -> WordAlignment? {
         guard !words.isEmpty else { return nil }
-        return searched(samples, key: words, grammar: words.joined(separator: " ")) { found in found.count == words.count }
+        return searched(samples, key: words, grammar: words.joined(separator: " "), precision: precision) { found in found.count == words.count }
     }
 
     /// Forces the one of `alternatives` (each words as `align` takes them) that fits best onto `samples`, in one search:
     /// which it was (by index; the first that reads as what was found, when two read alike), and its alignment. The
     /// alignment is not completed when none could be fitted whole. Nil when the decoder refuses the grammar.
-    public func align(_ samples: UnsafeBufferPointer<Float>, anyOf alternatives: [[String]]) -> (choice: Int?, alignment: WordAlignment)? {
+    public func align(
+        _ samples: UnsafeBufferPointer<Float>, anyOf alternatives: [[String]], precision: SearchPrecision = .exact
+    ) -> (choice: Int?, alignment: WordAlignment)? {
         guard !alternatives.isEmpty, alternatives.allSatisfy({ !$0.isEmpty }) else { return nil }
         let grammar = "( " + alternatives.map { $0.joined(separator: " ") }.joined(separator: " | ") + " )"
         let key = alternatives.flatMap { $0 + ["|"] }
-        guard let alignment = searched(samples, key: key, grammar: grammar, completes: { found in alternatives.contains(found) }) else { return nil }
+        guard
+            let alignment = searched(samples, key: key, grammar: grammar, precision: precision, completes: { found in alternatives.contains(found) })
+        else { return nil }
         let found = alignment.words.map(\.word)
         return (alignment.completed ? alternatives.firstIndex(of: found) : nil, alignment)
     }
@@ -131,7 +167,7 @@ public final class WordAligner {
     /// The search of `grammar` (a JSGF rule's body) on `samples` with their noise floor, or what `memo` kept under `key`;
     /// `completes` tells whether the words found are a whole reading of the grammar.
     private func searched(
-        _ samples: UnsafeBufferPointer<Float>, key words: [String], grammar: String, completes: ([String]) -> Bool
+        _ samples: UnsafeBufferPointer<Float>, key words: [String], grammar: String, precision: SearchPrecision, completes: ([String]) -> Bool
     ) -> WordAlignment? {
         guard !samples.isEmpty else { return nil }
         var pcm = [Int16](repeating: 0, count: samples.count)
@@ -140,10 +176,11 @@ public final class WordAligner {
         for i in 0..<samples.count {
             pcm[i] = Int16(max(-32767, min(32767, ((samples[i] + floor * noise.next()) * 32767).rounded())))
         }
-        guard let memo else { return search(pcm, grammar: grammar, completes: completes) }
-        let key = AlignmentMemo.Key(pcm, words: words)
+        let decoder = decoder(for: precision)
+        guard let memo else { return search(pcm, grammar: grammar, decoder: decoder, completes: completes) }
+        let key = AlignmentMemo.Key(pcm, words: words, precision: precision)
         if let known = memo.alignment(for: key) { return known }
-        let found = search(pcm, grammar: grammar, completes: completes)
+        let found = search(pcm, grammar: grammar, decoder: decoder, completes: completes)
         memo.keep(found, for: key)
         return found
     }
@@ -171,8 +208,8 @@ public final class WordAligner {
         return loud * Float(pow(10, -floorBelowSpeech / 20))
     }
 
-    /// The search itself: `grammar` forced onto `pcm` (16 kHz mono, 16-bit).
-    private func search(_ pcm: [Int16], grammar: String, completes: ([String]) -> Bool) -> WordAlignment? {
+    /// The search itself: `grammar` forced onto `pcm` (16 kHz mono, 16-bit) by `decoder`.
+    private func search(_ pcm: [Int16], grammar: String, decoder: OpaquePointer, completes: ([String]) -> Bool) -> WordAlignment? {
         grammars += 1
         let name = "cue\(grammars)"
         guard ps_set_jsgf_string(decoder, name, "#JSGF V1.0;\ngrammar cue;\npublic <cue> = \(grammar);\n") == 0,
@@ -237,18 +274,20 @@ public final class WordAligner {
 /// check run again over a programme with a few cues changed, as tests do) are found here, not searched. One memo may be
 /// shared by aligners on several threads; it keeps what it is given for as long as it lives.
 public final class AlignmentMemo: Sendable {
-    /// The audio (its 16-bit samples, hashed, and how many) and the words.
+    /// The audio (its 16-bit samples, hashed, and how many), the words and how closely they were searched.
     struct Key: Hashable {
         var audio: Int
         var count: Int
         var words: [String]
+        var precision: SearchPrecision
 
-        init(_ pcm: [Int16], words: [String]) {
+        init(_ pcm: [Int16], words: [String], precision: SearchPrecision) {
             var hasher = Hasher()
             pcm.withUnsafeBytes { hasher.combine(bytes: $0) }
             audio = hasher.finalize()
             count = pcm.count
             self.words = words
+            self.precision = precision
         }
     }
 

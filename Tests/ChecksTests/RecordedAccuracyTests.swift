@@ -49,6 +49,27 @@ import Testing
         }
     }
 
+    /// A screened first pass (`SearchPrecision.screening`, asked for here though the programme has fewer cues than
+    /// screening waits for) flags the cues the exact search flags, each the same way.
+    @Test func screeningFlagsWhatTheExactSearchFlags() throws {
+        let programme = try Programme.forTests(.recorded)
+        let others = try Programme.forTests(.magazine).lines.map(\.text)
+        let captions = programme.captionsWithMistakes(upTo: programme.duration, others: others).map {
+            CaptionedSpeech(start: $0.start, end: $0.end, text: $0.text)
+        }
+        let samples = try programme.samples()
+        let aligner = try WordAligner()
+        let unknown = captions.flatMap { SpokenWords.of($0.text) }.filter { !aligner.knows($0) }
+        for (word, phones) in AccuracyCheck.pronunciations(of: Array(Set(unknown)).sorted()) { _ = aligner.add(word, phones: phones) }
+        var screening = CaptionAccuracyCheck()
+        screening.leastCuesToScreen = 0
+        let exact = samples.withUnsafeBufferPointer { CaptionAccuracyCheck().check(captions, samples: $0, aligner: aligner) }
+        let screened = samples.withUnsafeBufferPointer { screening.check(captions, samples: $0, aligner: aligner) }
+        #expect(CaptionAccuracyCheck().firstPassPrecision(cueCount: captions.count) == .exact)
+        #expect(screened.cues.map(\.status) == exact.cues.map(\.status))
+        #expect(exact.cues.filter { $0.status != .matched && $0.status != .unverifiable }.count >= captions.count / 5)
+    }
+
     /// Every cue wrong in its turn, four passes over the programme (a quarter of the cues wrong in each, every one
     /// once): half of them say another programme's sentence, half the sentence two cues on; the rest are right. Wrong
     /// text is caught in ≥ 90% of cues, the text two on in ≥ 85% (issue 51's targets), right cues are flagged or not
