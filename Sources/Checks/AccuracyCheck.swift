@@ -113,9 +113,10 @@ public struct AccuracyCheck: Sendable {
             result: result(judged, placed: placed, captions: captions, path: path, source: source, shift: shift), cues: judged.cues, placed: placed)
     }
 
-    /// The first pass: each cue aligned as soon as the audio of its window is decoded (and, for some, a decoy's text:
-    /// `CaptionAccuracyCheck.decoy`); the second, when cues were judged wrong text, looks for their words again in
-    /// wider windows, decoding the audio once more.
+    /// The first pass: each cue aligned as soon as the audio of its window is read (and, for some, a decoy's text:
+    /// `CaptionAccuracyCheck.decoy`); when it was screened, the doubtful cues searched again exactly; when cues were
+    /// judged wrong text, their words looked for again in wider windows; last, the cues with a word far below the
+    /// programme's looked at word by word. Each later pass reads the audio again (the kept audio, when there is some).
     private func alignAndPlace(
         _ cues: [CaptionedSpeech], audio: AccuracyAudio, aligner: WordAligner, otherLanguage: Set<Int>
     ) throws(MediaError) -> ProgrammeAccuracy {
@@ -149,14 +150,24 @@ public struct AccuracyCheck: Sendable {
         }
         let judged = alignment.judge(first, decoys: decoys)
         let windows = alignment.relocationWindows(judged, cues: cues)
-        guard !windows.isEmpty else { return alignment.place(judged, cues: cues, relocated: [:]) }
         var relocated: [Int: [CueAccuracy]] = [:]
-        try Self.forEachWindow(windows.map(\.window), of: audio.open()) { k, samples, time in
-            let index = windows[k].cue
-            let found = alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner)
-            relocated[index, default: []].append(shift.map { found.onScreeningScale($0) } ?? found)
+        if !windows.isEmpty {
+            try Self.forEachWindow(windows.map(\.window), of: audio.open()) { k, samples, time in
+                let index = windows[k].cue
+                let found = alignment.align(cues[index], index: index, samples: samples, at: time, aligner: aligner)
+                relocated[index, default: []].append(shift.map { found.onScreeningScale($0) } ?? found)
+            }
         }
-        return alignment.place(judged, cues: cues, relocated: relocated)
+        let placed = alignment.place(judged, cues: cues, relocated: relocated)
+        // Last, a cue with one word far below the programme's: looked at word by word, as the audio is read once more.
+        let looks = alignment.wordLooks(placed, phones: aligner.phoneCount)
+        guard !looks.isEmpty else { return placed }
+        var looked: [Int: CueAccuracy?] = [:]
+        try Self.forEachWindow(looks.map { alignment.window(of: cues[$0]) }, of: audio.open()) { k, samples, time in
+            let index = looks[k]
+            looked[index] = alignment.lookWordByWord(cues[index], judged: placed.cues[index], samples: samples, at: time, aligner: aligner, shift: shift)
+        }
+        return alignment.withWordLooks(placed, looked: looked)
     }
 
     /// Calls `work` with the audio of each window (media seconds) and the media time it starts at, as soon as

@@ -134,6 +134,14 @@ public final class WordAligner {
         return true
     }
 
+    /// How many phones the dictionary (or the words added) gives `word` (lower case; its first pronunciation), nil when
+    /// it does not know it.
+    public func phoneCount(_ word: String) -> Int? {
+        guard let phones = ps_lookup_word(decoder, word) else { return nil }
+        defer { free(phones) }
+        return String(cString: phones).split(separator: " ").count
+    }
+
     /// Adds `word` with its phones (CMU ARPAbet, space-separated: `HH AH L OW`) for the words aligned after.
     public func add(_ word: String, phones: String) -> Bool {
         guard ps_add_word(decoder, word, phones, 1) >= 0 else { return false }
