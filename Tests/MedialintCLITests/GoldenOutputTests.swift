@@ -71,9 +71,15 @@ import Testing
     static var recording: Bool { ProcessInfo.processInfo.environment["MEDIALINT_RECORD_GOLDEN"] == "1" }
 
     /// The results store the `report` cases read (`$DB`): filled once per run by `check Media --jobs 1 --db`, in a folder
-    /// of its own; `report` only reads it.
+    /// of its own; `report` only reads it. The cases share it, so none can remove it: the folder goes when the test
+    /// process exits.
+    /// `filledStore`'s folder (set once, when it is made).
+    nonisolated(unsafe) static var storeFolder: String?
+
     static let filledStore = Result<String, any Error> {
         let directory = try Medialint.temporaryDirectory()
+        storeFolder = directory.path
+        atexit { if let folder = GoldenOutputTests.storeFolder { try? FileManager.default.removeItem(atPath: folder) } }
         let store = directory.appendingPathComponent("results.sqlite").path
         let filled = try Medialint.run(["check", "Media", "--jobs", "1", "--db", store, "--format", "json", "-o", "/dev/null"])
         guard filled.status == 1 else {
